@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Stores",
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+  products: [
+    .library(name: "Stores", targets: ["Stores"]),
+    .library(name: "StoreTesting", targets: ["StoreTesting"]),
+    .executable(name: "diary", targets: ["diary"]),
+    .executable(name: "stores-bench", targets: ["stores-bench"]),
+  ],
+  targets: [
+    .target(name: "Stores"),
+    .target(name: "StoreTesting", dependencies: ["Stores"]),
+    .executableTarget(name: "diary", dependencies: ["Stores"]),
+    .executableTarget(name: "stores-bench", dependencies: ["Stores"]),
+    .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreTesting"]),
+    .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
+    .testTarget(name: "diaryTests", dependencies: ["diary", "Stores", "StoreTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

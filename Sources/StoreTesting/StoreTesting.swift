@@ -1,0 +1,1 @@
+// Placeholder until the property-testing library lands.

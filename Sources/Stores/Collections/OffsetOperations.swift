@@ -1,0 +1,168 @@
+import Foundation
+
+// SwiftUI's `remove(atOffsets:)` and `move(fromOffsets:toOffset:)`, with the same signatures
+// and results, for every platform: on Apple platforms these are picked over SwiftUI's when
+// both are imported only if you qualify them, so code written for SwiftUI compiles and
+// behaves the same on Linux.
+
+extension RangeReplaceableCollection where Self: MutableCollection {
+  /// Removes the elements at `offsets`, keeping the others in their order.
+  ///
+  /// ```swift
+  /// var letters = Array("abcdef")
+  /// letters.remove(atOffsets: [1, 2, 4])   // ["a", "d", "f"]
+  /// ```
+  ///
+  /// - Parameter offsets: Offsets from the start (0 is the first element, whatever the
+  ///   collection's indices are). An empty set removes nothing.
+  /// - Precondition: Every offset is in `0..<count`; an offset out of range traps, as
+  ///   `remove(at:)` does. Validate offsets that come from outside first.
+  /// - Complexity: O(*n*) for a collection of *n* elements, in one pass that moves each
+  ///   kept element at most once, whatever the number of offsets.
+  @inlinable
+  public mutating func remove(atOffsets offsets: IndexSet) {
+    guard let last = offsets.last else { return }
+    let count = self.count
+    precondition(
+      last < count,
+      "remove(atOffsets:): offset \(last) is out of range for a collection of \(count) elements")
+    let keptCount =
+      withContiguousMutableStorageIfAvailable { $0.compactRemoving(offsets) }
+      ?? compactRemoving(offsets)
+    removeSubrange(index(startIndex, offsetBy: keptCount)...)
+  }
+}
+
+extension MutableCollection {
+  /// Moves the elements at `offsets` to `destination`, keeping their relative order.
+  ///
+  /// `destination` is a position in the collection *before* the move: the moved elements
+  /// end up just before the element that was at `destination` (or at the end when it is
+  /// `count`). Of the other elements, those before `destination` close up toward the start
+  /// and the rest toward the end; all of them keep their order. This is SwiftUI's
+  /// `move(fromOffsets:toOffset:)`:
+  ///
+  /// ```swift
+  /// var letters = Array("ABcDefgHIJKlmNO")
+  /// letters.move(fromOffsets: [2, 4, 5, 6, 11, 12], toOffset: 2)   // "ABcefglmDHIJKNO"
+  /// letters = Array("ABcDefgHIJKlmNO")
+  /// letters.move(fromOffsets: [2, 4, 5, 6, 11, 12], toOffset: 15)  // "ABDHIJKNOcefglm"
+  /// ```
+  ///
+  /// Moving one element to its own offset or to the next one changes nothing, and so does
+  /// an empty set of offsets.
+  ///
+  /// - Precondition: Every offset is in `0..<count` and `destination` is in `0...count`;
+  ///   anything out of range traps. Validate offsets that come from outside first.
+  /// - Complexity: O(*n*) for a collection of *n* elements, in one pass, plus O(*m*) extra
+  ///   memory for the *m* moved elements.
+  @inlinable
+  public mutating func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
+    let count = self.count
+    precondition(
+      (0...count).contains(destination),
+      "move(fromOffsets:toOffset:): destination \(destination) is out of range 0...\(count)")
+    guard let last = offsets.last else { return }
+    precondition(
+      last < count,
+      "move(fromOffsets:toOffset:): offset \(last) is out of range for a collection of "
+        + "\(count) elements")
+    if withContiguousMutableStorageIfAvailable({ $0.moveInPlace(offsets, to: destination) })
+      == nil
+    {
+      // Not contiguous: rearrange a copy, then write it back. Still O(n).
+      var elements = Array(self)
+      elements.withUnsafeMutableBufferPointer { $0.moveInPlace(offsets, to: destination) }
+      var position = startIndex
+      for element in elements {
+        self[position] = element
+        formIndex(after: &position)
+      }
+    }
+  }
+}
+
+extension MutableCollection {
+  /// Moves every element whose offset is not in `offsets` to the front, in order, and
+  /// returns how many there are. The elements at `offsets` end up after them, in no
+  /// particular order. Offsets must be in range.
+  ///
+  /// - Complexity: O(*n*): at most one swap per element after the first offset.
+  @inlinable
+  mutating func compactRemoving(_ offsets: IndexSet) -> Int {
+    guard let first = offsets.first else { return count }
+    var write = index(startIndex, offsetBy: first)
+    var writeOffset = first
+    var read = write
+    var readOffset = first
+    for removed in offsets.rangeView {
+      while readOffset < removed.lowerBound {
+        swapAt(write, read)
+        formIndex(after: &write)
+        writeOffset += 1
+        formIndex(after: &read)
+        readOffset += 1
+      }
+      read = index(read, offsetBy: removed.count)
+      readOffset = removed.upperBound
+    }
+    while read != endIndex {
+      swapAt(write, read)
+      formIndex(after: &write)
+      writeOffset += 1
+      formIndex(after: &read)
+    }
+    return writeOffset
+  }
+}
+
+extension UnsafeMutableBufferPointer {
+  /// The body of `move(fromOffsets:toOffset:)`, for arguments already checked.
+  ///
+  /// The elements that stay close up around the destination — those before it toward the
+  /// start, the others toward the end — and the moved ones, copied aside first, fill the
+  /// gap between them in order.
+  @inlinable
+  func moveInPlace(_ offsets: IndexSet, to destination: Int) {
+    var moved: [Element] = []
+    moved.reserveCapacity(offsets.count)
+    for range in offsets.rangeView { moved.append(contentsOf: self[range]) }
+
+    var write = 0
+    var read = 0
+    for range in offsets.rangeView where range.lowerBound < destination {
+      while read < range.lowerBound {
+        swapAt(write, read)
+        write += 1
+        read += 1
+      }
+      read = range.upperBound
+    }
+    while read < destination {
+      swapAt(write, read)
+      write += 1
+      read += 1
+    }
+    let gapStart = write
+
+    write = count - 1
+    read = count - 1
+    for range in offsets.rangeView.reversed() where range.upperBound > destination {
+      while read >= range.upperBound {
+        swapAt(write, read)
+        write -= 1
+        read -= 1
+      }
+      read = range.lowerBound - 1
+    }
+    while read >= destination {
+      swapAt(write, read)
+      write -= 1
+      read -= 1
+    }
+
+    for (position, element) in zip(gapStart..., moved) {
+      self[position] = element
+    }
+  }
+}

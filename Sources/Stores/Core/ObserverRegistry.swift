@@ -1,0 +1,63 @@
+/// The change callbacks and change streams of one store, in registration order.
+///
+/// Delivery iterates the callbacks registered when it starts: one registered during
+/// delivery first runs for the next change; one cancelled during delivery is not called
+/// any more, not even for the change being delivered.
+@MainActor
+final class ObserverRegistry<Change: Sendable, State> {
+  private var subscriptions: [Subscription<Change, State>] = []
+  /// When `subscriptions` reaches this size, cancelled ones are dropped (amortised O(1)).
+  private var pruneThreshold = 16
+
+  deinit {
+    for subscription in subscriptions { subscription.finishStream() }
+  }
+
+  /// - Complexity: O(1) amortised.
+  func register(_ callback: @escaping @MainActor (Change, State) -> Void) -> ObserverToken {
+    add(Subscription(callback: callback))
+  }
+
+  /// A stream of every change from now on. It finishes when the registry (its store) is
+  /// deallocated, and unregisters itself when its consumer stops iterating.
+  ///
+  /// The stream buffers changes until they are consumed; it holds the changes only, never
+  /// a copy of the state.
+  func stream() -> AsyncStream<Change> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
+    let token = add(
+      Subscription(
+        callback: { change, _ in continuation.yield(change) },
+        finish: { continuation.finish() }))
+    continuation.onTermination = { _ in token.cancel() }
+    return stream
+  }
+
+  /// Calls every registered callback once with `change` and the current state.
+  ///
+  /// - Complexity: O(*n*) for *n* callbacks, plus what they do.
+  func notify(_ change: Change, state: () -> State) {
+    var sawCancelled = false
+    for subscription in subscriptions {
+      if let callback = subscription.activeCallback {
+        callback(change, state())
+      } else {
+        sawCancelled = true
+      }
+    }
+    if sawCancelled { prune() }
+  }
+
+  private func add(_ subscription: Subscription<Change, State>) -> ObserverToken {
+    if subscriptions.count >= pruneThreshold {
+      prune()
+      pruneThreshold = max(16, subscriptions.count * 2)
+    }
+    subscriptions.append(subscription)
+    return ObserverToken(subscription)
+  }
+
+  private func prune() {
+    subscriptions.removeAll { $0.activeCallback == nil }
+  }
+}

@@ -1,0 +1,51 @@
+/// Where a store keeps its state beyond memory: the seam that persistence plugs into.
+///
+/// ``StoreCore`` calls a backing for every action of a store opened on a file; the backing
+/// decides how the state is loaded, locked and saved (see `JSONFileBacking`).
+@MainActor
+public protocol StoreBacking<State>: AnyObject {
+  associatedtype State
+
+  /// Runs `update` as one transaction on the freshest state: the state in memory, or the
+  /// stored one if something else changed it since this backing last read or wrote it.
+  /// Saves the result when `update` reports a change.
+  ///
+  /// - Parameters:
+  ///   - current: The state in memory, the starting point unless the stored one is newer.
+  ///   - update: The reducer applied to the action; returns whether it changed the state.
+  /// - Returns: The state after the transaction, or `nil` when the stored state was not
+  ///   reloaded and `update` changed nothing.
+  /// - Throws: When the stored state cannot be read, is invalid, or the new one cannot be
+  ///   saved. Nothing is saved then.
+  func transaction(
+    from current: State, _ update: (inout State) -> Bool
+  ) throws -> BackingTransaction<State>?
+
+  /// The stored state if something else changed it since this backing last read or wrote
+  /// it, else `nil`.
+  func reloadIfChanged() throws -> State?
+
+  /// Starts noticing changes made by others (another process, another store on the same
+  /// file) and calls `onChange` on the main actor after each; the watch lasts as long as
+  /// the backing or until ``stopWatching()``.
+  func watch(onChange: @escaping @MainActor () -> Void) throws
+
+  /// Stops the watch started by ``watch(onChange:)``.
+  func stopWatching()
+}
+
+/// What a ``StoreBacking`` transaction did.
+public struct BackingTransaction<State> {
+  /// The state after the transaction.
+  public var state: State
+  /// Whether the stored state was newer than the one in memory and was reloaded first.
+  public var reloaded: Bool
+  /// Whether the update changed the state (and so the new state was saved).
+  public var changed: Bool
+
+  public init(state: State, reloaded: Bool, changed: Bool) {
+    self.state = state
+    self.reloaded = reloaded
+    self.changed = changed
+  }
+}
