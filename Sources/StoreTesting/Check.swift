@@ -1,0 +1,75 @@
+import Testing
+import XCTest
+
+/// Checks that `property` holds for generated inputs; on failure, shrinks the input and records
+/// one issue at the caller's location.
+///
+/// The property either returns a `Bool` (`false` is a failure) or returns nothing and throws to
+/// fail, typically with `require(_:_:)`; a thrown error is a failure in both forms, and its
+/// description goes into the report. (This is one generic function rather than a `Bool` and a
+/// `Void` overload, so multi-statement closures without `return` are not ambiguous; any other
+/// return type aborts the check with an explanation.)
+///
+/// Runs 100 cases (or `iterations`, or `STORES_PROPERTY_ITERATIONS`), small ones first. The
+/// first failure is shrunk to a minimal counterexample, and the report — location, cases run,
+/// original and shrunk input, shrink steps, failure reason and a
+/// `replay: STORES_PROPERTY_SEED=0x…` line — is recorded with `Issue.record` inside a Swift
+/// Testing test, or with `XCTFail` otherwise (XCTest).
+///
+/// The property runs synchronously on the caller's actor, so a `@MainActor` test can touch
+/// main-actor state (such as a store) in it.
+///
+/// ```swift
+/// check(Gen<Int>.integer(in: 0...100).array()) { $0.reversed().reversed() == $0 }
+/// check(actions) { actions in
+///   let store = Store()
+///   for action in actions { store.send(action) }
+///   try require(store.count >= 0, "count went negative")
+/// }
+/// ```
+///
+/// - Parameters:
+///   - gen: The generator of inputs.
+///   - iterations: The number of cases; defaults to `STORES_PROPERTY_ITERATIONS` or 100.
+///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed. The
+///     replay seed of a report, passed here, runs the failing case first.
+///   - property: Returns whether the property holds (`Bool`), or nothing and throws on failure.
+/// - Returns: The result, for callers that want to inspect it.
+@discardableResult
+public func check<Value, Verdict>(
+  _ gen: Gen<Value>,
+  iterations: Int? = nil,
+  seed: UInt64? = nil,
+  fileID: String = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  _ property: (Value) throws -> Verdict
+) -> CheckResult<Value> {
+  let location = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+  let result = Property.run(
+    gen, iterations: iterations, seed: seed, sourceLocation: location, property)
+  if let message = result.message {
+    recordFailure(message, at: location, filePath: filePath, line: line)
+  }
+  return result
+}
+
+/// Where failures go instead of the test framework while the library's own tests replace it.
+enum FailureRecording {
+  @TaskLocal static var recorder: (@Sendable (String, SourceLocation) -> Void)?
+}
+
+/// Records `message` as a Swift Testing issue when a test is running, otherwise with `XCTFail`.
+private func recordFailure(
+  _ message: String, at location: SourceLocation, filePath: StaticString, line: UInt
+) {
+  if let recorder = FailureRecording.recorder {
+    recorder(message, location)
+  } else if Test.current != nil {
+    Issue.record(Comment(rawValue: message), sourceLocation: location)
+  } else {
+    XCTFail(message, file: filePath, line: line)
+  }
+}

@@ -1,0 +1,103 @@
+/// The stream of choices every generator draws from (the heart of the shrinking design).
+///
+/// A generator never touches randomness directly: it asks for *choices*, unsigned integers in
+/// `0...max`, where 0 always encodes the simplest outcome. Every choice is recorded, so a value is
+/// fully described by its choice sequence.
+///
+/// - In *random* mode the caller decides which value it wants (with the `random(_:)` escape
+///   hatch, which only runs in this mode) and records the choices that encode it.
+/// - In *replay* mode the choices come from a given sequence (clamped to each draw's `max`);
+///   once it runs out, every draw returns 0, the simplest value. The shrinker edits recorded
+///   sequences and replays them.
+struct ChoiceSource {
+  /// A hard cap on draws per value, so a runaway recursive generator fails instead of hanging.
+  static let maxChoices = 1_000_000
+
+  private var rng: SeededRandom?
+  private let prefix: [UInt64]
+  private var position = 0
+  /// The size (0...100) of the case being generated; only meaningful in random mode.
+  let size: Int
+  /// Every choice drawn so far, after clamping: the canonical description of the value.
+  private(set) var choices: [UInt64] = []
+
+  /// A random-mode source for one test case.
+  init(seed: UInt64, size: Int) {
+    self.rng = SeededRandom(seed: seed)
+    self.prefix = []
+    self.size = size
+  }
+
+  /// A replay-mode source that re-plays `choices` and then returns zeros.
+  init(replaying choices: [UInt64]) {
+    self.rng = nil
+    self.prefix = choices
+    self.size = 0
+  }
+
+  /// Whether this source replays a recorded sequence.
+  var isReplaying: Bool { rng == nil }
+
+  /// Runs `body` with the random generator and the case size in random mode; returns `nil`
+  /// without running it in replay mode. Use it to pick the value you intend to encode.
+  mutating func random<T>(_ body: (inout SeededRandom, _ size: Int) -> T) -> T? {
+    guard var generator = rng else { return nil }
+    defer { rng = generator }
+    return body(&generator, size)
+  }
+
+  /// Draws one choice in `0...max` and records it. In random mode the result is
+  /// `min(intended, max)`; in replay mode `intended` is ignored. O(1) amortized.
+  mutating func draw(max: UInt64, intended: UInt64) throws -> UInt64 {
+    guard choices.count < Self.maxChoices else {
+      throw GenerationError(
+        "A generator drew more than \(Self.maxChoices) choices for one value; "
+          + "is a recursive generator missing a base case?")
+    }
+    let value: UInt64
+    if isReplaying {
+      value = position < prefix.count ? Swift.min(prefix[position], max) : 0
+      position += 1
+    } else {
+      value = Swift.min(intended, max)
+    }
+    choices.append(value)
+    return value
+  }
+
+  /// Draws a Boolean choice (0 = `false`, the simplest).
+  mutating func drawBool(intended: Bool) throws -> Bool {
+    try draw(max: 1, intended: intended ? 1 : 0) == 1
+  }
+
+  /// Draws an index in `0..<count` (0 is the simplest).
+  mutating func drawIndex(count: Int, intended: Int) throws -> Int {
+    precondition(count > 0, "drawIndex needs a positive count")
+    return Int(try draw(max: UInt64(count - 1), intended: UInt64(Swift.max(0, intended))))
+  }
+
+  /// Draws an unsigned magnitude in `0...max`. Types up to 64 bits take one choice; wider ones
+  /// take one choice per 64-bit word, most significant first, so shrinking still minimises the
+  /// value.
+  mutating func drawMagnitude<M: FixedWidthInteger & UnsignedInteger>(
+    max: M, intended: M
+  ) throws -> M {
+    if M.bitWidth <= 64 {
+      let value = try draw(
+        max: UInt64(truncatingIfNeeded: max), intended: UInt64(truncatingIfNeeded: intended))
+      return M(truncatingIfNeeded: value)
+    }
+    var result: M = 0
+    var tight = true  // Whether the words so far equal `max`'s, so the next word is bounded.
+    var shift = (M.bitWidth - 1) / 64 * 64
+    while shift >= 0 {
+      let maxWord = UInt64(truncatingIfNeeded: max >> shift)
+      let word = try draw(
+        max: tight ? maxWord : .max, intended: UInt64(truncatingIfNeeded: intended >> shift))
+      tight = tight && word == maxWord
+      result |= M(truncatingIfNeeded: word) << shift
+      shift -= 64
+    }
+    return result
+  }
+}

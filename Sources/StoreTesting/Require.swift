@@ -1,0 +1,49 @@
+/// The error thrown by `require` and `requireEqual` when a property's expectation does not hold.
+/// `check` puts its description into the failure report.
+public struct PropertyFailure: Error, CustomStringConvertible, Sendable {
+  /// What was expected, as written by the property.
+  public let message: String
+  /// Where the failing requirement is, as `Module/File.swift:line`.
+  public let location: String
+
+  /// Creates a failure with a message and a location.
+  public init(_ message: String, location: String) {
+    self.message = message
+    self.location = location
+  }
+
+  /// `"requirement failed at <location>: <message>"`.
+  public var description: String {
+    "requirement failed at \(location)" + (message.isEmpty ? "" : ": \(message)")
+  }
+}
+
+/// Throws a `PropertyFailure` with `message` unless `condition` is true. Use it inside a
+/// throwing property to explain failures: `try require(store.count >= 0, "negative count")`.
+public func require(
+  _ condition: Bool,
+  _ message: @autoclosure () -> String = "",
+  fileID: String = #fileID,
+  line: Int = #line
+) throws(PropertyFailure) {
+  guard condition else {
+    throw PropertyFailure(message(), location: "\(fileID):\(line)")
+  }
+}
+
+/// Throws a `PropertyFailure` showing both values unless `actual == expected`.
+public func requireEqual<T: Equatable>(
+  _ actual: T,
+  _ expected: T,
+  _ message: @autoclosure () -> String = "",
+  fileID: String = #fileID,
+  line: Int = #line
+) throws(PropertyFailure) {
+  guard actual == expected else {
+    let detail = message()
+    throw PropertyFailure(
+      (detail.isEmpty ? "" : "\(detail): ")
+        + "\(Report.describe(actual)) is not equal to \(Report.describe(expected))",
+      location: "\(fileID):\(line)")
+  }
+}

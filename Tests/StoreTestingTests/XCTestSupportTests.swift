@@ -1,0 +1,22 @@
+import StoreTesting
+import XCTest
+
+/// `check` outside Swift Testing (no `Test.current`): a failure would go to `XCTFail`.
+/// Only a passing property runs here, so the suite stays green.
+final class XCTestSupportTests: XCTestCase {
+  func testPassingPropertyThroughXCTest() {
+    let result = check(Gen<Int>.integer(in: -100...100).array(maxCount: 10), iterations: 200) {
+      values in
+      values.reversed().reversed() == values
+    }
+    XCTAssertTrue(result.passed)
+    XCTAssertEqual(result.casesRun, 200)
+  }
+
+  func testThrowingPropertyThroughXCTest() {
+    let result = check(Gen<String>.string(maxLength: 8)) { text in
+      try require(text.count <= 8, "too long: \(text)")
+    }
+    XCTAssertTrue(result.passed)
+  }
+}
