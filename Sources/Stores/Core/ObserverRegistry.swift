@@ -3,9 +3,9 @@
 /// Delivery iterates the callbacks registered when it starts: one registered during
 /// delivery first runs for the next change; one cancelled during delivery is not called
 /// any more, not even for the change being delivered.
-@MainActor
+@MainActor @usableFromInline
 final class ObserverRegistry<Change: Sendable, State> {
-  private var subscriptions: [Subscription<Change, State>] = []
+  @usableFromInline var subscriptions: [Subscription<Change, State>] = []
   /// When `subscriptions` reaches this size, cancelled ones are dropped (amortised O(1)).
   private var pruneThreshold = 16
 
@@ -36,6 +36,7 @@ final class ObserverRegistry<Change: Sendable, State> {
   /// Calls every registered callback once with `change` and the current state.
   ///
   /// - Complexity: O(*n*) for *n* callbacks, plus what they do.
+  @inlinable
   func notify(_ change: Change, state: () -> State) {
     var sawCancelled = false
     for subscription in subscriptions {
@@ -57,7 +58,8 @@ final class ObserverRegistry<Change: Sendable, State> {
     return ObserverToken(subscription)
   }
 
-  private func prune() {
+  @usableFromInline
+  func prune() {
     subscriptions.removeAll { $0.activeCallback == nil }
   }
 }

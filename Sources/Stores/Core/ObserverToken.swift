@@ -28,12 +28,13 @@ protocol CancellableSubscription: AnyObject, Sendable {
 }
 
 /// One registered callback, shared by a store's registry and the token that keeps it.
+@usableFromInline
 final class Subscription<Change, State>: CancellableSubscription, @unchecked Sendable {
-  typealias Callback = @MainActor (Change, State) -> Void
+  @usableFromInline typealias Callback = @MainActor (Change, State) -> Void
 
-  private let lock = NSLock()
+  @usableFromInline let lock = NSLock()
   // Guarded by `lock`; both are `nil` once cancelled.
-  private var callback: Callback?
+  @usableFromInline var callback: Callback?
   private var finish: (@Sendable () -> Void)?
 
   init(callback: @escaping Callback, finish: (@Sendable () -> Void)? = nil) {
@@ -42,6 +43,7 @@ final class Subscription<Change, State>: CancellableSubscription, @unchecked Sen
   }
 
   /// The callback, or `nil` once cancelled.
+  @inlinable
   var activeCallback: Callback? { lock.withLock { callback } }
 
   func cancel() {

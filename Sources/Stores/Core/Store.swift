@@ -67,10 +67,13 @@ public protocol Store: AnyObject, Observable {
 }
 
 extension Store {
+  @inlinable
   public var state: State { core.state }
 
+  @inlinable
   public func send(_ action: Action) { core.send(action) }
 
+  @inlinable
   public func trySend(_ action: Action) throws { try core.trySend(action) }
 
   /// Registers `callback` to run after every action or reload that really changed the

@@ -38,7 +38,7 @@ public protocol StoreBacking<State>: AnyObject {
 public struct BackingTransaction<State> {
   /// The state after the transaction.
   public var state: State
-  /// Whether the stored state was newer than the one in memory and was reloaded first.
+  /// Whether the stored state differed from the one in memory and was reloaded first.
   public var reloaded: Bool
   /// Whether the update changed the state (and so the new state was saved).
   public var changed: Bool

@@ -19,13 +19,24 @@ public final class StoreCore<Owner: Store>: Observable {
   public typealias State = Owner.State
   public typealias Action = Owner.Action
 
-  private var storedState: State
+  // The hot path — an action on a store in memory — is inlinable, so that it is specialised
+  // for each store in the module that sends (generic code that is not runs many times
+  // slower there); what it touches is `@usableFromInline`.
+  @usableFromInline var storedState: State
   private var storedLastError: (any Error)?
-  private let backing: (any StoreBacking<State>)?
-  private let observers = ObserverRegistry<StoreChange<Action>, State>()
-  private let registrar = ObservationRegistrar()
-  private var isDelivering = false
-  private var pendingChanges: [StoreChange<Action>] = []
+  @usableFromInline let backing: (any StoreBacking<State>)?
+  @usableFromInline let observers = ObserverRegistry<StoreChange<Action>, State>()
+  @usableFromInline let registrar = ObservationRegistrar()
+  // Key paths into a generic class are built at run time, slowly: build them once.
+  @usableFromInline let stateKeyPath = \StoreCore<Owner>.state
+  private let lastErrorKeyPath = \StoreCore<Owner>.lastError
+  /// Whether `state` was read since Observation was last told of a change. Observation's
+  /// trackers are one-shot — each is removed when told of a change and installed again by
+  /// the next read — so while this is false nobody is tracking, and a change can skip the
+  /// registrar (two locks and lookups per action).
+  @usableFromInline var isStateTracked = false
+  @usableFromInline var isDelivering = false
+  @usableFromInline var pendingChanges: [StoreChange<Action>] = []
 
   /// A core holding `state` in memory only.
   public init(state: State) {
@@ -40,56 +51,74 @@ public final class StoreCore<Owner: Store>: Observable {
   }
 
   /// The current state. Tracked by Observation.
+  @inlinable
   public var state: State {
-    registrar.access(self, keyPath: \.state)
+    registrar.access(self, keyPath: stateKeyPath)
+    isStateTracked = true
     return storedState
   }
 
   /// The error of the latest action that could not be saved, or `nil` once a later action
   /// was saved. Tracked by Observation, so a SwiftUI view can show it. Always `nil` for a
   /// store in memory.
-  public var lastError: (any Error)? {
-    registrar.access(self, keyPath: \.lastError)
-    return storedLastError
+  public internal(set) var lastError: (any Error)? {
+    get {
+      registrar.access(self, keyPath: lastErrorKeyPath)
+      return storedLastError
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: lastErrorKeyPath) { storedLastError = newValue }
+    }
   }
 
   /// See ``Store/send(_:)``.
+  @inlinable
   public func send(_ action: Action) {
     guard backing != nil else {
       if Owner.reduce(&storedState, action) { didChange(.action(action)) }
       return
     }
-    do {
-      try trySend(action)
-    } catch {
-      registrar.withMutation(of: self, keyPath: \.lastError) { storedLastError = error }
-    }
+    sendThroughBackingKeepingError(action)
   }
 
   /// See ``Store/trySend(_:)``.
+  @inlinable
   public func trySend(_ action: Action) throws {
-    guard let backing else {
+    guard backing != nil else {
       if Owner.reduce(&storedState, action) { didChange(.action(action)) }
       return
     }
+    try sendThroughBacking(action)
+  }
+
+  /// ``sendThroughBacking(_:)``, keeping its error in ``lastError`` instead of throwing.
+  @usableFromInline
+  func sendThroughBackingKeepingError(_ action: Action) {
+    do {
+      try sendThroughBacking(action)
+    } catch {
+      lastError = error
+    }
+  }
+
+  /// Runs `action` as a transaction of the backing, then notifies.
+  @usableFromInline
+  func sendThroughBacking(_ action: Action) throws {
+    guard let backing else { return }
     let outcome = try backing.transaction(from: storedState) { Owner.reduce(&$0, action) }
-    if storedLastError != nil {
-      registrar.withMutation(of: self, keyPath: \.lastError) { storedLastError = nil }
-    }
+    if storedLastError != nil { lastError = nil }
     guard let outcome else { return }
-    if outcome.reloaded {
-      replaceState(with: outcome.state, as: .reload)
-    }
-    if outcome.changed {
-      storedState = outcome.state
-      didChange(.action(action))
-    }
+    storedState = outcome.state
+    if outcome.reloaded { didChange(.reload) }
+    if outcome.changed { didChange(.action(action)) }
   }
 
   /// See ``Store/refresh()``.
   public func refresh() throws {
-    guard let backing, let reloaded = try backing.reloadIfChanged() else { return }
-    replaceState(with: reloaded, as: .reload)
+    guard let backing, let reloaded = try backing.reloadIfChanged(), reloaded != storedState
+    else { return }
+    storedState = reloaded
+    didChange(.reload)
   }
 
   /// Starts watching the store's file for changes made by others (another process, another
@@ -107,7 +136,7 @@ public final class StoreCore<Owner: Store>: Observable {
       do {
         try refresh()
       } catch {
-        registrar.withMutation(of: self, keyPath: \.lastError) { storedLastError = error }
+        lastError = error
       }
     }
   }
@@ -127,16 +156,14 @@ public final class StoreCore<Owner: Store>: Observable {
   /// See ``Store/changes``.
   public var changes: AsyncStream<StoreChange<Action>> { observers.stream() }
 
-  private func replaceState(with newState: State, as change: StoreChange<Action>) {
-    guard newState != storedState else { return }
-    storedState = newState
-    didChange(change)
-  }
-
   /// Tells Observation and the callbacks about a change already made to `storedState`.
-  private func didChange(_ change: StoreChange<Action>) {
-    registrar.willSet(self, keyPath: \.state)
-    registrar.didSet(self, keyPath: \.state)
+  @inlinable
+  func didChange(_ change: StoreChange<Action>) {
+    if isStateTracked {
+      isStateTracked = false
+      registrar.willSet(self, keyPath: stateKeyPath)
+      registrar.didSet(self, keyPath: stateKeyPath)
+    }
     if isDelivering {
       pendingChanges.append(change)
       return

@@ -1,0 +1,51 @@
+import Foundation
+import Stores
+
+extension Gen where Value == Workout {
+  /// A valid workout: a Unicode name (never empty), a distance often equal to another's
+  /// (0, 5, 10 or a marathon) and otherwise any in 0...100 km, a date, a complexity. Its id
+  /// comes from `id`.
+  public static func workout(id: Gen<UUID> = .id()) -> Gen<Workout> {
+    let distance = Gen<Double>.frequency([
+      (1, .element(of: [0, 5, 10, 42.195])),
+      (2, .double(in: 0...100)),
+    ])
+    return Gen<((UUID, String), Double, Date, Complexity)>.zip(
+      Gen<(UUID, String)>.zip(id, .string(maxLength: 12)), distance, .sometimesEqualDate,
+      .element(of: Complexity.allCases)
+    ).map { identity, distance, date, complexity in
+      let name =
+        (try? Workout(id: identity.0, name: identity.1, distance: 0)) != nil ? identity.1 : "a"
+      return try! Workout(
+        id: identity.0, name: name, distance: distance, date: date, complexity: complexity)
+    }
+  }
+
+}
+
+extension Gen where Value == [Workout] {
+  /// A list of up to `maxCount` valid workouts with distinct ids, `Gen.testID(0)`, `(1)`, ….
+  public static func workouts(maxCount: Int = 10) -> Gen<[Workout]> {
+    Gen<Workout>.workout(id: .constant(Gen<UUID>.testID(0))).array(maxCount: maxCount).map {
+      workouts in
+      workouts.enumerated().map { index, workout in
+        try! Workout(
+          id: Gen<UUID>.testID(index), name: workout.name, distance: workout.distance,
+          date: workout.date, complexity: workout.complexity)
+      }
+    }
+  }
+}
+
+extension Gen where Value == WorkoutsStore.Action {
+  /// Any workouts action, on lists of up to about `maxCount` workouts: offsets and ids are
+  /// picked so that some are out of range or unknown.
+  public static func workoutAction(maxCount: Int = 12) -> Gen<WorkoutsStore.Action> {
+    .oneOf(
+      Gen<Workout>.workout(id: .id(among: 2 * maxCount)).map { .addWorkout($0) },
+      Gen<IndexSet>.offsets(in: maxCount, includingOutOfRange: true).map { .removeWorkout(at: $0) },
+      Gen<SortType>.element(of: SortType.allCases).map { .sort(by: $0) },
+      Gen<Workout>.workout(id: .id(among: maxCount + 4)).map { .updateWorkout($0) }
+    )
+  }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+extension JSONValidator {
+  /// The longest key quoted in a message, in Unicode scalars.
+  static let keyLimit = 40
+
+  /// Records the key whose quotes are at `start` and `end` in the innermost open object, and
+  /// throws if that object already has an equal key.
+  ///
+  /// Keys are equal when their unescaped texts are canonically equivalent, as for Swift
+  /// `String`s. The first ``linearKeyLimit`` keys of an object are compared by a linear scan of
+  /// their hashes; after that the object gets an open-addressing hash table, kept at most half
+  /// full. Amortized O(length of the key).
+  @inline(__always)
+  mutating func recordKey(start: Int, end: Int, isPlain: Bool) throws(JSONSyntaxError) {
+    let hash: UInt64
+    if isPlain {
+      hash = hashBytes(bytes + start + 1, count: end - start - 1)
+    } else {
+      hash = canonicalKey(start: start, end: end, isPlain: false).withUnsafeBufferPointer {
+        hashBytes($0.baseAddress ?? bytes, count: $0.count)
+      }
+    }
+    let key = KeyRecord(hash: hash, start: start, end: end, isPlain: isPlain)
+    let frame = objects.count - 1
+    let firstKey = objects[frame].firstKey
+    let keyCount = keys.count - firstKey
+    if keyCount < Self.linearKeyLimit {
+      for index in firstKey..<keys.count where keys[index].hash == hash {
+        if sameKey(keys[index], key) {
+          throw duplicateKey(key, first: keys[index])
+        }
+      }
+      keys.append(key)
+      return
+    }
+    if keyCount == Self.linearKeyLimit {
+      rebuildTable(frame: frame, capacity: 4 * Self.linearKeyLimit)
+    } else if 2 * keyCount >= objects[frame].table.count {
+      rebuildTable(frame: frame, capacity: 2 * objects[frame].table.count)
+    }
+    let slot = try findSlot(for: key, frame: frame)
+    objects[frame].table[slot] = tableEntry(hash: hash, index: keys.count)
+    keys.append(key)
+  }
+
+  /// The table slot value for the key at `index` in `keys` with `hash`.
+  @inline(__always)
+  func tableEntry(hash: UInt64, index: Int) -> UInt64 {
+    hash & 0xFFFF_FFFF_0000_0000 | UInt64(truncatingIfNeeded: index + 1) & 0xFFFF_FFFF
+  }
+
+  /// The empty slot of object `frame`'s table where `key` goes, or throws if an equal key is
+  /// already there.
+  @inline(__always)
+  func findSlot(for key: KeyRecord, frame: Int) throws(JSONSyntaxError) -> Int {
+    try objects[frame].table.withUnsafeBufferPointer { table throws(JSONSyntaxError) in
+      let mask = table.count - 1
+      let tag = key.hash & 0xFFFF_FFFF_0000_0000
+      var slot = Int(truncatingIfNeeded: key.hash) & mask
+      while true {
+        let entry = table[slot]
+        if entry == 0 {
+          return slot
+        }
+        if entry & 0xFFFF_FFFF_0000_0000 == tag {
+          let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+          if keys[index].hash == key.hash && sameKey(keys[index], key) {
+            throw duplicateKey(key, first: keys[index])
+          }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
+  }
+
+  /// Rebuilds the table of object `frame` with `capacity` slots (a power of two) from its keys.
+  mutating func rebuildTable(frame: Int, capacity: Int) {
+    var table = [UInt64](repeating: 0, count: capacity)
+    let mask = capacity - 1
+    for index in objects[frame].firstKey..<keys.count {
+      let hash = keys[index].hash
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while table[slot] != 0 {
+        slot = (slot + 1) & mask
+      }
+      table[slot] = tableEntry(hash: hash, index: index)
+    }
+    objects[frame].table = table
+  }
+
+  /// Whether two keys with the same hash are equal. O(length of the keys).
+  func sameKey(_ a: KeyRecord, _ b: KeyRecord) -> Bool {
+    if a.isPlain && b.isPlain {
+      let length = a.end - a.start
+      return length == b.end - b.start
+        && memcmp(bytes + a.start + 1, bytes + b.start + 1, length - 1) == 0
+    }
+    return canonicalKey(start: a.start, end: a.end, isPlain: a.isPlain)
+      == canonicalKey(start: b.start, end: b.end, isPlain: b.isPlain)
+  }
+
+  /// The bytes that identify a key: its unescaped UTF-8, in Unicode normalization form C when
+  /// it is not ASCII (two strings are canonically equivalent exactly when their NFC forms are
+  /// equal, and ASCII text is already in NFC).
+  func canonicalKey(start: Int, end: Int, isPlain: Bool) -> [UInt8] {
+    if isPlain {
+      return Array(UnsafeBufferPointer(start: bytes + start + 1, count: end - start - 1))
+    }
+    let unescaped = unescapedString(start: start, end: end)
+    if unescaped.allSatisfy({ $0 < 0x80 }) {
+      return unescaped
+    }
+    return Array(
+      String(decoding: unescaped, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+  }
+
+  /// The UTF-8 of the already validated string whose quotes are at `start` and `end`, with its
+  /// escapes resolved. O(length).
+  func unescapedString(start: Int, end: Int) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(end - start)
+    var i = start + 1
+    while i < end {
+      let byte = bytes[i]
+      guard byte == Byte.backslash else {
+        result.append(byte)
+        i += 1
+        continue
+      }
+      let escaped = bytes[i + 1]
+      switch escaped {
+      case UInt8(ascii: "b"): result.append(0x08)
+      case UInt8(ascii: "f"): result.append(0x0C)
+      case UInt8(ascii: "n"): result.append(Byte.lineFeed)
+      case UInt8(ascii: "r"): result.append(Byte.carriageReturn)
+      case UInt8(ascii: "t"): result.append(Byte.tab)
+      case UInt8(ascii: "u"):
+        var value = hexValue(at: i + 2)
+        if value & 0xFC00 == 0xD800 {
+          value = 0x10000 + ((value - 0xD800) << 10 | (hexValue(at: i + 8) - 0xDC00))
+          i += 6
+        }
+        result.append(contentsOf: Unicode.Scalar(value).map { Array(String($0).utf8) } ?? [])
+        i += 4
+      default: result.append(escaped)
+      }
+      i += 2
+    }
+    return result
+  }
+
+  /// The value of the four hex digits at `offset`, already validated.
+  func hexValue(at offset: Int) -> UInt32 {
+    var value: UInt32 = 0
+    for k in 0..<4 {
+      let byte = bytes[offset + k]
+      let digit = byte <= Byte.nine ? byte - Byte.zero : (byte | 0x20) - UInt8(ascii: "a") + 10
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  /// The error for `key`, equal to the earlier key `first` of the same object.
+  @inline(never)
+  func duplicateKey(_ key: KeyRecord, first: KeyRecord) -> JSONSyntaxError {
+    var shown = ""
+    var scalars = 0
+    for scalar in String(decoding: unescapedString(start: key.start, end: key.end), as: UTF8.self)
+      .unicodeScalars
+    {
+      if scalars == Self.keyLimit {
+        shown += "…"
+        break
+      }
+      shown += isPrintable(scalar) ? String(scalar) : codePoint(scalar.value)
+      scalars += 1
+    }
+    let (line, column) = location(of: first.start)
+    return error(
+      at: key.start, "duplicate key '\(shown)' (first at line \(line), column \(column))")
+  }
+}
+
+/// A fast 64-bit hash of `count` bytes at `start`, eight bytes at a time. Collisions are
+/// harmless (keys with equal hashes are compared), only slower.
+@inline(__always)
+func hashBytes(_ start: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+  let prime: UInt64 = 0x0000_0100_0000_01B3
+  var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
+  var i = 0
+  while i + 8 <= count {
+    let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
+    hash = (hash ^ word) &* prime
+    hash ^= hash >> 32
+    i += 8
+  }
+  while i < count {
+    hash = (hash ^ UInt64(start[i])) &* prime
+    i += 1
+  }
+  // Final mix (MurmurHash3's fmix64), so that the low bits used for table slots depend on all
+  // bytes.
+  hash = (hash ^ (hash >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+  hash = (hash ^ (hash >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+  return hash ^ (hash >> 33)
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Observation
+
+/// Every setting of the app: each is one declaration here, and becomes a property of
+/// ``SettingsStore``, a line of `diary settings list` and a key of the settings file.
+public struct SettingsKeys: Sendable {
+  /// Hours of sleep to aim for each night: a number in 0...24, 8 by default.
+  public let sleepGoal = SettingsKey<Double>(
+    "sleepGoal", default: 8, in: 0...24, summary: "Hours of sleep to aim for each night")
+
+  /// Whether the app may send notifications: true by default.
+  public let isNotificationsEnabled = SettingsKey<Bool>(
+    "isNotificationsEnabled", default: true, summary: "Whether the app may send notifications")
+
+  /// The unit distances are shown in: kilometers by default.
+  public let distanceUnit = SettingsKey<DistanceUnit>(
+    "distanceUnit", default: .kilometers, summary: "The unit distances are shown in")
+
+  public init() {}
+
+  /// Every key declared above, in order.
+  static let all: [AnySettingsKey] = Mirror(reflecting: SettingsKeys()).children.compactMap {
+    ($0.value as? any AnySettingsKeyConvertible)?.erased
+  }
+}
+
+/// Lets ``SettingsKeys/all`` find the keys among the properties.
+protocol AnySettingsKeyConvertible {
+  var erased: AnySettingsKey { get }
+}
+
+extension SettingsKey: AnySettingsKeyConvertible {
+  var erased: AnySettingsKey { AnySettingsKey(self) }
+}
+
+/// The app's settings, backed by a `UserDefaults`-like key-value file (see
+/// ``KeyValueStore``), as observable properties SwiftUI can bind to.
+///
+/// ```swift
+/// let settings = try SettingsStore(contentsOf: url)   // a missing file is all defaults
+/// settings.sleepGoal                // 8.0 until set
+/// settings.sleepGoal = 7.5          // validated, written at once, observed
+/// try settings.set(\.sleepGoal, to: 30)   // throws: out of range 0...24
+/// try settings.reset()              // back to the defaults
+/// ```
+///
+/// Each setting is a property named after its key in ``SettingsKeys``: `sleepGoal`
+/// (hours, 0...24, default 8), `isNotificationsEnabled` (default true) and `distanceUnit`
+/// (default kilometers). Only settings set explicitly are written to the file; a stored
+/// value that is not valid reads as the default, and ``KeyValueStore/entries`` reports it.
+@MainActor @Observable @dynamicMemberLookup
+public final class SettingsStore: KeyValueStore {
+  /// The declarations of every setting.
+  public static let definitions = SettingsKeys()
+
+  /// Every setting, in the order ``SettingsKeys`` declares them.
+  public var keys: [AnySettingsKey] { SettingsKeys.all }
+
+  @ObservationIgnored public let core: StoreCore<SettingsStore>
+
+  /// Settings in memory, with `values` set explicitly.
+  public init(values: [String: JSONValue] = [:]) {
+    core = StoreCore(state: KeyValues(values))
+  }
+
+  /// The settings in the file at `url`; a missing file is all defaults.
+  ///
+  /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
+  public init(contentsOf url: URL) throws {
+    core = try SettingsStore.fileCore(contentsOf: url)
+  }
+
+  /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.
+  ///
+  /// Reading gives the stored value, or the default when none is set (or the stored one
+  /// is invalid). Setting validates the value and writes it at once. The setter cannot
+  /// throw, so a value that is not valid (say, a sleep goal of 30) is refused: nothing is
+  /// stored and the ``SettingsError`` is kept in ``StoreCore/lastError``, as is the error
+  /// of a failed write. Use ``set(_:to:)`` to get the error thrown instead.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
+    -> Value
+  {
+    get { value(for: Self.definitions[keyPath: keyPath]) }
+    set {
+      do {
+        try set(keyPath, to: newValue)
+      } catch {
+        core.lastError = error
+      }
+    }
+  }
+
+  /// Stores `value` for the setting at `keyPath`, as one transaction.
+  ///
+  /// - Throws: ``SettingsError/invalidValue(key:value:problem:)`` when `value` is not valid
+  ///   (nothing is stored), or the ``StoreFileError`` of a failed write (the file and the
+  ///   value in memory stay as they were).
+  public func set<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, to value: Value)
+    throws
+  {
+    try set(value, for: Self.definitions[keyPath: keyPath])
+  }
+
+  /// Puts the setting at `keyPath` back to its default by removing its value from the file.
+  ///
+  /// - Throws: The ``StoreFileError`` of a failed write.
+  public func reset<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) throws {
+    try remove([Self.definitions[keyPath: keyPath].name])
+  }
+
+  /// Registers `callback` to run with the new value whenever the setting at `keyPath`
+  /// really changes, here or in the file.
+  ///
+  /// - Returns: A token that unregisters the callback when cancelled or released.
+  public func onChange<Value>(
+    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
+    _ callback: @escaping @MainActor (Value) -> Void
+  ) -> ObserverToken {
+    onChange(of: Self.definitions[keyPath: keyPath], callback)
+  }
+}

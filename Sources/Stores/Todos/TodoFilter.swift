@@ -1,0 +1,86 @@
+import Foundation
+
+/// Which todos to show: a query, not a mutation. The matches come with their index in the
+/// full list, so offsets picked among them act on exactly the todos that were picked.
+public struct TodoFilter: Equatable, Sendable {
+  /// Which todos by whether they are done.
+  public enum Status: String, CaseIterable, Sendable {
+    case all, active, completed
+  }
+
+  /// Whether done todos, todos not done, or both match.
+  public var status: Status
+  /// Text the title must contain, ignoring case and diacritics ("cafe" finds "Café"); an
+  /// empty text matches every title.
+  public var text: String
+  /// The lowest priority that matches, or `nil` for any.
+  public var minimumPriority: Int?
+
+  public init(status: Status = .all, text: String = "", minimumPriority: Int? = nil) {
+    self.status = status
+    self.text = text
+    self.minimumPriority = minimumPriority
+  }
+
+  /// Whether `todo` matches.
+  public func matches(_ todo: Todo) -> Bool {
+    switch status {
+    case .all: break
+    case .active: guard !todo.isDone else { return false }
+    case .completed: guard todo.isDone else { return false }
+    }
+    if let minimumPriority, todo.priority < minimumPriority { return false }
+    return text.isEmpty
+      || todo.title.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+  }
+
+  /// The todos among `todos` that match, in order, each with its index in `todos`.
+  ///
+  /// - Complexity: O(*n*) for *n* todos.
+  public func apply(to todos: [Todo]) -> [(index: Int, element: Todo)] {
+    todos.indexed().filter { matches($0.element) }
+  }
+}
+
+extension TodosStore {
+  /// The todos that match `filter`, in order, each with its index in ``todos``.
+  ///
+  /// ```swift
+  /// for (index, todo) in store.todos(matching: TodoFilter(status: .active)) {
+  ///   print(index + 1, todo.title)   // the number the full list shows
+  /// }
+  /// ```
+  ///
+  /// - Complexity: O(*n*) for *n* todos.
+  public func todos(matching filter: TodoFilter) -> [(index: Int, element: Todo)] {
+    filter.apply(to: todos)
+  }
+
+  /// Deletes the todos at `offsets` of the list that `filter` shows, and only those —
+  /// whatever the todos hidden by the filter. Offsets past that list are ignored.
+  ///
+  /// Use it for `onDelete` of a SwiftUI `ForEach` over ``todos(matching:)``: passing
+  /// the filtered offsets to ``delete(atOffsets:)`` would delete other todos.
+  public func delete(atOffsets offsets: IndexSet, matching filter: TodoFilter) {
+    let shown = filter.apply(to: todos)
+    let ids = offsets.filter { $0 < shown.count }.map { shown[$0].element.id }
+    send(.remove(ids: Set(ids)))
+  }
+
+  /// Moves the todos at `offsets` of the list that `filter` shows to just before the todo
+  /// that list shows at `destination` (or after its last todo when `destination` is its
+  /// count) — in the full list, where the todos the filter hides stay where they are.
+  /// Offsets past that list are ignored.
+  ///
+  /// Use it for `onMove` of a SwiftUI `ForEach` over ``todos(matching:)``.
+  public func move(
+    fromOffsets offsets: IndexSet, toOffset destination: Int, matching filter: TodoFilter
+  ) {
+    let shown = filter.apply(to: todos)
+    let moved = IndexSet(offsets.filter { $0 < shown.count }.map { shown[$0].index })
+    let target =
+      destination < shown.count
+      ? shown[max(destination, 0)].index : (shown.last.map { $0.index + 1 } ?? 0)
+    send(.move(fromOffsets: moved, toOffset: target))
+  }
+}

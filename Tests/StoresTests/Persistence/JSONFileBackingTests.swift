@@ -1,0 +1,259 @@
+import Foundation
+import Stores
+import Testing
+
+@MainActor
+@Suite("JSON file persistence")
+struct JSONFileBackingTests {
+  let folder = TemporaryFolder()
+
+  @Test("a missing file is the empty state, and reading creates nothing")
+  func missingFile() throws {
+    let url = folder.file("data/notes.json")
+    let store = try NotesStore(contentsOf: url)
+    #expect(store.state.notes.isEmpty)
+    try store.refresh()
+    store.send(.clear)
+    #expect(folder.names.isEmpty)
+  }
+
+  @Test("the first write creates the folder 0700 and the file 0600, pretty and sorted")
+  func firstWrite() throws {
+    let url = folder.file("new/deeper/notes.json")
+    let store = try NotesStore(contentsOf: url)
+    let date = Date(timeIntervalSinceReferenceDate: 817_630_200.25)
+    try store.trySend(.add(.init(text: "hello / world", date: date)))
+    #expect(permissions(folder.file("new")) == 0o700)
+    #expect(permissions(folder.file("new/deeper")) == 0o700)
+    #expect(permissions(url) == 0o600)
+    #expect(permissions(folder.file("new/deeper/notes.json.lock")) == 0o600)
+    #expect(
+      text(url) == """
+        {
+          "notes" : [
+            {
+              "date" : "2026-11-29T07:30:00.25Z",
+              "text" : "hello / world"
+            }
+          ],
+          "version" : 1
+        }
+
+        """)
+  }
+
+  @Test("what was saved loads back equal, dates to the last bit")
+  func roundTrip() throws {
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    let dates = [
+      Date(), Date(timeIntervalSinceReferenceDate: -1e-7),
+      Date(timeIntervalSince1970: -5e9 + 1 / 3),
+    ]
+    for (index, date) in dates.enumerated() {
+      try store.trySend(.add(.init(text: "\(index)", date: date)))
+    }
+    let reopened = try NotesStore(contentsOf: url)
+    #expect(reopened.state == store.state)
+    #expect(reopened.state.notes.map(\.date) == dates)
+  }
+
+  @Test("a date that cannot be written fails the action and changes nothing")
+  func unwritableDate() throws {
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.add(.init(text: "too old", date: .distantPast)))
+    }
+    #expect(error?.description.contains("notes[0].date: its year is outside 1…9999") == true)
+    #expect(store.state.notes.isEmpty)
+    #expect(folder.names == ["notes.json.lock"])
+  }
+
+  @Test("replacing the file keeps its permissions")
+  func keepsPermissions() throws {
+    let url = folder.write(#"{"version": 1, "notes": []}"#, to: "notes.json")
+    chmod(url.path, 0o644)
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "x", date: Date())))
+    #expect(permissions(url) == 0o644)
+  }
+
+  @Test("version 0, a bare list, is read and written back as version 1")
+  func migratesVersionZero() throws {
+    let url = folder.write(#"[{"text": "old", "date": "2020-01-01T00:00:00Z"}]"#, to: "notes.json")
+    let store = try NotesStore(contentsOf: url)
+    #expect(store.state.notes.map(\.text) == ["old"])
+    try store.trySend(.add(.init(text: "new", date: Date())))
+    #expect(text(url)?.contains(#""version" : 1"#) == true)
+    #expect(try NotesStore(contentsOf: url).state.notes.map(\.text) == ["old", "new"])
+  }
+
+  @Test(
+    "an invalid file is refused with the place and the problem, and never touched",
+    arguments: [
+      ("{\n  \"notes\": [1,]\n}", "line 2, column"),
+      ("", "line 1, column 1"),
+      (
+        #"{"version": 2, "notes": []}"#,
+        "newer version (file version 2; this version reads up to 1)"
+      ),
+      (
+        #"{"version": 1, "notes": [{"text": 5, "date": "2020-01-01T00:00:00Z"}]}"#,
+        "notes[0].text: expected a string, found a number"
+      ),
+      (
+        #"{"version": 1, "notes": [{"text": "x", "date": "yesterday"}]}"#,
+        "notes[0].date: expected a date"
+      ),
+      (#"{"version": 1}"#, "missing key \"notes\""),
+      (#"{"version": "1", "notes": []}"#, "version: expected a whole number"),
+      (#""notes""#, "expected"),
+    ])
+  func invalidFile(content: String, expected: String) throws {
+    let url = folder.write(content, to: "notes.json")
+    let error = #expect(throws: StoreFileError.self) { try NotesStore(contentsOf: url) }
+    #expect(error?.description.contains(url.path) == true)
+    #expect(
+      error?.description.contains(expected) == true, "\(error.map(String.init(describing:)) ?? "")")
+    #expect(text(url) == content)
+    #expect(folder.names == ["notes.json"])
+  }
+
+  @Test("a file that turns invalid is never overwritten by an action")
+  func invalidAfterOpening() throws {
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "a", date: Date())))
+    let broken = "{ broken"
+    try Data(broken.utf8).write(to: url)
+    #expect(throws: StoreFileError.self) { try store.trySend(.add(.init(text: "b", date: Date()))) }
+    #expect(text(url) == broken)
+    #expect(store.state.notes.map(\.text) == ["a"])
+  }
+
+  @Test("a folder where the file should be is refused")
+  func directoryInsteadOfFile() throws {
+    let url = folder.file("notes.json")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let error = #expect(throws: StoreFileError.self) { try NotesStore(contentsOf: url) }
+    #expect(error?.problem == .notARegularFile)
+  }
+
+  @Test("a write into a read-only folder throws and changes neither memory nor disk")
+  func readOnlyFolder() throws {
+    let sub = folder.file("locked")
+    let url = sub.appendingPathComponent("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "kept", date: Date())))
+    let before = contents(url)
+    makeReadOnly(sub)
+    defer { makeWritable(sub) }
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.add(.init(text: "lost", date: Date())))
+    }
+    guard case .cannotWrite = error?.problem else {
+      Issue.record("expected cannotWrite, got \(String(describing: error))")
+      return
+    }
+    #expect(store.state.notes.map(\.text) == ["kept"])
+    #expect(contents(url) == before)
+    store.send(.clear)
+    #expect(store.core.lastError is StoreFileError)
+    #expect(store.state.notes.map(\.text) == ["kept"])
+  }
+
+  @Test("a symbolic link is followed: the target is replaced, the link stays")
+  func symbolicLink() throws {
+    let target = folder.write(#"{"version": 1, "notes": []}"#, to: "real/notes.json")
+    let link = folder.file("notes.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    let store = try NotesStore(contentsOf: link)
+    try store.trySend(.add(.init(text: "via link", date: Date())))
+    let attributes = try FileManager.default.attributesOfItem(atPath: link.path)
+    #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+    #expect(text(target)?.contains("via link") == true)
+    #expect(try NotesStore(contentsOf: target).state == store.state)
+  }
+
+  @Test("two stores on one file never lose each other's actions")
+  func twoStoresOneFile() throws {
+    let url = folder.file("notes.json")
+    let first = try NotesStore(contentsOf: url)
+    let second = try NotesStore(contentsOf: url)
+    var firstChanges: [String] = []
+    let token = first.onChange { change, _ in
+      firstChanges.append(change.action == nil ? "reload" : "action")
+    }
+    let date = Date()
+    for index in 0..<10 {
+      try first.trySend(.add(.init(text: "first \(index)", date: date)))
+      try second.trySend(.add(.init(text: "second \(index)", date: date)))
+    }
+    #expect(first.state.notes.count == 19)
+    #expect(second.state.notes.count == 20)
+    try first.refresh()
+    #expect(first.state == second.state)
+    #expect(try NotesStore(contentsOf: url).state == second.state)
+    #expect(firstChanges.filter { $0 == "action" }.count == 10)
+    token.cancel()
+  }
+
+  @Test("refresh reloads only when the file changed, and notifies once")
+  func refresh() throws {
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    var reloads = 0
+    let token = store.onChange { change, _ in if change.action == nil { reloads += 1 } }
+    try store.refresh()
+    try store.trySend(.add(.init(text: "mine", date: Date())))
+    try store.refresh()
+    #expect(reloads == 0)
+    try NotesStore(contentsOf: url).trySend(.clear)
+    try store.refresh()
+    try store.refresh()
+    #expect(reloads == 1)
+    #expect(store.state.notes.isEmpty)
+    token.cancel()
+  }
+
+  @Test("the watch notices another process's write and ignores the store's own")
+  func watchesOtherProcesses() async throws {
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "mine", date: Date())))
+    try store.core.watch()
+    var changes: [String] = []
+    let token = store.onChange { change, _ in
+      changes.append(change.action == nil ? "reload" : "action")
+    }
+    try store.trySend(.add(.init(text: "mine too", date: Date())))
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(changes == ["action"])
+
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = [
+      "-c", #"printf '{"version": 1, "notes": []}' > "$0.tmp" && mv "$0.tmp" "$0""#, url.path,
+    ]
+    try writer.run()
+    writer.waitUntilExit()
+    #expect(await eventually { store.state.notes.isEmpty })
+    #expect(changes == ["action", "reload"])
+    token.cancel()
+  }
+
+  @Test("the watch notices another store's write on the same file")
+  func watchesOtherStores() async throws {
+    let url = folder.file("notes.json")
+    let watching = try NotesStore(contentsOf: url)
+    try watching.core.watch()
+    let other = try NotesStore(contentsOf: url)
+    try other.trySend(.add(.init(text: "from the other", date: Date())))
+    #expect(await eventually { watching.state.notes.count == 1 })
+    watching.core.stopWatching()
+    try other.trySend(.clear)
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(watching.state.notes.count == 1)
+  }
+}

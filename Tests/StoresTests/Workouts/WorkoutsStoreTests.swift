@@ -1,0 +1,286 @@
+import Foundation
+import StoreTesting
+import Stores
+import Testing
+
+/// A plain, obviously correct model of the workouts reducer.
+enum WorkoutsModel {
+  static func key(_ workout: Workout, _ sortType: SortType) -> Double {
+    switch sortType {
+    case .distance: workout.distance
+    case .complexity: Double(workout.complexity.rawValue)
+    }
+  }
+
+  /// Adds `workout` after every workout whose key is at least its own (the list is sorted).
+  static func inserted(_ workout: Workout, into workouts: [Workout], _ sortType: SortType?)
+    -> [Workout]
+  {
+    guard let sortType else { return workouts + [workout] }
+    let position = workouts.filter { key($0, sortType) >= key(workout, sortType) }.count
+    return Array(workouts[..<position]) + [workout] + Array(workouts[position...])
+  }
+
+  static func apply(_ action: WorkoutsStore.Action, to state: WorkoutsStore.State)
+    -> WorkoutsStore.State
+  {
+    var state = state
+    switch action {
+    case .addWorkout(let workout):
+      state.workouts = inserted(workout, into: state.workouts, state.sortType)
+    case .removeWorkout(let offsets):
+      state.workouts = OffsetReference.remove(
+        state.workouts, atOffsets: IndexSet(offsets.filter { $0 < state.workouts.count }))
+    case .sort(let sortType):
+      state.sortType = sortType
+      // Stable: by descending key, then by old position.
+      state.workouts = state.workouts.enumerated().sorted {
+        key($0.element, sortType) != key($1.element, sortType)
+          ? key($0.element, sortType) > key($1.element, sortType) : $0.offset < $1.offset
+      }.map(\.element)
+    case .updateWorkout(let workout):
+      guard let index = state.workouts.firstIndex(where: { $0.id == workout.id }) else { break }
+      if state.sortType == nil {
+        state.workouts[index] = workout
+      } else if state.workouts[index] != workout {
+        state.workouts.remove(at: index)
+        state.workouts = inserted(workout, into: state.workouts, state.sortType)
+      }
+    }
+    return state
+  }
+}
+
+@MainActor
+@Suite("WorkoutsStore")
+struct WorkoutsStoreTests {
+  static let statesAndActions = Gen<([Workout], SortType?, [WorkoutsStore.Action])>.zip(
+    .workouts(maxCount: 10), Gen<SortType>.element(of: SortType.allCases).optional,
+    Gen<WorkoutsStore.Action>.workoutAction().array(maxCount: 12))
+
+  let folder = TemporaryFolder()
+
+  @Test("the store agrees with the model after every action, and notifies once per change")
+  func modelBased() {
+    check(Self.statesAndActions) { workouts, sortType, actions in
+      let initial = WorkoutsStore.State(workouts: workouts, sortType: sortType)
+      let store = WorkoutsStore(workouts: workouts)
+      if let sortType { store.send(.sort(by: sortType)) }
+      var model = initial
+      var notifications = 0
+      let token = store.onChange { _, _ in notifications += 1 }
+      defer { token.cancel() }
+      var expected = 0
+      for action in actions {
+        let next = WorkoutsModel.apply(action, to: model)
+        if next != model { expected += 1 }
+        model = next
+        store.send(action)
+        try requireEqual(store.state, model, "after \(action)")
+        try requireEqual(notifications, expected, "notifications after \(action)")
+      }
+    }
+  }
+
+  @Test("while a sort type is set, the list stays sorted by it after every action")
+  func staysSorted() {
+    check(Self.statesAndActions) { workouts, sortType, actions in
+      var state = WorkoutsStore.State(workouts: workouts, sortType: sortType)
+      for action in actions {
+        WorkoutsStore.reduce(&state, action)
+        guard let sortType = state.sortType else { continue }
+        let keys = state.workouts.map { WorkoutsModel.key($0, sortType) }
+        try require(zip(keys, keys.dropFirst()).allSatisfy(>=), "sorted after \(action)")
+      }
+    }
+  }
+
+  @Test("sorting is a stable permutation, numeric, and a second sort changes nothing")
+  func sorting() {
+    let cases = Gen<([Workout], SortType)>.zip(
+      .workouts(maxCount: 12), .element(of: SortType.allCases))
+    check(cases) { workouts, sortType in
+      var state = WorkoutsStore.State(workouts: workouts)
+      try require(WorkoutsStore.reduce(&state, .sort(by: sortType)))
+      try requireEqual(
+        state, WorkoutsModel.apply(.sort(by: sortType), to: .init(workouts: workouts)))
+      try require(!WorkoutsStore.reduce(&state, .sort(by: sortType)), "sorting twice")
+    }
+    var state = WorkoutsStore.State()
+    for distance in [9.0, 10, 2.5, 100] {
+      WorkoutsStore.reduce(&state, .addWorkout(try! Workout(name: "Run", distance: distance)))
+    }
+    WorkoutsStore.reduce(&state, .sort(by: .distance))
+    #expect(state.workouts.map(\.distance) == [100, 10, 9, 2.5])
+  }
+
+  @Test("removal keeps the order of the others")
+  func removal() {
+    let cases = Gen<([Workout], IndexSet)>.zip(
+      .workouts(maxCount: 12), .offsets(in: 14, includingOutOfRange: true))
+    check(cases) { workouts, offsets in
+      var state = WorkoutsStore.State(workouts: workouts)
+      WorkoutsStore.reduce(&state, .removeWorkout(at: offsets))
+      return state.workouts
+        == workouts.enumerated().filter { !offsets.contains($0.offset) }.map(\.element)
+    }
+  }
+
+  @Test("the reducer is pure: equal inputs, equal outputs; the store is the fold")
+  func purity() {
+    check(Self.statesAndActions) { workouts, sortType, actions in
+      var first = WorkoutsStore.State(workouts: workouts, sortType: sortType)
+      var second = first
+      let store = WorkoutsStore(workouts: workouts)
+      if let sortType { store.send(.sort(by: sortType)) }
+      for action in actions {
+        let firstChanged = WorkoutsStore.reduce(&first, action)
+        let secondChanged = WorkoutsStore.reduce(&second, action)
+        try requireEqual(first, second)
+        try requireEqual(firstChanged, secondChanged)
+        store.send(action)
+      }
+      try requireEqual(store.state, first)
+    }
+  }
+
+  @Test("statistics agree with a direct computation")
+  func statistics() {
+    check(Gen<[Workout]>.workouts(maxCount: 12)) { workouts in
+      let utc = TimeZone(identifier: "UTC")!
+      let statistics = WorkoutsStore.State(workouts: workouts).statistics(timeZone: utc)
+      try requireEqual(statistics.count, workouts.count)
+      try require(abs(statistics.totalDistance - workouts.map(\.distance).reduce(0, +)) < 1e-9)
+      try requireEqual(statistics.longestDistance, workouts.map(\.distance).max())
+      for complexity in Complexity.allCases {
+        try requireEqual(
+          statistics.countByComplexity[complexity],
+          workouts.filter { $0.complexity == complexity }.count)
+      }
+      try requireEqual(statistics.weeks.map(\.count).reduce(0, +), workouts.count)
+      var calendar = Calendar(identifier: .iso8601)
+      calendar.timeZone = utc
+      for week in statistics.weeks {
+        let members = workouts.filter {
+          calendar.component(.weekOfYear, from: $0.date) == week.week
+            && calendar.component(.yearForWeekOfYear, from: $0.date) == week.year
+        }
+        try requireEqual(members.count, week.count)
+      }
+      try require(
+        zip(statistics.weeks, statistics.weeks.dropFirst()).allSatisfy {
+          ($0.year, $0.week) < ($1.year, $1.week)
+        })
+    }
+  }
+
+  @Test("ISO weeks: the days around New Year can belong to the other year's week")
+  func isoWeeks() throws {
+    let utc = TimeZone(identifier: "UTC")!
+    func week(_ secondsSince2001: Double) throws -> (Int, Int) {
+      let workout = try Workout(
+        name: "Run", distance: 5, date: Date(timeIntervalSinceReferenceDate: secondsSince2001))
+      let week = try #require(WorkoutStatistics([workout], timeZone: utc).weeks.first)
+      return (week.year, week.week)
+    }
+    #expect(try week(788_832_000) == (2026, 1))  // Wednesday 2025-12-31
+    #expect(try week(820_454_400) == (2026, 53))  // Friday 2027-01-01
+    #expect(try week(817_630_200) == (2026, 48))  // Sunday 2026-11-29
+  }
+
+  @Test("distances convert to miles")
+  func miles() {
+    #expect(DistanceUnit.miles.convert(kilometers: 1.609344) == 1)
+    #expect(DistanceUnit.kilometers.convert(kilometers: 5) == 5)
+    #expect(abs(DistanceUnit.miles.kilometers(from: 26.2188) - 42.195) < 1e-3)
+    #expect(DistanceUnit.miles.symbol == "mi")
+  }
+
+  @Test(
+    "invalid workouts are refused with a clear error",
+    arguments: [
+      ("Run", -1.0, WorkoutError.invalidDistance(-1)),
+      ("Run", .infinity, .invalidDistance(.infinity)),
+      ("Run", -.infinity, .invalidDistance(-.infinity)), ("  \n ", 5, .emptyName),
+      ("", 0, .emptyName),
+    ])
+  func invalidWorkouts(name: String, distance: Double, expected: WorkoutError) {
+    #expect(throws: expected) { try Workout(name: name, distance: distance) }
+    #expect(WorkoutError.emptyName.description == "a workout needs a name")
+  }
+
+  @Test("NaN is refused too, and -0 is stored as 0")
+  func nanAndNegativeZero() throws {
+    #expect(throws: WorkoutError.self) { try Workout(name: "Run", distance: .nan) }
+    #expect(try Workout(name: "Run", distance: -0.0).distance.sign == .plus)
+  }
+
+  @Test("a callback per real change, none for a no-op")
+  func callbacks() throws {
+    let run = try Workout(name: "Run", distance: 5)
+    let store = WorkoutsStore(workouts: [run])
+    var changes: [WorkoutsStore.Action] = []
+    let token = store.onChange { change, _ in change.action.map { changes.append($0) } }
+    store.send(.sort(by: .distance))
+    store.send(.sort(by: .distance))
+    store.send(.updateWorkout(run))
+    store.send(.removeWorkout(at: [3]))
+    store.send(.updateWorkout(try Workout(name: "Ghost", distance: 1)))
+    store.send(.removeWorkout(at: [0]))
+    #expect(changes == [.sort(by: .distance), .removeWorkout(at: [0])])
+    token.cancel()
+  }
+
+  @Test("a fresh store on the file equals the store after any actions")
+  func fileRoundTrip() throws {
+    let url = folder.file("workouts.json")
+    check(Self.statesAndActions, iterations: 30) { workouts, sortType, actions in
+      try? FileManager.default.removeItem(at: url)
+      let store = try WorkoutsStore(contentsOf: url)
+      for workout in workouts { try store.trySend(.addWorkout(workout)) }
+      if let sortType { try store.trySend(.sort(by: sortType)) }
+      for action in actions { try store.trySend(action) }
+      return try WorkoutsStore(contentsOf: url).state == store.state
+    }
+  }
+
+  @Test(
+    "fixtures: each reads as stated",
+    arguments: [
+      ("sample.json", 4, SortType?.some(.distance)), ("empty.json", 0, nil),
+      ("version-0.json", 2, nil),
+    ])
+  func fixtures(name: String, count: Int, sortType: SortType?) throws {
+    let url = folder.copy(fixture: "workouts/\(name)")
+    let before = contents(url)
+    let store = try WorkoutsStore(contentsOf: url)
+    #expect(store.state.workouts.count == count)
+    #expect(store.state.sortType == sortType)
+    #expect(contents(url) == before)
+  }
+
+  @Test("a file sorted by a type but out of order is read sorted")
+  func unsortedFixture() throws {
+    let url = folder.copy(fixture: "workouts/unsorted.json")
+    #expect(try WorkoutsStore(contentsOf: url).state.workouts.map(\.name) == ["Long", "Short"])
+  }
+
+  @Test(
+    "broken fixtures are refused with the place, and left as they are",
+    arguments: [
+      ("truncated.json", "line "),
+      ("negative-distance.json", "workouts[0].distance: a distance must be a finite number"),
+      ("distance-as-text.json", "workouts[0].distance: expected a number, found a string"),
+      (
+        "unknown-complexity.json",
+        #"workouts[0].complexity: expected "low", "medium" or "high", found "extreme""#
+      ),
+    ])
+  func brokenFixtures(name: String, expected: String) throws {
+    let url = folder.copy(fixture: "workouts/\(name)")
+    let before = contents(url)
+    let error = #expect(throws: StoreFileError.self) { try WorkoutsStore(contentsOf: url) }
+    #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
+    #expect(contents(url) == before)
+  }
+}
