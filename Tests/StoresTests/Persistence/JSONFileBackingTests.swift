@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Stores
 import Testing
 
@@ -148,7 +149,7 @@ struct JSONFileBackingTests {
     try store.trySend(.add(.init(text: "kept", date: Date())))
     let before = contents(url)
     makeReadOnly(sub)
-    defer { makeWritable(sub) }
+    defer { TemporaryFolder.makeWritable(sub) }
     let error = #expect(throws: StoreFileError.self) {
       try store.trySend(.add(.init(text: "lost", date: Date())))
     }

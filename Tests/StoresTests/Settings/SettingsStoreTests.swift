@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import StoreTesting
 import Stores
 import Testing
 

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A fresh, empty folder for one test, removed with everything in it when released: a
+/// place for the files of file-backed stores.
+///
+/// ```swift
+/// let folder = TemporaryFolder()
+/// let store = try TodosStore(contentsOf: folder.file("todos.json"))
+/// ```
+public final class TemporaryFolder: Sendable {
+  /// The folder.
+  public let url: URL
+
+  /// Creates the folder in the system's temporary directory.
+  public init() {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stores-tests-\(UUID().uuidString)", isDirectory: true)
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    TemporaryFolder.makeWritable(url)
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  /// The URL of `name` (a relative path) in the folder; nothing is created.
+  public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  /// Writes `text` to `name` in the folder, creating folders on the way; returns its URL.
+  @discardableResult
+  public func write(_ text: String, to name: String) -> URL {
+    write(Data(text.utf8), to: name)
+  }
+
+  /// Writes `data` to `name` in the folder, creating folders on the way; returns its URL.
+  @discardableResult
+  public func write(_ data: Data, to name: String) -> URL {
+    let file = file(name)
+    try! FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try! data.write(to: file)
+    return file
+  }
+
+  /// Copies the file at `source` into the folder as `name` (its own name by default),
+  /// creating folders on the way and replacing a file already there.
+  @discardableResult
+  public func copy(_ source: URL, as name: String? = nil) -> URL {
+    write(try! Data(contentsOf: source), to: name ?? source.lastPathComponent)
+  }
+
+  /// The names in the folder (not below it), sorted.
+  public var names: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+  }
+
+  /// The bytes of every file below the folder except lock files (`*.lock`), by relative
+  /// path: compare two snapshots to check that a command changed no data file.
+  public func snapshot() -> [String: Data] {
+    var files: [String: Data] = [:]
+    for path in FileManager.default.subpaths(atPath: url.path) ?? [] where !path.hasSuffix(".lock")
+    {
+      var isFolder: ObjCBool = false
+      let file = url.appendingPathComponent(path)
+      if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder),
+        !isFolder.boolValue
+      {
+        files[path] = (try? Data(contentsOf: file)) ?? Data()
+      }
+    }
+    return files
+  }
+
+  /// Makes `folder` refuse new files, even to root (who ignores permissions): `chmod 0500`,
+  /// plus the immutable attribute (`chattr +i`) when running as root.
+  ///
+  /// - Returns: Whether the folder now refuses new files.
+  @discardableResult
+  public static func makeReadOnly(_ folder: URL) -> Bool {
+    chmod(folder.path, 0o500)
+    if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "+i", folder.path]) }
+    let probe = folder.appendingPathComponent(".probe-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: probe.path, contents: nil) else { return true }
+    try? FileManager.default.removeItem(at: probe)
+    return false
+  }
+
+  /// Undoes ``makeReadOnly(_:)`` on `folder` and everything below it.
+  public static func makeWritable(_ folder: URL) {
+    if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "-R", "-i", folder.path]) }
+    let paths =
+      [folder.path]
+      + (FileManager.default.subpaths(atPath: folder.path) ?? [])
+      .map { folder.appendingPathComponent($0).path }
+    for path in paths { chmod(path, 0o700) }
+  }
+
+  private static func runQuietly(_ executable: String, _ arguments: [String]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+    process.waitUntilExit()
+  }
+}
+
+/// Waits up to `seconds` for `condition` to hold, checking every 20 ms and letting the main
+/// actor run meanwhile (a store's watch delivers there). Returns whether it held.
+@MainActor
+public func eventually(
+  within seconds: Double = 5, _ condition: @MainActor () -> Bool
+) async -> Bool {
+  let deadline = Date().addingTimeInterval(seconds)
+  while !condition() {
+    if Date() > deadline { return false }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  return true
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Stores
+
+/// Parses the values of arguments and options strictly, with errors that say what was
+/// expected (exit 65).
+enum Values {
+  /// A whole number, such as `3` or `-2`: digits only, in range.
+  static func integer(_ text: String, for what: String) throws(DiaryError) -> Int {
+    guard let value = Int(text), !text.hasPrefix("+") else {
+      throw DiaryError("\(what) must be a whole number, not '\(Terminal.escaped(text))'")
+    }
+    return value
+  }
+
+  /// The 0-based offsets of the 1-based `numbers` in a list of `count` items, each once.
+  static func offsets(_ numbers: [String], count: Int, of items: String) throws(DiaryError)
+    -> IndexSet
+  {
+    var offsets = IndexSet()
+    for text in numbers {
+      let number = try integer(text, for: "a \(items.dropLast()) number")
+      guard number >= 1 else {
+        throw DiaryError("there is no \(items.dropLast()) \(number): numbers start at 1")
+      }
+      guard number <= count else {
+        throw DiaryError(
+          "there is no \(items.dropLast()) \(number): the list has "
+            + (count == 0
+              ? "no \(items)" : count == 1 ? "1 \(items.dropLast())" : "\(count) \(items)")
+            + " — see 'diary \(items) list'")
+      }
+      offsets.insert(number - 1)
+    }
+    return offsets
+  }
+
+  /// A date: `today`, `yesterday`, `2026-11-29` or ISO 8601 such as `2026-11-29T07:30:00Z`.
+  static func date(_ text: String, in context: Context) throws(DiaryError) -> Date {
+    guard let date = HumanDate.parse(text, now: context.now, timeZone: context.timeZone) else {
+      throw DiaryError(
+        "invalid date '\(Terminal.escaped(text))': use YYYY-MM-DD, today, yesterday or ISO 8601 "
+          + "such as 2026-11-29T07:30:00Z")
+    }
+    return date
+  }
+
+  /// A distance in kilometres: a decimal number, 0 or more.
+  static func distance(_ text: String) throws(DiaryError) -> Double {
+    guard let value = Double(parsing: text), value >= 0 else {
+      throw DiaryError(
+        "invalid distance '\(Terminal.escaped(text))': give kilometres as a number, 0 or more, such as 5.2"
+      )
+    }
+    return value
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How text reaches the terminal: escaped so that nothing in the data can drive it, and in
+/// colour only for a person at a terminal who did not ask for none.
+struct Terminal: Sendable {
+  /// Whether to colour the output.
+  var usesColor: Bool
+
+  /// Colour when standard output is a terminal, `NO_COLOR` is unset and `TERM` is not
+  /// `dumb` (see no-color.org).
+  static func forStandardOutput(environment: [String: String]) -> Terminal {
+    Terminal(
+      usesColor: isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
+        && environment["TERM"] != "dumb")
+  }
+
+  func bold(_ text: String) -> String { paint(text, "1") }
+  func dim(_ text: String) -> String { paint(text, "2") }
+  func green(_ text: String) -> String { paint(text, "32") }
+  func yellow(_ text: String) -> String { paint(text, "33") }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// `text` with every control character (escape sequences included) and every
+  /// bidirectional override shown as `\u{…}`, so that data printed cannot move the
+  /// cursor, change colours or reorder what the terminal shows.
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+        result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      default:
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// How many columns `text` takes: two for wide East Asian characters and emoji, one for
+  /// the rest.
+  static func width(_ text: String) -> Int {
+    text.reduce(0) { width, character in
+      guard let scalar = character.unicodeScalars.first else { return width }
+      return width
+        + (isWide(scalar.value) || character.unicodeScalars.count > 1 && scalar.properties.isEmoji
+          ? 2 : 1)
+    }
+  }
+
+  private static func isWide(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import StoreTesting
+import Testing
+
+/// Every error path of the built `diary`: the exit code, a message on stderr that explains,
+/// nothing on stdout, and every data file byte for byte as it was.
+@Suite("diary errors, end to end")
+struct DiaryErrorTests {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  init() {
+    folder.copy(fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
+    folder.copy(fixturesFolder.appendingPathComponent("workouts/sample.json"), as: "workouts.json")
+    folder.copy(fixturesFolder.appendingPathComponent("settings/valid.json"), as: "settings.json")
+  }
+
+  /// Runs `arguments` and checks the failure.
+  func expectFailure(
+    _ arguments: [String], exitCode: Int32, message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let before = folder.snapshot()
+    let result = diary.run(arguments)
+    #expect(result.exitCode == exitCode, "\(arguments)", sourceLocation: sourceLocation)
+    #expect(
+      result.errorOutput.hasPrefix("diary: error: ") && result.errorOutput.contains(message),
+      "\(arguments): \(result.errorOutput)", sourceLocation: sourceLocation)
+    #expect(result.output.isEmpty, "\(arguments)", sourceLocation: sourceLocation)
+    #expect(
+      folder.snapshot() == before, "\(arguments) changed a file", sourceLocation: sourceLocation)
+  }
+
+  @Test(
+    "command-line mistakes exit 64 with the usage line",
+    arguments: [
+      (["todo", "list"], "did you mean 'todos'?"),
+      (["todos", "ad", "x"], "did you mean 'add'?"),
+      (["todos", "add", "x", "--priorty", "1"], "did you mean '--priority'?"),
+      (
+        ["settings", "get", "sleepgoal"], "unknown setting 'sleepgoal' — did you mean 'sleepGoal'?"
+      ),
+      (
+        ["settings", "set", "colour", "red"],
+        "unknown setting 'colour' — the settings are sleepGoal"
+      ),
+      (["todos", "add"], "missing TITLE"),
+      (["todos", "move", "1"], "missing --to N"),
+      (["workouts", "add", "Run"], "missing --distance KM"),
+      (["workouts", "sort", "speed"], "cannot sort by 'speed': use distance or complexity"),
+      (["todos", "order", "prio"], "did you mean 'priority'?"),
+      (["todos", "list", "--active", "--completed"], "cannot be used together"),
+      (["settings", "reset", "a", "b"], "unexpected argument 'b'"),
+      ([], "missing command"),
+    ])
+  func usageErrors(arguments: [String], message: String) {
+    expectFailure(arguments, exitCode: 64, message: message)
+    #expect(diary.run(arguments).errorOutput.contains("\nusage: "))
+  }
+
+  @Test(
+    "invalid values exit 65 and say what is expected",
+    arguments: [
+      (["settings", "set", "sleepGoal", "25"], "\"25\" is out of range 0...24"),
+      (["settings", "set", "sleepGoal", "nan"], "is not a number"),
+      (["settings", "set", "sleepGoal", "inf"], "is not a number"),
+      (["settings", "set", "sleepGoal", "7.5h"], "is not a number"),
+      (["settings", "set", "isNotificationsEnabled", "maybe"], "is not one of true, false"),
+      (["settings", "set", "distanceUnit", "km"], "is not one of kilometers, miles"),
+      (["todos", "add", "x", "--priority", "2x"], "--priority must be a whole number, not '2x'"),
+      (["todos", "add", "x", "--priority", "99999999999999999999"], "must be a whole number"),
+      (["todos", "add", "x", "--date", "2026-13-01"], "invalid date '2026-13-01'"),
+      (
+        ["todos", "add", "x", "--date", "tomorrow"], "use YYYY-MM-DD, today, yesterday or ISO 8601"
+      ),
+      (["todos", "add", ""], "a todo needs a title"),
+      (["todos", "add", " \n "], "a todo needs a title"),
+      (["todos", "done", "0"], "there is no todo 0: numbers start at 1"),
+      (["todos", "done", "-1"], "there is no todo -1: numbers start at 1"),
+      (["todos", "done", "5"], "there is no todo 5: the list has 4 todos"),
+      (["todos", "remove", "1", "1x"], "a todo number must be a whole number, not '1x'"),
+      (["todos", "move", "1", "--to", "5"], "--to must be between 1 and 4"),
+      (["todos", "list", "--min-priority", "high"], "--min-priority must be a whole number"),
+      (["workouts", "add", "Run", "--distance", "-3"], "invalid distance '-3'"),
+      (["workouts", "add", "Run", "--distance", "nan"], "invalid distance 'nan'"),
+      (["workouts", "add", "Run", "--distance", "5km"], "invalid distance '5km'"),
+      (
+        ["workouts", "add", "Run", "--distance", "5", "--complexity", "hgh"], "did you mean 'high'?"
+      ),
+      (["workouts", "add", "  ", "--distance", "5"], "a workout needs a name"),
+      (["workouts", "remove", "9"], "there is no workout 9: the list has 4 workouts"),
+    ])
+  func invalidValues(arguments: [String], message: String) {
+    expectFailure(arguments, exitCode: 65, message: message)
+  }
+
+  @Test("a corrupt or newer file exits 65 naming the file and the place, and is left alone")
+  func corruptFiles() {
+    folder.write("{\n  \"todos\": [1,]\n}\n", to: "todos.json")
+    for arguments in [["todos", "list"], ["todos", "add", "x"], ["todos", "remove-completed"]] {
+      expectFailure(arguments, exitCode: 65, message: "todos.json: line 2, column")
+    }
+    folder.write(#"{"version": 9, "values": {}}"#, to: "settings.json")
+    expectFailure(["settings", "set", "sleepGoal", "7"], exitCode: 65, message: "newer version")
+    expectFailure(["workouts", "list"], exitCode: 65, message: "newer version")
+  }
+
+  @Test("a setting whose stored value is invalid is reported, with the fix")
+  func invalidStoredSetting() {
+    folder.copy(
+      fixturesFolder.appendingPathComponent("settings/out-of-range.json"), as: "s/settings.json")
+    var diary = self.diary
+    diary.environment["DIARY_HOME"] = folder.file("s").path
+    let before = folder.snapshot()
+    let result = diary.run("settings", "get", "sleepGoal")
+    #expect(result.exitCode == 65)
+    #expect(
+      result.errorOutput.contains(
+        "sleepGoal is not valid (99 is out of range 0...24) — fix it with"))
+    #expect(
+      diary.run("settings", "list").output.contains("warning: sleepGoal in the file is not valid"))
+    #expect(folder.snapshot() == before)
+    #expect(diary.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+  }
+
+  @Test("a read-only data folder exits 73 and changes nothing")
+  func readOnlyFolder() {
+    #expect(TemporaryFolder.makeReadOnly(folder.url))
+    defer { TemporaryFolder.makeWritable(folder.url) }
+    expectFailure(["todos", "add", "x"], exitCode: 73, message: "cannot write")
+    expectFailure(["settings", "set", "sleepGoal", "6"], exitCode: 73, message: "cannot write")
+    #expect(diary.run("todos", "list").exitCode == 0)
+  }
+
+  @Test("a data folder that is a file: reading exits 66, writing 73")
+  func dataFolderIsAFile() {
+    let file = folder.write("not a folder", to: "plain")
+    var diary = self.diary
+    diary.environment["DIARY_HOME"] = file.path
+    let before = folder.snapshot()
+    let read = diary.run("todos", "list")
+    #expect(read.exitCode == 66, "\(read.errorOutput)")
+    #expect(read.errorOutput.contains("cannot read \(file.path)/todos.json: Not a directory"))
+    let write = diary.run("todos", "add", "x")
+    #expect(write.exitCode == 73 || write.exitCode == 66, "\(write.errorOutput)")
+    #expect(folder.snapshot() == before)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Runs the built `diary` binary as a separate process, on a data folder of its own.
+struct DiaryProcess {
+  struct Result {
+    var exitCode: Int32
+    var output: String
+    var errorOutput: String
+  }
+
+  /// The `diary` binary beside the test bundle (`swift build` puts every product there).
+  static let binary: URL = {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [folder, folder.deletingLastPathComponent()] {
+      let binary = candidate.appendingPathComponent("diary")
+      if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+    }
+    return folder.appendingPathComponent("diary")
+  }()
+
+  /// The data folder the runs use.
+  let folder: URL
+  /// The environment of each run: a home of its own, UTC, no colour.
+  var environment: [String: String]
+
+  init(folder: URL) {
+    self.folder = folder
+    environment = [
+      "HOME": folder.appendingPathComponent("home").path, "TZ": "UTC", "NO_COLOR": "1",
+      "PATH": "/usr/bin:/bin", "DIARY_HOME": folder.path,
+    ]
+  }
+
+  /// Runs `diary` with `arguments` and waits for it.
+  @discardableResult
+  func run(_ arguments: String...) -> Result {
+    run(arguments)
+  }
+
+  @discardableResult
+  func run(_ arguments: [String]) -> Result {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let errorOutput = Pipe()
+    process.standardOutput = output
+    process.standardError = errorOutput
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      Issue.record("cannot run \(Self.binary.path): \(error) — build the diary product first")
+      return Result(exitCode: -1, output: "", errorOutput: "")
+    }
+    // Read both pipes before waiting, so that a large output cannot block the process.
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      exitCode: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      errorOutput: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+/// The repository's `Fixtures` folder.
+let fixturesFolder = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Fixtures")
