@@ -39,6 +39,7 @@ let fixturesFolder = URL(fileURLWithPath: #filePath)
 
 extension TemporaryFolder {
   /// Copies the fixture at `path` (relative to `Fixtures/`) into the folder as `name`.
+  @discardableResult
   func copy(fixture path: String, as name: String? = nil) -> URL {
     copy(fixturesFolder.appendingPathComponent(path), as: name)
   }
