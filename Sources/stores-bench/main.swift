@@ -1,1 +1,25 @@
-print("stores-bench")
+import Foundation
+
+// stores-bench: what the package exists for, measured against baselines in the same
+// process, interleaved, as medians of repeats. Ratios only: the machine is noisy.
+//
+//   swift run -c release stores-bench            everything
+//   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
+//   swift run -c release stores-bench actions offsets indexed todos persistence observers
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let sections = Set(arguments.filter { !$0.hasPrefix("--") })
+let report = Report(repeats: quick ? 3 : 7)
+
+@MainActor
+func run(_ section: String, _ body: (Report, Bool) -> Void) {
+  if sections.isEmpty || sections.contains(section) { body(report, quick) }
+}
+
+run("actions", actionBenchmarks)
+run("offsets", offsetBenchmarks)
+run("indexed", indexedBenchmarks)
+run("todos", todosBenchmarks)
+run("persistence", persistenceBenchmarks)
+run("observers", observerBenchmarks)

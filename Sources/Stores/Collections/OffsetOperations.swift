@@ -166,3 +166,12 @@ extension UnsafeMutableBufferPointer {
     }
   }
 }
+
+extension IndexSet {
+  /// The offsets that are valid in a collection of `count` elements: the set itself when
+  /// all are (no allocation, the common case), else its intersection with `0..<count`.
+  func valid(forCount count: Int) -> IndexSet {
+    guard let first, let last, first < 0 || last >= count else { return self }
+    return intersection(IndexSet(integersIn: 0..<Swift.max(count, 0)))
+  }
+}

@@ -5,17 +5,20 @@
 /// any more, not even for the change being delivered.
 @MainActor @usableFromInline
 final class ObserverRegistry<Change: Sendable, State> {
-  @usableFromInline var subscriptions: [Subscription<Change, State>] = []
+  @usableFromInline @exclusivity(unchecked) var subscriptions: [Subscription<Change, State>] = []
   /// When `subscriptions` reaches this size, cancelled ones are dropped (amortised O(1)).
   private var pruneThreshold = 16
 
+  @usableFromInline
+  init() {}
+
   deinit {
-    for subscription in subscriptions { subscription.finishStream() }
+    for subscription in subscriptions { subscription.finish?() }
   }
 
   /// - Complexity: O(1) amortised.
   func register(_ callback: @escaping @MainActor (Change, State) -> Void) -> ObserverToken {
-    add(Subscription(callback: callback))
+    add(callback: callback, finish: nil)
   }
 
   /// A stream of every change from now on. It finishes when the registry (its store) is
@@ -26,9 +29,7 @@ final class ObserverRegistry<Change: Sendable, State> {
   func stream() -> AsyncStream<Change> {
     let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
     let token = add(
-      Subscription(
-        callback: { change, _ in continuation.yield(change) },
-        finish: { continuation.finish() }))
+      callback: { change, _ in continuation.yield(change) }, finish: { continuation.finish() })
     continuation.onTermination = { _ in token.cancel() }
     return stream
   }
@@ -40,26 +41,32 @@ final class ObserverRegistry<Change: Sendable, State> {
   func notify(_ change: Change, state: () -> State) {
     var sawCancelled = false
     for subscription in subscriptions {
-      if let callback = subscription.activeCallback {
-        callback(change, state())
-      } else {
+      if subscription.isCancelled {
         sawCancelled = true
+      } else {
+        subscription.callback(change, state())
       }
     }
     if sawCancelled { prune() }
   }
 
-  private func add(_ subscription: Subscription<Change, State>) -> ObserverToken {
+  /// Drops the cancelled subscriptions, and with them their callbacks.
+  @usableFromInline
+  func prune() {
+    subscriptions.removeAll { $0.isCancelled }
+  }
+
+  private func add(
+    callback: @escaping @MainActor (Change, State) -> Void, finish: (@Sendable () -> Void)?
+  ) -> ObserverToken {
     if subscriptions.count >= pruneThreshold {
       prune()
       pruneThreshold = max(16, subscriptions.count * 2)
     }
+    let subscription = Subscription(callback: callback, finish: finish) { [weak self] in
+      Task { @MainActor in self?.prune() }
+    }
     subscriptions.append(subscription)
     return ObserverToken(subscription)
-  }
-
-  @usableFromInline
-  func prune() {
-    subscriptions.removeAll { $0.activeCallback == nil }
   }
 }

@@ -1,10 +1,13 @@
-import Foundation
+#if canImport(Synchronization) && !canImport(Darwin)
+  import Synchronization
+#endif
 
 /// Keeps a change callback registered: cancelling or releasing the token unregisters it.
 ///
 /// A token can be cancelled and released on any thread. Once `cancel()` returns, the
-/// callback is not called again — not even for a change being delivered at that moment —
-/// and the store has let go of it and of whatever it captured. Cancelling twice is harmless.
+/// callback is not called again — not even for a change being delivered at that moment.
+/// The store lets go of the callback (and of what it captured) on the main actor's next
+/// turn, or at its next change, whichever comes first. Cancelling twice is harmless.
 public final class ObserverToken: Sendable {
   private let subscription: any CancellableSubscription
 
@@ -28,36 +31,69 @@ protocol CancellableSubscription: AnyObject, Sendable {
 }
 
 /// One registered callback, shared by a store's registry and the token that keeps it.
+///
+/// The callback is immutable and the cancellation a flag, so that delivering a change —
+/// the hot path of every action — takes no lock: one atomic load per callback.
 @usableFromInline
 final class Subscription<Change, State>: CancellableSubscription, @unchecked Sendable {
   @usableFromInline typealias Callback = @MainActor (Change, State) -> Void
 
-  @usableFromInline let lock = NSLock()
-  // Guarded by `lock`; both are `nil` once cancelled.
-  @usableFromInline var callback: Callback?
-  private var finish: (@Sendable () -> Void)?
+  @usableFromInline let callback: Callback
+  @usableFromInline let cancellation = CancellationFlag()
+  /// Ends the change stream this subscription feeds, if any.
+  let finish: (@Sendable () -> Void)?
+  /// Asks the registry to drop cancelled subscriptions.
+  private let onCancel: @Sendable () -> Void
 
-  init(callback: @escaping Callback, finish: (@Sendable () -> Void)? = nil) {
+  init(
+    callback: @escaping Callback, finish: (@Sendable () -> Void)? = nil,
+    onCancel: @escaping @Sendable () -> Void
+  ) {
     self.callback = callback
     self.finish = finish
+    self.onCancel = onCancel
   }
 
-  /// The callback, or `nil` once cancelled.
   @inlinable
-  var activeCallback: Callback? { lock.withLock { callback } }
+  var isCancelled: Bool { cancellation.isSet }
 
   func cancel() {
-    // Released after unlocking: what the closures captured may cancel other tokens.
-    let released = lock.withLock {
-      defer { (callback, finish) = (nil, nil) }
-      return (callback, finish)
-    }
-    _ = released
+    guard cancellation.set() else { return }
+    onCancel()
   }
+}
 
-  /// Ends the change stream this subscription feeds, if any: its store is going away.
-  func finishStream() {
-    let finish = lock.withLock { self.finish }
-    finish?()
-  }
+/// A flag that is set once, from any thread, and read cheaply: an atomic where the
+/// `Synchronization` module needs no newer OS, a lock on Apple platforms.
+@usableFromInline
+final class CancellationFlag: @unchecked Sendable {
+  #if canImport(Synchronization) && !canImport(Darwin)
+    @usableFromInline let value = Atomic<Bool>(false)
+
+    @inlinable
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    /// Sets the flag; returns whether this call set it.
+    func set() -> Bool {
+      !value.exchange(true, ordering: .acquiringAndReleasing)
+    }
+  #else
+    @usableFromInline let lock = Lock()
+    @usableFromInline var value = false
+
+    @inlinable
+    var isSet: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
+
+    /// Sets the flag; returns whether this call set it.
+    func set() -> Bool {
+      lock.withLock {
+        defer { value = true }
+        return !value
+      }
+    }
+  #endif
 }

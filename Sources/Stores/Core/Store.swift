@@ -57,13 +57,13 @@ public protocol Store: AnyObject, Observable {
   ///
   /// - Complexity: The reducer's cost for `action`, plus O(*k*) for *k* change callbacks.
   ///   The state is never copied.
-  func send(_ action: Action)
+  func send(_ action: consuming Action)
 
   /// Applies `action` like ``send(_:)``, but throws when the change cannot be saved.
   ///
   /// A store in memory never throws. For a file-backed store, when this throws, the file
   /// and the state in memory are both as they were before the action.
-  func trySend(_ action: Action) throws
+  func trySend(_ action: consuming Action) throws
 }
 
 extension Store {
@@ -71,10 +71,10 @@ extension Store {
   public var state: State { core.state }
 
   @inlinable
-  public func send(_ action: Action) { core.send(action) }
+  public func send(_ action: consuming Action) { core.send(action) }
 
   @inlinable
-  public func trySend(_ action: Action) throws { try core.trySend(action) }
+  public func trySend(_ action: consuming Action) throws { try core.trySend(action) }
 
   /// Registers `callback` to run after every action or reload that really changed the
   /// state, once per change, with the change and the new state.

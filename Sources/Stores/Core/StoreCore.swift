@@ -21,8 +21,10 @@ public final class StoreCore<Owner: Store>: Observable {
 
   // The hot path — an action on a store in memory — is inlinable, so that it is specialised
   // for each store in the module that sends (generic code that is not runs many times
-  // slower there); what it touches is `@usableFromInline`.
-  @usableFromInline var storedState: State
+  // slower there); what it touches is `@usableFromInline`. The properties it touches are
+  // only used on the main actor and never accessed overlapping (the reducer cannot reach
+  // the store), so the dynamic exclusivity checks, a fifth of an action's cost, are off.
+  @usableFromInline @exclusivity(unchecked) var storedState: State
   private var storedLastError: (any Error)?
   @usableFromInline let backing: (any StoreBacking<State>)?
   @usableFromInline let observers = ObserverRegistry<StoreChange<Action>, State>()
@@ -34,9 +36,9 @@ public final class StoreCore<Owner: Store>: Observable {
   /// trackers are one-shot — each is removed when told of a change and installed again by
   /// the next read — so while this is false nobody is tracking, and a change can skip the
   /// registrar (two locks and lookups per action).
-  @usableFromInline var isStateTracked = false
-  @usableFromInline var isDelivering = false
-  @usableFromInline var pendingChanges: [StoreChange<Action>] = []
+  @usableFromInline @exclusivity(unchecked) var isStateTracked = false
+  @usableFromInline @exclusivity(unchecked) var isDelivering = false
+  @usableFromInline @exclusivity(unchecked) var pendingChanges: [StoreChange<Action>] = []
 
   /// A core holding `state` in memory only.
   public init(state: State) {
@@ -73,9 +75,9 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/send(_:)``.
   @inlinable
-  public func send(_ action: Action) {
+  public func send(_ action: consuming Action) {
     guard backing != nil else {
-      if Owner.reduce(&storedState, action) { didChange(.action(action)) }
+      if Owner.reduce(&storedState, action) { didChange(.action(consume action)) }
       return
     }
     sendThroughBackingKeepingError(action)
@@ -83,9 +85,9 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/trySend(_:)``.
   @inlinable
-  public func trySend(_ action: Action) throws {
+  public func trySend(_ action: consuming Action) throws {
     guard backing != nil else {
-      if Owner.reduce(&storedState, action) { didChange(.action(action)) }
+      if Owner.reduce(&storedState, action) { didChange(.action(consume action)) }
       return
     }
     try sendThroughBacking(action)
@@ -158,7 +160,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// Tells Observation and the callbacks about a change already made to `storedState`.
   @inlinable
-  func didChange(_ change: StoreChange<Action>) {
+  func didChange(_ change: consuming StoreChange<Action>) {
     if isStateTracked {
       isStateTracked = false
       registrar.willSet(self, keyPath: stateKeyPath)

@@ -38,7 +38,11 @@ public struct TodoFilter: Equatable, Sendable {
   ///
   /// - Complexity: O(*n*) for *n* todos.
   public func apply(to todos: [Todo]) -> [(index: Int, element: Todo)] {
-    todos.indexed().filter { matches($0.element) }
+    var matching: [(index: Int, element: Todo)] = []
+    for (index, todo) in todos.indexed() where matches(todo) {
+      matching.append((index, todo))
+    }
+    return matching
   }
 }
 

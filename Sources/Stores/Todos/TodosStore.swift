@@ -131,12 +131,12 @@ public final class TodosStore: Store {
       }
       return changed
     case .delete(let offsets):
-      let valid = offsets.intersection(IndexSet(integersIn: state.todos.indices))
+      let valid = offsets.valid(forCount: state.todos.count)
       guard !valid.isEmpty else { return false }
       state.todos.remove(atOffsets: valid)
       return true
     case .move(let offsets, let destination):
-      let valid = offsets.intersection(IndexSet(integersIn: state.todos.indices))
+      let valid = offsets.valid(forCount: state.todos.count)
       let clamped = min(max(destination, 0), state.todos.count)
       guard !isNoOpMove(valid, to: clamped) else { return false }
       state.todos.move(fromOffsets: valid, toOffset: clamped)

@@ -96,7 +96,7 @@ public final class WorkoutsStore: Store {
       insert(workout, into: &state)
       return true
     case .removeWorkout(let offsets):
-      let valid = offsets.intersection(IndexSet(integersIn: state.workouts.indices))
+      let valid = offsets.valid(forCount: state.workouts.count)
       guard !valid.isEmpty else { return false }
       state.workouts.remove(atOffsets: valid)
       return true
