@@ -23,6 +23,8 @@ struct DiaryProcess {
   let folder: URL
   /// The environment of each run: a home of its own, UTC, no colour.
   var environment: [String: String]
+  /// A command that runs `diary` (such as `setpriv … --`), or nothing.
+  var launcher: [String] = []
 
   init(folder: URL) {
     self.folder = folder
@@ -41,8 +43,13 @@ struct DiaryProcess {
   @discardableResult
   func run(_ arguments: [String]) -> Result {
     let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = arguments
+    if let first = launcher.first {
+      process.executableURL = URL(fileURLWithPath: first)
+      process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + arguments
+    } else {
+      process.executableURL = Self.binary
+      process.arguments = arguments
+    }
     process.environment = environment
     let output = Pipe()
     let errorOutput = Pipe()

@@ -88,6 +88,7 @@ enum FileSystem {
   /// an unpredictable name in the same folder (created `0600`, then given the old file's
   /// permissions), `fsync`s it, renames it over `path` and `fsync`s the folder. Readers
   /// see the old content or the new, never a mix; after a crash, one of the two is there.
+  /// A file that may not be written (no write permission) is refused, not replaced.
   ///
   /// - Returns: The identity of the new file.
   static func replace(_ path: String, with data: Data) throws(StoreFileError) -> FileIdentity {
@@ -98,6 +99,10 @@ enum FileSystem {
     if stat(path, &existing) == 0 {
       guard existing.st_mode & S_IFMT == S_IFREG else {
         throw StoreFileError(path: path, problem: .notARegularFile)
+      }
+      // A rename would replace a file its owner made read-only: respect the permission.
+      guard access(path, W_OK) == 0 else {
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
       }
       permissions = existing.st_mode & 0o7777
     }
