@@ -17,7 +17,10 @@ let package = Package(
     .executableTarget(name: "stores-bench", dependencies: ["Stores"]),
     .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreTesting"]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
-    .testTarget(name: "diaryTests", dependencies: ["diary", "Stores", "StoreTesting"]),
+    .testTarget(
+      name: "diaryTests", dependencies: ["diary", "stores-writer", "Stores", "StoreTesting"]),
+    // A writer on the library as a process of its own, for the crash and concurrency tests.
+    .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
   ],
   swiftLanguageModes: [.v6]
 )

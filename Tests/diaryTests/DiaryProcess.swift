@@ -10,14 +10,17 @@ struct DiaryProcess {
   }
 
   /// The `diary` binary beside the test bundle (`swift build` puts every product there).
-  static let binary: URL = {
+  static let binary = builtProduct("diary")
+
+  /// The built executable `name` beside the test bundle.
+  static func builtProduct(_ name: String) -> URL {
     let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for candidate in [folder, folder.deletingLastPathComponent()] {
-      let binary = candidate.appendingPathComponent("diary")
+      let binary = candidate.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
     }
-    return folder.appendingPathComponent("diary")
-  }()
+    return folder.appendingPathComponent(name)
+  }
 
   /// The data folder the runs use.
   let folder: URL

@@ -147,6 +147,19 @@ enum FileSystem {
     return try body()
   }
 
+  /// Removes the temporary files that writers of `path` killed mid-write left behind
+  /// (`.NAME.RANDOM.tmp` beside it). Call it holding the lock, when no write is under way;
+  /// a failure to remove one is harmless (the next writer picks another name).
+  static func removeStaleTemporaries(of path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let prefix = "." + (path as NSString).lastPathComponent + "."
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      unlink((folder as NSString).appendingPathComponent(name))
+    }
+  }
+
   /// Creates the folder `folder` and its missing parents with permissions `0700`.
   static func createFolder(_ folder: String, for path: String) throws(StoreFileError) {
     var info = stat()

@@ -12,6 +12,9 @@ import Foundation
 ///    rename it over the data file, `fsync` the folder;
 /// 5. release the lock; the store then notifies its observers.
 ///
+/// The first transaction of a backing also removes the temporary files that writers killed
+/// in the middle of step 4 left behind.
+///
 /// So two processes never lose each other's updates, a crash leaves the old file or the
 /// new one, never a torn one, and what an action returned from is on disk. When the file
 /// did not change, a transaction neither reads nor decodes it.
@@ -27,6 +30,8 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// The identity of the file as last read or written; `nil` when it was missing.
   private var identity: FileIdentity?
   private var watcher: FileWatcher?
+  /// Whether this backing has removed the temporary files of crashed writers.
+  private var removedStaleTemporaries = false
 
   private init(path: String, identity: FileIdentity?) {
     self.path = path
@@ -60,6 +65,10 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     }
     try FileSystem.createFolder((target as NSString).deletingLastPathComponent, for: path)
     return try FileSystem.withExclusiveLock(on: target) { () throws(StoreFileError) in
+      if !removedStaleTemporaries {
+        FileSystem.removeStaleTemporaries(of: target)
+        removedStaleTemporaries = true
+      }
       var newIdentity = identity
       var reloaded = false
       if try FileSystem.identity(of: target) != identity {

@@ -1,0 +1,59 @@
+import Foundation
+import Stores
+
+// A small writer on the library, for the crash and concurrency tests: makes COUNT changes to
+// the file, one action each, and prints `ack N` once the Nth is on disk.
+//
+//   stores-writer todos|workouts|keyvalue|settings FILE COUNT TAG
+//
+// todos and workouts add "TAG N"; keyvalue sets the key "TAG-N" to N; settings sets
+// sleepGoal to N % 25.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, let count = Int(arguments[3]) else {
+  FileHandle.standardError.write(Data("usage: stores-writer KIND FILE COUNT TAG\n".utf8))
+  exit(64)
+}
+let (kind, url, tag) = (arguments[1], URL(fileURLWithPath: arguments[2]), arguments[4])
+
+MainActor.assumeIsolated {
+  do {
+    switch kind {
+    case "todos":
+      let store = try TodosStore(contentsOf: url)
+      for index in 0..<count {
+        try store.trySend(.add(Todo(title: "\(tag) \(index)")))
+        print("ack \(index)")
+        fflush(nil)
+      }
+    case "workouts":
+      let store = try WorkoutsStore(contentsOf: url)
+      for index in 0..<count {
+        try store.trySend(
+          .addWorkout(try Workout(name: "\(tag) \(index)", distance: Double(index))))
+        print("ack \(index)")
+        fflush(nil)
+      }
+    case "keyvalue":
+      let file = try KeyValueFile(contentsOf: url)
+      for index in 0..<count {
+        try file.trySend(.set(key: "\(tag)-\(index)", value: .number(Double(index))))
+        print("ack \(index)")
+        fflush(nil)
+      }
+    case "settings":
+      let settings = try SettingsStore(contentsOf: url)
+      for index in 0..<count {
+        try settings.set(\.sleepGoal, to: Double(index % 25))
+        print("ack \(index)")
+        fflush(nil)
+      }
+    default:
+      FileHandle.standardError.write(Data("stores-writer: unknown kind \(kind)\n".utf8))
+      exit(64)
+    }
+  } catch {
+    FileHandle.standardError.write(Data("stores-writer: \(error)\n".utf8))
+    exit(74)
+  }
+}
