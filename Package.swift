@@ -18,9 +18,12 @@ let package = Package(
     .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreTesting"]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
     .testTarget(
-      name: "diaryTests", dependencies: ["diary", "stores-writer", "Stores", "StoreTesting"]),
+      name: "diaryTests",
+      dependencies: ["diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting"]),
     // A writer on the library as a process of its own, for the crash and concurrency tests.
     .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
+    // The fuzz target of the file decoders (see .ci/fuzz); built normally, it replays files.
+    .executableTarget(name: "stores-fuzz", dependencies: ["Stores"], path: "Tests/Fuzz"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -45,7 +45,7 @@ extension PersistentState {
 }
 
 /// Reads and writes the versioned envelope of a ``PersistentState``.
-enum StateFileCoding {
+package enum StateFileCoding {
   private enum EnvelopeKey: String, CodingKey {
     case version
   }
@@ -92,7 +92,7 @@ enum StateFileCoding {
   /// - Throws: ``StoreFileError`` naming `path`: `.malformedJSON` with the line and column
   ///   of the first syntax error (an empty file is one), `.invalidContent` with the key path
   ///   of a value of the wrong type or out of range, `.newerVersion`.
-  static func decode<State: PersistentState>(
+  package static func decode<State: PersistentState>(
     _ data: Data, path: String
   ) throws(StoreFileError) -> State {
     do {
@@ -132,7 +132,7 @@ enum StateFileCoding {
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
-  static func encode<State: PersistentState>(
+  package static func encode<State: PersistentState>(
     _ state: State, path: String
   ) throws(StoreFileError) -> Data {
     let encoder = JSONEncoder()
