@@ -10,7 +10,8 @@ import XCTest
 /// `Void` overload, so multi-statement closures without `return` are not ambiguous; any other
 /// return type aborts the check with an explanation.)
 ///
-/// Runs 100 cases (or `iterations`, or `STORES_PROPERTY_ITERATIONS`), small ones first. The
+/// Runs 100 cases (or `iterations`; `STORES_PROPERTY_ITERATIONS` raises either), small ones
+/// first. The
 /// first failure is shrunk to a minimal counterexample, and the report — location, cases run,
 /// original and shrunk input, shrink steps, failure reason and a
 /// `replay: STORES_PROPERTY_SEED=0x…` line — is recorded with `Issue.record` inside a Swift
@@ -30,7 +31,7 @@ import XCTest
 ///
 /// - Parameters:
 ///   - gen: The generator of inputs.
-///   - iterations: The number of cases; defaults to `STORES_PROPERTY_ITERATIONS` or 100.
+///   - iterations: The number of cases, 100 by default; `STORES_PROPERTY_ITERATIONS` raises it.
 ///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed. The
 ///     replay seed of a report, passed here, runs the failing case first.
 ///   - property: Returns whether the property holds (`Bool`), or nothing and throws on failure.

@@ -10,8 +10,8 @@ public enum Property {
   public static let defaultIterations = 100
   /// The default cap on candidate inputs evaluated while shrinking one failure.
   public static let defaultMaxShrinkAttempts = 2_000
-  /// Environment variable that replaces the default number of cases (e.g. `10000` for a deep
-  /// run). An explicit `iterations:` argument takes precedence.
+  /// Environment variable that raises the number of cases of every check (e.g. `10000` for a
+  /// deep run): a check runs the larger of this and its `iterations:` (or the default).
   public static let iterationsVariable = "STORES_PROPERTY_ITERATIONS"
   /// Environment variable holding a seed (decimal or `0x` hex) to replay: the first case of the
   /// run is exactly the case printed with that seed. An explicit `seed:` argument takes
@@ -140,20 +140,19 @@ struct RunConfiguration {
   let seed: UInt64
 
   init(iterations: Int?, seed: UInt64?, environment: [String: String]) throws(Invalid) {
-    if let iterations {
-      guard iterations > 0 else {
-        throw Invalid(description: "iterations must be positive, got \(iterations)")
-      }
-      self.iterations = iterations
-    } else if let text = environment[Property.iterationsVariable] {
+    if let iterations, iterations <= 0 {
+      throw Invalid(description: "iterations must be positive, got \(iterations)")
+    }
+    var deep = 0
+    if let text = environment[Property.iterationsVariable] {
       guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)), parsed > 0 else {
         throw Invalid(
           description: "\(Property.iterationsVariable) must be a positive integer, got '\(text)'")
       }
-      self.iterations = parsed
-    } else {
-      self.iterations = Property.defaultIterations
+      deep = parsed
     }
+    // The environment raises the number of cases for deep runs; it never lowers it.
+    self.iterations = max(iterations ?? Property.defaultIterations, deep)
 
     if let seed {
       self.seed = seed

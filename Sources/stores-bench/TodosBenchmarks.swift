@@ -3,37 +3,23 @@ import Stores
 
 // 4. TodosStore at scale against the same work on a bare array.
 
-/// `count` todos with distinct ids, shuffled priorities and dates, a third of them done.
+/// `count` todos with distinct ids and mixed-up priorities and dates (the same on every
+/// run), a third of them done.
 func sampleTodos(_ count: Int) -> [Todo] {
   let titles = (0..<100).map { "Todo number \($0)" }
-  var generator = SplitMix64(seed: 42)
   return (0..<count).map { index in
-    var bytes = [UInt8](repeating: 0, count: 16)
-    withUnsafeBytes(of: UInt64(index).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+    let bytes = withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)
     let id = UUID(
       uuid: (
-        bytes[0], 0, 0, 0, 0, 0, 0, 0, bytes[8], bytes[9], bytes[10], bytes[11], bytes[12],
-        bytes[13], bytes[14], bytes[15]
+        0, 0, 0, 0, 0, 0, 0, 0, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5],
+        bytes[6], bytes[7]
       ))
+    // Multiplying by a large odd constant scatters the indexes over the range.
+    let scattered = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
     return Todo(
       id: id, title: titles[index % titles.count],
-      date: Date(timeIntervalSinceReferenceDate: Double(generator.next() % 100_000_000)),
-      isDone: generator.next() % 3 == 0, priority: Int(generator.next() % 10))
-  }
-}
-
-/// A small, seeded generator, so that every run sorts the same data.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+      date: Date(timeIntervalSinceReferenceDate: Double(scattered >> 37)),
+      isDone: index % 3 == 0, priority: Int(scattered >> 60))
   }
 }
 

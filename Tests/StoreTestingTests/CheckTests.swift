@@ -141,13 +141,21 @@ private struct InvalidState: Error {
 
   @Test func environmentControlsIterationsAndSeed() {
     let gen = Gen<Int>.integer(in: 0...9)
-    let deep = Property.run(gen, environment: [Property.iterationsVariable: "37"]) { _ in true }
-    #expect(deep.casesRun == 37 && deep.iterations == 37)
+    let deep = Property.run(gen, environment: [Property.iterationsVariable: "137"]) { _ in true }
+    #expect(deep.casesRun == 137 && deep.iterations == 137)
+    let notLowered = Property.run(gen, environment: [Property.iterationsVariable: "37"]) { _ in
+      true
+    }
+    #expect(notLowered.casesRun == 100)
 
-    let explicit = Property.run(
+    let raised = Property.run(
       gen, iterations: 5, environment: [Property.iterationsVariable: "37"]
     ) { _ in true }
-    #expect(explicit.casesRun == 5)
+    #expect(raised.casesRun == 37)
+    let kept = Property.run(
+      gen, iterations: 50, environment: [Property.iterationsVariable: "37"]
+    ) { _ in true }
+    #expect(kept.casesRun == 50)
 
     #expect(Property.run(gen, environment: [:]) { _ in true }.casesRun == 100)
 

@@ -75,7 +75,7 @@ enum TodosCommands {
     let store = try context.todos()
     let shown = store.todos(matching: filter)
     if context.json {
-      return JSONOutput.encode(shown.map { NumberedTodo(number: $0.index + 1, todo: $0.element) })
+      return JSONOutput.encode(shown.map { Numbered(number: $0.index + 1, item: $0.element) })
     }
     if store.todos.isEmpty { return "No todos yet. Add one with: diary todos add \"Buy milk\"" }
     if shown.isEmpty {
@@ -93,7 +93,7 @@ enum TodosCommands {
     guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
     let store = try context.todos()
     try store.trySend(.add(todo))
-    if context.json { return JSONOutput.encode(NumberedTodo(number: 1, todo: todo)) }
+    if context.json { return JSONOutput.encode(Numbered(number: 1, item: todo)) }
     return "Added todo 1: \(Terminal.escaped(todo.title))"
   }
 
@@ -173,8 +173,7 @@ enum TodosCommands {
     throws -> String
   {
     guard context.json else { return message() }
-    return JSONOutput.encode(
-      store.todos.indexed().map { NumberedTodo(number: $0.index + 1, todo: $0.element) })
+    return JSONOutput.encode(store.todos.numbered)
   }
 
   private static func count(_ count: Int) -> String { count == 1 ? "1 todo" : "\(count) todos" }

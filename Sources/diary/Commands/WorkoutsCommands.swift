@@ -46,7 +46,7 @@ enum WorkoutsCommands {
   private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let store = try context.workouts()
     let workouts = store.state.workouts
-    if context.json { return numbered(workouts) }
+    if context.json { return JSONOutput.encode(workouts.numbered) }
     guard !workouts.isEmpty else {
       return "No workouts yet. Add one with: diary workouts add Run --distance 5"
     }
@@ -86,7 +86,7 @@ enum WorkoutsCommands {
     let store = try context.workouts()
     try store.trySend(.addWorkout(workout))
     let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
-    if context.json { return JSONOutput.encode(NumberedWorkout(number: number, workout: workout)) }
+    if context.json { return JSONOutput.encode(Numbered(number: number, item: workout)) }
     return "Added workout \(number): \(Terminal.escaped(workout.name)), "
       + format(workout.distance, try distanceUnit(context))
   }
@@ -97,7 +97,7 @@ enum WorkoutsCommands {
     let offsets = try Values.offsets(
       parsed.arguments, count: store.state.workouts.count, of: "workouts")
     try store.trySend(.removeWorkout(at: offsets))
-    if context.json { return numbered(store.state.workouts) }
+    if context.json { return JSONOutput.encode(store.state.workouts.numbered) }
     return "Removed \(offsets.count == 1 ? "1 workout" : "\(offsets.count) workouts")."
   }
 
@@ -111,7 +111,7 @@ enum WorkoutsCommands {
     }
     let store = try context.workouts()
     try store.trySend(.sort(by: sortType))
-    if context.json { return numbered(store.state.workouts) }
+    if context.json { return JSONOutput.encode(store.state.workouts.numbered) }
     return "Sorted by \(sortType.rawValue), largest first; new workouts will go to their place."
   }
 
@@ -168,11 +168,6 @@ enum WorkoutsCommands {
     }
     lines.append(table.render(context.terminal))
     return lines.joined(separator: "\n")
-  }
-
-  private static func numbered(_ workouts: [Workout]) -> String {
-    JSONOutput.encode(
-      workouts.indexed().map { NumberedWorkout(number: $0.index + 1, workout: $0.element) })
   }
 
   /// The unit chosen in the settings.

@@ -15,42 +15,25 @@ enum JSONOutput {
   }
 }
 
-/// A todo with the number `diary todos list` shows.
-struct NumberedTodo: Encodable {
+/// An item with the number `list` shows: the item's own fields plus `number`.
+struct Numbered<Item: Encodable>: Encodable {
   var number: Int
-  var todo: Todo
+  var item: Item
 
   private enum CodingKeys: String, CodingKey {
-    case number, id, title, date, isDone, priority
+    case number
   }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(number, forKey: .number)
-    try container.encode(todo.id, forKey: .id)
-    try container.encode(todo.title, forKey: .title)
-    try container.encode(todo.date, forKey: .date)
-    try container.encode(todo.isDone, forKey: .isDone)
-    try container.encode(todo.priority, forKey: .priority)
+    try item.encode(to: encoder)
   }
 }
 
-/// A workout with the number `diary workouts list` shows; its distance in kilometres.
-struct NumberedWorkout: Encodable {
-  var number: Int
-  var workout: Workout
-
-  private enum CodingKeys: String, CodingKey {
-    case number, id, name, distance, date, complexity
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(number, forKey: .number)
-    try container.encode(workout.id, forKey: .id)
-    try container.encode(workout.name, forKey: .name)
-    try container.encode(workout.distance, forKey: .distance)
-    try container.encode(workout.date, forKey: .date)
-    try container.encode(workout.complexity, forKey: .complexity)
+extension Array where Element: Encodable {
+  /// The elements with the numbers `list` shows: 1, 2, ….
+  var numbered: [Numbered<Element>] {
+    indexed().map { Numbered(number: $0.index + 1, item: $0.element) }
   }
 }

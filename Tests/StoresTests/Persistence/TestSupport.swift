@@ -1,25 +1,11 @@
 import Foundation
+import StoreTesting
 import Testing
 
 @testable import Stores
 
-/// A small, fast, seeded pseudo-random generator (SplitMix64), so that every run sees the same
-/// inputs.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// StoreTesting's seeded generator, so that every run sees the same inputs.
+typealias SeededGenerator = SeededRandom
 
 /// Decodes any JSON value with `JSONDecoder`, keeping nothing: used to ask Foundation whether it
 /// accepts a text.
