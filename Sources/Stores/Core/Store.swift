@@ -55,8 +55,10 @@ public protocol Store: AnyObject, Observable {
   /// cannot be saved, the state is left as it was and the error is kept in
   /// ``StoreCore/lastError``. Use ``trySend(_:)`` to get the error thrown instead.
   ///
-  /// - Complexity: The reducer's cost for `action`, plus O(*k*) for *k* change callbacks.
-  ///   The state is never copied.
+  /// - Complexity: The reducer's cost for `action`, plus O(*k*) for *k* change callbacks; a
+  ///   store in memory never copies its state. On a file, add the transaction: O(*n*) to
+  ///   encode and write the state, and to copy it so that a failed write leaves memory as it
+  ///   was.
   func send(_ action: consuming Action)
 
   /// Applies `action` like ``send(_:)``, but throws when the change cannot be saved.

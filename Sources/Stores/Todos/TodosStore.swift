@@ -146,10 +146,14 @@ public final class TodosStore: Store {
     case .orderByPriority:
       return sortIfNeeded(&state.todos) { $0.priority > $1.priority }
     case .removeCompleted:
-      return removeAll(from: &state.todos) { $0.isDone }
+      let count = state.todos.count
+      state.todos.removeAll { $0.isDone }
+      return state.todos.count != count
     case .remove(let ids):
       guard !ids.isEmpty else { return false }
-      return removeAll(from: &state.todos) { ids.contains($0.id) }
+      let count = state.todos.count
+      state.todos.removeAll { ids.contains($0.id) }
+      return state.todos.count != count
     }
   }
 
@@ -168,15 +172,6 @@ public final class TodosStore: Store {
     guard !isSorted else { return false }
     todos.sort(by: areInIncreasingOrder)
     return true
-  }
-
-  /// Removes the todos matching `shouldBeRemoved`; returns whether there were any.
-  private nonisolated static func removeAll(
-    from todos: inout [Todo], where shouldBeRemoved: (Todo) -> Bool
-  ) -> Bool {
-    let count = todos.count
-    todos.removeAll(where: shouldBeRemoved)
-    return todos.count != count
   }
 }
 
