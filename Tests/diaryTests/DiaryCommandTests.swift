@@ -145,7 +145,7 @@ struct DiaryCommandTests {
         "Café with Zoë", "Call the plumber", "Buy milk", "Renew passport",
       ])
 
-    #expect(diary.run("todos", "remove-completed").output == "Removed 2 todos done.\n")
+    #expect(diary.run("todos", "remove-completed").output == "Removed 2 completed todos.\n")
     #expect(titles(diary.run("todos", "list", "--json")) == ["Café with Zoë", "Call the plumber"])
     #expect(diary.run("todos", "remove-completed").output == "No completed todos to remove.\n")
     let afterRemove = try #require(
@@ -159,7 +159,7 @@ struct DiaryCommandTests {
   func workouts() throws {
     install(["workouts.json": "workouts/sample.json"])
     let list = diary.run("workouts", "list").output
-    #expect(list.hasPrefix("Sorted by distance, largest first.\n"))
+    #expect(list.hasPrefix("Sorted by distance, longest first.\n"))
     #expect(list.contains("1  22 Nov 2026  21.10 km  high        Half marathon"))
     #expect(diary.run("settings", "set", "distanceUnit", "miles").exitCode == 0)
     #expect(diary.run("workouts", "list").output.contains("13.11 mi"))

@@ -146,3 +146,59 @@ struct DiaryErrorTests {
     #expect(folder.snapshot() == before)
   }
 }
+
+/// Mistakes found by trying the tool as a new user, kept fixed.
+@Suite("diary, as a new user found it")
+struct DiaryNewUserTests {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  @Test("a command that fails on another file changes nothing")
+  func failureOnAnotherFile() {
+    folder.write("{broken", to: "settings.json")
+    let before = folder.snapshot()
+    let result = diary.run("workouts", "add", "Run", "--distance", "1")
+    #expect(result.exitCode == 65)
+    #expect(folder.snapshot() == before)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("workouts.json").path))
+  }
+
+  @Test("statistics that overflow a hand-edited file are an error, not a crash")
+  func overflowingStatistics() {
+    folder.write(
+      #"{"version": 1, "workouts": [{"id": "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C01", "name": "a", "distance": 1e308, "date": "2026-11-29T07:30:00Z", "complexity": "low"}, {"id": "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C02", "name": "b", "distance": 1.7e308, "date": "2026-11-29T07:30:00Z", "complexity": "low"}]}"#,
+      to: "workouts.json")
+    let result = diary.run("workouts", "stats", "--json")
+    #expect(result.exitCode == 65)
+    #expect(result.errorOutput.hasPrefix("diary: error: cannot print this as JSON"))
+    #expect(diary.run("workouts", "add", "c", "--distance", "1e308").exitCode == 65)
+  }
+
+  @Test("-0 is stored as 0")
+  func negativeZero() throws {
+    #expect(diary.run("settings", "set", "sleepGoal", "-0").exitCode == 0)
+    #expect(
+      try String(contentsOf: folder.file("settings.json"), encoding: .utf8).contains(
+        #""sleepGoal" : 0"#))
+    #expect(diary.run("settings", "get", "sleepGoal", "--json").output.contains(#""value" : 0"#))
+  }
+
+  @Test("choices are read in any case")
+  func anyCase() {
+    folder.copy(fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
+    #expect(diary.run("todos", "order", "Priority").output == "Ordered by priority.\n")
+    #expect(
+      diary.run("workouts", "add", "Run", "--distance", "5", "--complexity", "HIGH").exitCode == 0)
+    #expect(diary.run("workouts", "sort", "Distance").exitCode == 0)
+  }
+
+  @Test("required options are shown as required, and an option-like title has a way out")
+  func usage() {
+    #expect(
+      diary.run("todos", "move", "--help").output.contains("USAGE: diary todos move N… --to N"))
+    let result = diary.run("todos", "add", "-x")
+    #expect(result.exitCode == 64)
+    #expect(result.errorOutput.contains("put it after '--'"))
+    #expect(diary.run("todos", "add", "--", "-x").exitCode == 0)
+  }
+}

@@ -129,7 +129,10 @@ struct ParserTests {
       ("todos list --data-dir", "--data-dir needs a value: --data-dir DIR"),
       ("todos list --data-dir=", "--data-dir cannot be empty"),
       ("--frob todos list", "unknown option '--frob'"),
-      ("todos list -x", "unknown option '-x'"),
+      (
+        "todos list -x",
+        "unknown option '-x' (to give it as a value, put it after '--': diary … -- -x)"
+      ),
       ("", "missing command: say what to work on, 'settings', 'todos' or 'workouts'"),
       (
         "todos",

@@ -100,9 +100,13 @@ enum FileSystem {
       guard existing.st_mode & S_IFMT == S_IFREG else {
         throw StoreFileError(path: path, problem: .notARegularFile)
       }
-      // A rename would replace a file its owner made read-only: respect the permission.
+      // A rename would replace a file its owner made read-only: respect the permission,
+      // also for root, who may write anything (so look at the write bits too).
       guard access(path, W_OK) == 0 else {
         throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+      }
+      guard existing.st_mode & 0o222 != 0 else {
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: EACCES))
       }
       permissions = existing.st_mode & 0o7777
     }

@@ -22,7 +22,8 @@ import Foundation
 /// Reading never creates or writes anything: a missing file is the empty state, and the
 /// folder (`0700`), the lock file and the data file (`0600`, or the old file's
 /// permissions) are created by the first write. A symbolic link is followed: its target is
-/// read and replaced, the link stays.
+/// read and replaced, the link stays (a link to a missing folder is not followed into it:
+/// writing fails).
 @MainActor
 final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// The data file's path as given (the link, when it is one).
@@ -63,7 +64,9 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
       changed = update(&state)
       guard changed == true else { return nil }
     }
-    try FileSystem.createFolder((target as NSString).deletingLastPathComponent, for: path)
+    // The data folder is created, never a folder a link points into: a dangling link whose
+    // target's folder is missing fails to write.
+    try FileSystem.createFolder((path as NSString).deletingLastPathComponent, for: path)
     return try FileSystem.withExclusiveLock(on: target) { () throws(StoreFileError) in
       if !removedStaleTemporaries {
         FileSystem.removeStaleTemporaries(of: target)

@@ -66,19 +66,39 @@ package enum StateFileCoding {
     let state: State
 
     init(from decoder: any Decoder) throws {
-      guard let container = try? decoder.container(keyedBy: EnvelopeKey.self),
-        container.contains(.version)
-      else {
+      guard let container = try? decoder.container(keyedBy: EnvelopeKey.self) else {
         state = try State.migrate(fromVersion: 0, decoder: decoder)
         return
       }
-      let version = try container.decode(Int.self, forKey: .version)
+      guard container.contains(.version) else {
+        // An object without a version: version 0 if the state reads one, else say what is
+        // missing (rather than that the file is not a version-0 list).
+        do {
+          state = try State.migrate(fromVersion: 0, decoder: decoder)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+          throw DecodingError.keyNotFound(
+            EnvelopeKey.version, .init(codingPath: [], debugDescription: ""))
+        }
+        return
+      }
+      guard let version = try? container.decode(Int.self, forKey: .version), version >= 0 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .version, in: container, debugDescription: "expected a whole number 0 or more")
+      }
       if version == State.fileVersion {
         state = try State(from: decoder)
-      } else if version > State.fileVersion || version < 0 {
+      } else if version > State.fileVersion {
         throw NewerVersion(found: version)
       } else {
-        state = try State.migrate(fromVersion: version, decoder: decoder)
+        do {
+          state = try State.migrate(fromVersion: version, decoder: decoder)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+          throw DecodingError.dataCorruptedError(
+            forKey: .version, in: container,
+            debugDescription:
+              "a file of version \(version) is a bare list, not an object; "
+              + "write \"version\": \(State.fileVersion)")
+        }
       }
     }
   }

@@ -53,14 +53,15 @@ extension Double: SettingValue {
     self = value
   }
 
-  public var json: JSONValue { .number(self) }
+  /// The number as JSON; `-0` is written as `0`.
+  public var json: JSONValue { .number(self + 0) }
 
-  /// Accepts decimal numbers such as `7`, `-0.5`, `7.25` and `1e3`; refuses `nan`, `inf`,
-  /// hexadecimal, surrounding spaces, trailing characters and numbers too large for a
-  /// `Double`.
+  /// Accepts decimal numbers such as `7`, `-0.5`, `7.25` and `1e3` (`-0` is read as `0`);
+  /// refuses `nan`, `inf`, hexadecimal, surrounding spaces, trailing characters and numbers
+  /// too large for a `Double`.
   public init?(parsing text: String) {
     guard Self.isDecimal(text), let value = Double(text), value.isFinite else { return nil }
-    self = value
+    self = value + 0
   }
 
   public var formatted: String {

@@ -54,6 +54,7 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(path): is not a regular file (a folder?) — remove it or choose another path"
     case .cannotRead(let errno):
       return "cannot read \(path): \(Self.explain(errno))"
+        + (errno == ENOTDIR ? " — a folder on its path is a file" : "")
     case .cannotWrite(let errno):
       return "cannot write \(path): \(Self.explain(errno))"
         + (errno == EACCES || errno == EPERM || errno == EROFS

@@ -41,6 +41,17 @@ public enum Complexity: Int, CaseIterable, Comparable, Codable, Sendable {
 /// How workouts are sorted: always descending — longest or hardest first.
 public enum SortType: String, CaseIterable, Codable, Sendable {
   case distance, complexity
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let name = try container.decode(String.self)
+    guard let sortType = Self(rawValue: name) else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription: "expected \"distance\" or \"complexity\", found \(quoted(name))")
+    }
+    self = sortType
+  }
 }
 
 /// Why a workout was refused.

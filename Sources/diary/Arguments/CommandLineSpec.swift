@@ -16,6 +16,11 @@ struct Command: Sendable {
     var name: String
     var valueName: String?
     var summary: String
+    /// Whether the command cannot run without it.
+    var isRequired = false
+
+    /// `--name VALUE`.
+    var syntax: String { "--\(name)\(valueName.map { " \($0)" } ?? "")" }
   }
 
   var name: String
@@ -35,7 +40,7 @@ struct Command: Sendable {
       parts.append(argument.isOptional ? "[\(name)]" : name)
     }
     for option in options {
-      parts.append("[--\(option.name)\(option.valueName.map { " \($0)" } ?? "")]")
+      parts.append(option.isRequired ? option.syntax : "[\(option.syntax)]")
     }
     return parts.joined(separator: " ")
   }

@@ -55,8 +55,7 @@ enum Help {
   }
 
   private static func optionRow(_ option: Command.Option) -> (String, String) {
-    let name = option.name == "help" ? "-h, --help" : "--\(option.name)"
-    return ("\(name)\(option.valueName.map { " \($0)" } ?? "")", option.summary)
+    (option.name == "help" ? "-h, --help" : option.syntax, option.summary)
   }
 
   /// Two aligned columns, indented by two spaces.

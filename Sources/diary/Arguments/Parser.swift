@@ -135,7 +135,7 @@ struct Parser {
         usage: "diary \(group.name) <command> — see 'diary help \(group.name)'")
     }
     let values = Array(positionals.dropFirst(2))
-    try checkArguments(values, of: command, in: group)
+    try checkArguments(values, options: Set(options.keys), of: command, in: group)
     return .run(
       ParsedCommand(group: group, command: command, arguments: values, options: options), globals)
   }
@@ -171,7 +171,7 @@ struct Parser {
   }
 
   private func checkArguments(
-    _ values: [String], of command: Command, in group: CommandGroup
+    _ values: [String], options given: Set<String>, of command: Command, in group: CommandGroup
   ) throws(UsageError) {
     let usage = command.usage(group: group.name)
     let required = command.arguments.filter { !$0.isOptional }
@@ -179,6 +179,10 @@ struct Parser {
       let missing = required[values.count]
       throw UsageError(
         message: "missing \(missing.name): \(missing.summary.lowercasedFirst)", usage: usage)
+    }
+    if let missing = command.options.first(where: { $0.isRequired && !given.contains($0.name) }) {
+      throw UsageError(
+        message: "missing \(missing.syntax): \(missing.summary.lowercasedFirst)", usage: usage)
     }
     if command.arguments.last?.isRepeated != true, values.count > command.arguments.count {
       throw UsageError(
@@ -192,9 +196,12 @@ struct Parser {
   ) -> UsageError {
     let name = Self.split(token).name
     let candidates = (options + Self.globalOptions).map { "--\($0.name)" }
+    let suggestion = Suggestion.phrase(for: name, among: candidates)
     return UsageError(
       message: "unknown option '\(Terminal.escaped(name))'"
-        + Suggestion.phrase(for: name, among: candidates),
+        + (suggestion.isEmpty && usage != nil
+          ? " (to give it as a value, put it after '--': diary … -- \(Terminal.escaped(name)))"
+          : suggestion),
       usage: usage)
   }
 

@@ -44,13 +44,14 @@ enum Values {
     return date
   }
 
-  /// A distance in kilometres: a decimal number, 0 or more.
+  /// A distance in kilometres: a decimal number from 0 to 100,000 (no workout is longer,
+  /// and totals stay far from overflowing).
   static func distance(_ text: String) throws(DiaryError) -> Double {
-    guard let value = Double(parsing: text), value >= 0 else {
+    guard let value = Double(parsing: text), (0...100_000).contains(value) else {
       throw DiaryError(
-        "invalid distance '\(Terminal.escaped(text))': give kilometres as a number, 0 or more, such as 5.2"
-      )
+        "invalid distance '\(Terminal.escaped(text))': give kilometres as a number from 0 to "
+          + "100,000, such as 5.2")
     }
-    return value
+    return value + 0
   }
 }

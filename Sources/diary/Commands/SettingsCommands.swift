@@ -64,7 +64,7 @@ enum SettingsCommands {
   private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let settings = try context.settings()
     let entries = settings.entries
-    if context.json { return JSONOutput.encode(entries.map(Entry.init)) }
+    if context.json { return try JSONOutput.encode(entries.map(Entry.init)) }
     var table = TextTable(
       headers: ["KEY", "VALUE", "DEFAULT", "TYPE", "ALLOWED", "DESCRIPTION"],
       alignments: [.left, .left, .left, .left, .left, .left])
@@ -77,6 +77,7 @@ enum SettingsCommands {
       ])
     }
     var lines = [table.render(context.terminal)]
+    if entries.contains(where: { !$0.isDefault }) { lines.append("* differs from the default") }
     for entry in entries {
       if let problem = entry.problem {
         lines.append(
@@ -104,7 +105,7 @@ enum SettingsCommands {
           + "fix it with 'diary settings set \(key.name) VALUE' or 'diary settings reset \(key.name)'"
       )
     }
-    if context.json { return JSONOutput.encode(Entry(entry)) }
+    if context.json { return try JSONOutput.encode(Entry(entry)) }
     return Terminal.escaped(key.format(entry.value))
   }
 
@@ -115,7 +116,7 @@ enum SettingsCommands {
     let value = try key.parse(parsed.arguments[1])
     try settings.trySend(.set(key: key.name, value: value))
     guard let entry = settings.entries.first(where: { $0.key.name == key.name }) else { return "" }
-    if context.json { return JSONOutput.encode(Entry(entry)) }
+    if context.json { return try JSONOutput.encode(Entry(entry)) }
     return "\(key.name) = \(Terminal.escaped(key.format(value)))"
   }
 
@@ -131,7 +132,7 @@ enum SettingsCommands {
     let entries = settings.entries.filter { entry in
       parsed.arguments.first.map { entry.key.name == $0 } ?? true
     }
-    if context.json { return JSONOutput.encode(entries.map(Entry.init)) }
+    if context.json { return try JSONOutput.encode(entries.map(Entry.init)) }
     return entries.map { "\($0.key.name) = \($0.key.format($0.value)) (default)" }
       .joined(separator: "\n")
   }
@@ -140,7 +141,7 @@ enum SettingsCommands {
   private static func path(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let paths = context.paths
     if context.json {
-      return JSONOutput.encode([
+      return try JSONOutput.encode([
         "settings": paths.settings.path, "todos": paths.todos.path, "workouts": paths.workouts.path,
       ])
     }

@@ -46,7 +46,9 @@ enum TodosCommands {
         name: "move", summary: "Move todos to another place in the list.",
         arguments: [.init(name: "N", summary: "The numbers of the todos.", isRepeated: true)],
         options: [
-          .init(name: "to", valueName: "N", summary: "The number the first moved todo gets.")
+          .init(
+            name: "to", valueName: "N", summary: "The number the first moved todo gets.",
+            isRequired: true)
         ],
         discussion: "Example: diary todos move 4 5 --to 1   (todos 4 and 5 become 1 and 2)",
         run: move),
@@ -75,11 +77,13 @@ enum TodosCommands {
     let store = try context.todos()
     let shown = store.todos(matching: filter)
     if context.json {
-      return JSONOutput.encode(shown.map { Numbered(number: $0.index + 1, item: $0.element) })
+      return try JSONOutput.encode(shown.map { Numbered(number: $0.index + 1, item: $0.element) })
     }
     if store.todos.isEmpty { return "No todos yet. Add one with: diary todos add \"Buy milk\"" }
     if shown.isEmpty {
-      return "No todos match (there are \(store.todos.count) in all; see 'diary todos list')."
+      let all = store.todos.count
+      return
+        "No todos match (there \(all == 1 ? "is" : "are") \(count(all)) in all; see 'diary todos list')."
     }
     return table(shown, context)
   }
@@ -93,7 +97,7 @@ enum TodosCommands {
     guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
     let store = try context.todos()
     try store.trySend(.add(todo))
-    if context.json { return JSONOutput.encode(Numbered(number: 1, item: todo)) }
+    if context.json { return try JSONOutput.encode(Numbered(number: 1, item: todo)) }
     return "Added todo 1: \(Terminal.escaped(todo.title))"
   }
 
@@ -120,11 +124,7 @@ enum TodosCommands {
 
   @MainActor
   private static func move(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    guard let target = parsed.option("to") else {
-      throw DiaryError(
-        "missing --to N: the number the first moved todo gets", exitCode: .usage,
-        usage: parsed.usage)
-    }
+    let target = parsed.option("to") ?? ""
     let store = try context.todos()
     let offsets = try Values.offsets(parsed.arguments, count: store.todos.count, of: "todos")
     let last = store.todos.count - offsets.count + 1
@@ -142,7 +142,7 @@ enum TodosCommands {
   @MainActor
   private static func order(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let action: TodosStore.Action
-    switch parsed.arguments[0] {
+    switch parsed.arguments[0].lowercased() {
     case "date": action = .orderByDate
     case "priority": action = .orderByPriority
     case let other:
@@ -153,7 +153,7 @@ enum TodosCommands {
     }
     let store = try context.todos()
     try store.trySend(action)
-    return try result(store, context) { "Ordered by \(parsed.arguments[0])." }
+    return try result(store, context) { "Ordered by \(parsed.arguments[0].lowercased())." }
   }
 
   @MainActor
@@ -163,7 +163,7 @@ enum TodosCommands {
     let done = store.todos.filter(\.isDone).count
     try store.trySend(.removeCompleted)
     return try result(store, context) {
-      done == 0 ? "No completed todos to remove." : "Removed \(count(done)) done."
+      done == 0 ? "No completed todos to remove." : "Removed \(count(done, "completed todo"))."
     }
   }
 
@@ -173,10 +173,13 @@ enum TodosCommands {
     throws -> String
   {
     guard context.json else { return message() }
-    return JSONOutput.encode(store.todos.numbered)
+    return try JSONOutput.encode(store.todos.numbered)
   }
 
-  private static func count(_ count: Int) -> String { count == 1 ? "1 todo" : "\(count) todos" }
+  /// "1 todo", "3 todos".
+  private static func count(_ count: Int, _ noun: String = "todo") -> String {
+    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+  }
 
   private static func table(_ shown: [(index: Int, element: Todo)], _ context: Context) -> String {
     var table = TextTable(

@@ -14,8 +14,8 @@ enum WorkoutsCommands {
         arguments: [.init(name: "NAME", summary: "What the workout was, such as Run.")],
         options: [
           .init(
-            name: "distance", valueName: "KM",
-            summary: "The distance in kilometres, 0 or more (required)."),
+            name: "distance", valueName: "KM", summary: "The distance in kilometres, 0 to 100,000.",
+            isRequired: true),
           .init(
             name: "complexity", valueName: "LEVEL", summary: "low, medium or high (default medium)."
           ),
@@ -46,7 +46,7 @@ enum WorkoutsCommands {
   private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let store = try context.workouts()
     let workouts = store.state.workouts
-    if context.json { return JSONOutput.encode(workouts.numbered) }
+    if context.json { return try JSONOutput.encode(workouts.numbered) }
     guard !workouts.isEmpty else {
       return "No workouts yet. Add one with: diary workouts add Run --distance 5"
     }
@@ -60,20 +60,17 @@ enum WorkoutsCommands {
         format(workout.distance, unit), workout.complexity.name, workout.name,
       ])
     }
-    let sorted = store.state.sortType.map { "Sorted by \($0.rawValue), largest first.\n" } ?? ""
+    let sorted =
+      store.state.sortType.map { "Sorted by \($0.rawValue), \(firstOf($0)) first.\n" } ?? ""
     return sorted + table.render(context.terminal)
   }
 
   @MainActor
   private static func add(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    guard let distanceText = parsed.option("distance") else {
-      throw DiaryError(
-        "missing --distance KM: how far, in kilometres", exitCode: .usage, usage: parsed.usage)
-    }
-    let distance = try Values.distance(distanceText)
+    let distance = try Values.distance(parsed.option("distance") ?? "")
     let complexity =
       try parsed.option("complexity").map { name in
-        guard let complexity = Complexity(name: name) else {
+        guard let complexity = Complexity(name: name.lowercased()) else {
           throw DiaryError(
             "invalid complexity '\(Terminal.escaped(name))': use low, medium or high"
               + Suggestion.phrase(for: name, among: Complexity.allCases.map(\.name)))
@@ -83,12 +80,14 @@ enum WorkoutsCommands {
     let date = try parsed.option("date").map { try Values.date($0, in: context) } ?? context.now
     let workout = try Workout(
       name: parsed.arguments[0], distance: distance, date: date, complexity: complexity)
+    // Everything that can fail is read before the write: a failed command changes nothing.
+    let unit = context.json ? .kilometers : try distanceUnit(context)
     let store = try context.workouts()
     try store.trySend(.addWorkout(workout))
     let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
-    if context.json { return JSONOutput.encode(Numbered(number: number, item: workout)) }
+    if context.json { return try JSONOutput.encode(Numbered(number: number, item: workout)) }
     return "Added workout \(number): \(Terminal.escaped(workout.name)), "
-      + format(workout.distance, try distanceUnit(context))
+      + format(workout.distance, unit)
   }
 
   @MainActor
@@ -97,13 +96,13 @@ enum WorkoutsCommands {
     let offsets = try Values.offsets(
       parsed.arguments, count: store.state.workouts.count, of: "workouts")
     try store.trySend(.removeWorkout(at: offsets))
-    if context.json { return JSONOutput.encode(store.state.workouts.numbered) }
+    if context.json { return try JSONOutput.encode(store.state.workouts.numbered) }
     return "Removed \(offsets.count == 1 ? "1 workout" : "\(offsets.count) workouts")."
   }
 
   @MainActor
   private static func sort(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    guard let sortType = SortType(rawValue: parsed.arguments[0]) else {
+    guard let sortType = SortType(rawValue: parsed.arguments[0].lowercased()) else {
       throw DiaryError(
         "cannot sort by '\(Terminal.escaped(parsed.arguments[0]))': use distance or complexity"
           + Suggestion.phrase(for: parsed.arguments[0], among: SortType.allCases.map(\.rawValue)),
@@ -111,8 +110,9 @@ enum WorkoutsCommands {
     }
     let store = try context.workouts()
     try store.trySend(.sort(by: sortType))
-    if context.json { return JSONOutput.encode(store.state.workouts.numbered) }
-    return "Sorted by \(sortType.rawValue), largest first; new workouts will go to their place."
+    if context.json { return try JSONOutput.encode(store.state.workouts.numbered) }
+    return
+      "Sorted by \(sortType.rawValue), \(firstOf(sortType)) first; new workouts go to their place."
   }
 
   /// The statistics as `--json` prints them: distances in kilometres, like the files.
@@ -135,7 +135,7 @@ enum WorkoutsCommands {
   private static func stats(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let statistics = try context.workouts().state.statistics(timeZone: context.timeZone)
     if context.json {
-      return JSONOutput.encode(
+      return try JSONOutput.encode(
         Statistics(
           count: statistics.count, totalDistance: statistics.totalDistance,
           longestDistance: statistics.longestDistance,
@@ -168,6 +168,11 @@ enum WorkoutsCommands {
     }
     lines.append(table.render(context.terminal))
     return lines.joined(separator: "\n")
+  }
+
+  /// "longest" or "hardest": what a sort puts first.
+  private static func firstOf(_ sortType: SortType) -> String {
+    sortType == .distance ? "longest" : "hardest"
   }
 
   /// The unit chosen in the settings.

@@ -3,15 +3,20 @@ import Stores
 
 /// The `--json` output: pretty-printed with sorted keys, dates as in the data files.
 enum JSONOutput {
-  static func encode(_ value: some Encodable) -> String {
+  /// - Throws: A ``DiaryError`` (65) when a value cannot be JSON, such as a total distance
+  ///   that overflowed to infinity in a file edited by hand.
+  static func encode(_ value: some Encodable) throws(DiaryError) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.singleValueContainer()
       try container.encode(ISO8601Timestamp.string(from: date) ?? "\(date)")
     }
-    // Everything printed is made of strings, numbers and dates, which always encode.
-    return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    do {
+      return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+      throw DiaryError("cannot print this as JSON: \(Terminal.escaped("\(error)"))")
+    }
   }
 }
 

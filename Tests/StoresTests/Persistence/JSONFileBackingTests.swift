@@ -110,6 +110,14 @@ struct JSONFileBackingTests {
       (#"{"version": 1}"#, "missing key \"notes\""),
       (#"{"version": "1", "notes": []}"#, "version: expected a whole number"),
       (#""notes""#, "expected"),
+      (#"{"version": 1.5, "notes": []}"#, "version: expected a whole number 0 or more"),
+      (#"{"version": -1, "notes": []}"#, "version: expected a whole number 0 or more"),
+      (#"{"version": 1e30, "notes": []}"#, "version: expected a whole number 0 or more"),
+      (#"{"notes": []}"#, "missing key \"version\""),
+      (
+        #"{"version": 0, "notes": []}"#,
+        "version: a file of version 0 is a bare list, not an object"
+      ),
     ])
   func invalidFile(content: String, expected: String) throws {
     let url = folder.write(content, to: "notes.json")

@@ -21,7 +21,7 @@ struct SettingsPropertyTests {
       try settings.set(\.isNotificationsEnabled, to: notifications)
       try settings.set(\.distanceUnit, to: unit)
       let reopened = try SettingsStore(contentsOf: url)
-      try requireEqual(reopened.sleepGoal.bitPattern, goal.bitPattern)
+      try requireEqual(reopened.sleepGoal.bitPattern, (goal + 0).bitPattern, "exact; -0 as 0")
       try requireEqual(reopened.isNotificationsEnabled, notifications)
       try requireEqual(reopened.distanceUnit, unit)
     }

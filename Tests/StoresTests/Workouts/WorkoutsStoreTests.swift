@@ -275,6 +275,7 @@ struct WorkoutsStoreTests {
         "unknown-complexity.json",
         #"workouts[0].complexity: expected "low", "medium" or "high", found "extreme""#
       ),
+      ("unknown-sort-type.json", #"sortType: expected "distance" or "complexity", found "name""#),
     ])
   func brokenFixtures(name: String, expected: String) throws {
     let url = folder.copy(fixture: "workouts/\(name)")
