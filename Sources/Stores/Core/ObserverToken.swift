@@ -35,7 +35,7 @@ protocol CancellableSubscription: AnyObject, Sendable {
 /// The callback is immutable and the cancellation a flag, so that delivering a change —
 /// the hot path of every action — takes no lock: one atomic load per callback.
 @usableFromInline
-final class Subscription<Change, State>: CancellableSubscription, @unchecked Sendable {
+final class Subscription<Change, State>: CancellableSubscription, Sendable {
   @usableFromInline typealias Callback = @MainActor (Change, State) -> Void
 
   @usableFromInline let callback: Callback
