@@ -14,20 +14,9 @@ struct TodosStoreTests {
   @Test("the store agrees with the model after every action, and notifies once per change")
   func modelBased() {
     check(Self.listsAndActions) { todos, actions in
-      let store = TodosStore(todos: todos)
-      var model = todos
-      var notifications = 0
-      let token = store.onChange { _, _ in notifications += 1 }
-      defer { token.cancel() }
-      var expectedNotifications = 0
-      for action in actions {
-        let next = TodosModel.apply(action, to: model)
-        if next != model { expectedNotifications += 1 }
-        model = next
-        store.send(action)
-        try requireEqual(store.todos, model, "after \(action)")
-        try requireEqual(notifications, expectedNotifications, "notifications after \(action)")
-      }
+      try requireAgreement(
+        of: TodosStore(todos: todos), with: todos, after: actions, apply: TodosModel.apply,
+        observe: \.todos)
     }
   }
 

@@ -63,22 +63,11 @@ struct WorkoutsStoreTests {
   @Test("the store agrees with the model after every action, and notifies once per change")
   func modelBased() {
     check(Self.statesAndActions) { workouts, sortType, actions in
-      let initial = WorkoutsStore.State(workouts: workouts, sortType: sortType)
       let store = WorkoutsStore(workouts: workouts)
       if let sortType { store.send(.sort(by: sortType)) }
-      var model = initial
-      var notifications = 0
-      let token = store.onChange { _, _ in notifications += 1 }
-      defer { token.cancel() }
-      var expected = 0
-      for action in actions {
-        let next = WorkoutsModel.apply(action, to: model)
-        if next != model { expected += 1 }
-        model = next
-        store.send(action)
-        try requireEqual(store.state, model, "after \(action)")
-        try requireEqual(notifications, expected, "notifications after \(action)")
-      }
+      try requireAgreement(
+        of: store, with: WorkoutsStore.State(workouts: workouts, sortType: sortType),
+        after: actions, apply: WorkoutsModel.apply, observe: \.state)
     }
   }
 
