@@ -15,13 +15,24 @@ let package = Package(
     .target(name: "StoreTesting", dependencies: ["Stores"]),
     .executableTarget(name: "diary", dependencies: ["Stores"]),
     .executableTarget(name: "stores-bench", dependencies: ["Stores"]),
-    .testTarget(name: "StoresTests", dependencies: ["Stores", "StoreTesting"]),
+    .testTarget(
+      name: "StoresTests", dependencies: ["Stores", "StoreTesting", "StandInClient"],
+      // Members only from modules a file imports: the stand-ins stay out of files that do not.
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
     .testTarget(
       name: "diaryTests",
       dependencies: ["diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting"]),
     // A writer on the library as a process of its own, for the crash and concurrency tests.
     .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
+    // Stand-ins with the exact public signatures of SwiftUI's offset operations and
+    // swift-algorithms' `indexed()`, and an app file importing them beside Stores: it must
+    // compile (see Tests/StoresTests/Collections/CollisionTests.swift).
+    .target(name: "SwiftUIStandIn", path: "Tests/StandIns/SwiftUI"),
+    .target(name: "AlgorithmsStandIn", path: "Tests/StandIns/Algorithms"),
+    .target(
+      name: "StandInClient", dependencies: ["Stores", "SwiftUIStandIn", "AlgorithmsStandIn"],
+      path: "Tests/StandIns/Client"),
     // The fuzz target of the file decoders (see .ci/fuzz); built normally, it replays files.
     .executableTarget(name: "stores-fuzz", dependencies: ["Stores"], path: "Tests/Fuzz"),
   ],

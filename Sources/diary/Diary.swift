@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 
 /// The `diary` command: parses a command line, runs the command, and says what to print
 /// and how to exit. `main.swift` is a thin wrapper around ``run(_:environment:)``, so the
@@ -26,9 +27,9 @@ enum Diary {
         return Result(exitCode: .success, output: text, errorOutput: "")
       case .run(let parsed, let globals):
         let context = Context(
-          paths: DataPaths.resolve(
-            dataDirectory: globals.dataDirectory, environment: environment,
-            home: environment["HOME"] ?? NSHomeDirectory()),
+          paths: try globals.dataDirectory.map {
+            DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
+          } ?? DiaryFiles.standard(environment: environment),
           json: globals.json,
           terminal: terminal ?? .forStandardOutput(environment: environment),
           now: now, timeZone: timeZone)

@@ -20,6 +20,10 @@ enum ExitCode: Int32 {
   case cannotCreate = 73
   /// Reading or writing failed on the way (disk full, I/O error).
   case ioError = 74
+  /// Try again later: another process holds a data file's lock too long.
+  case temporaryFailure = 75
+  /// The configuration is unusable: no home folder to keep the data in.
+  case configuration = 78
 }
 
 /// A failure to report as `diary: error: …`, with its exit code.
@@ -48,6 +52,10 @@ struct DiaryError: Error, Equatable {
       self.init(Terminal.escaped(error.description), exitCode: Self.exitCode(for: error))
     case let error as SettingsError: self.init(Terminal.escaped(error.description))
     case let error as WorkoutError: self.init(error.description)
+    case let error as DiaryFiles.NoHomeFolder:
+      self.init(
+        Terminal.escaped(error.description) + ", or pass --data-dir DIR",
+        exitCode: .configuration)
     default: self.init(Terminal.escaped("\(error)"), exitCode: .ioError)
     }
   }

@@ -46,7 +46,7 @@ func seedAdd(_ store: SeedStore, _ workouts: [Workout]) {
 func sampleWorkouts(_ count: Int) -> [Workout] {
   let base = (0..<1000).map {
     try! Workout(
-      name: "Run \($0)", distance: Double($0 % 42), complexity: Complexity.allCases[$0 % 3])
+      name: "Run \($0)", distance: Double($0 % 42), complexity: Workout.Complexity.allCases[$0 % 3])
   }
   return (0..<count).map { base[$0 % base.count] }
 }

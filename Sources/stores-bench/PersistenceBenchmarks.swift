@@ -73,7 +73,7 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
   report.compare(
     "one action on a file-backed store vs encode + write", size: "\(count(n)) todos",
     goal: "≤ 1.3×",
-    ours: Side("", prepare: { () }) { _ in try! store.trySend(.toggle(id: firstID)) },
+    ours: Side("", prepare: { () }) { _ in try! store.trySend(.toggleTodo(id: firstID)) },
     baseline: Side("(encode, write, fsync, rename)", prepare: { () }) { _ in
       bareSave(bareFile, to: bareURL)
     })
@@ -82,10 +82,10 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
   report.compare(
     "an action after another process wrote vs one after none", size: "\(count(n)) todos",
     goal: "(the reload)",
-    ours: Side("", prepare: { try! other.trySend(.toggle(id: firstID)) }) { _ in
-      try! store.trySend(.toggle(id: firstID))
+    ours: Side("", prepare: { try! other.trySend(.toggleTodo(id: firstID)) }) { _ in
+      try! store.trySend(.toggleTodo(id: firstID))
     },
     baseline: Side("(no reload)", prepare: { try! store.refresh() }) { _ in
-      try! store.trySend(.toggle(id: firstID))
+      try! store.trySend(.toggleTodo(id: firstID))
     })
 }

@@ -22,7 +22,7 @@ MainActor.assumeIsolated {
     case "todos":
       let store = try TodosStore(contentsOf: url)
       for index in 0..<count {
-        try store.trySend(.add(Todo(title: "\(tag) \(index)")))
+        try store.trySend(.addTodo(Todo(title: "\(tag) \(index)")))
         print("ack \(index)")
         fflush(nil)
       }

@@ -55,7 +55,7 @@ struct DiaryConcurrencyTests {
   @MainActor
   func watchSeesTheCommandLine() async throws {
     let settings = try SettingsStore(contentsOf: folder.file("settings.json"))
-    try settings.core.watch()
+    try settings.watch()
     var seen: [Double] = []
     let token = settings.onChange(of: \.sleepGoal) { seen.append($0) }
     #expect(

@@ -38,18 +38,23 @@ extension Gen where Value == TodosStore.Action {
     let ids = Gen<UUID>.id(among: maxCount + 4)
     let offsets = Gen<IndexSet>.offsets(in: maxCount, includingOutOfRange: true)
     return .oneOf(
-      Gen<Todo>.todo(id: Gen<UUID>.id(among: 2 * maxCount)).map { .add($0) },
-      Gen<Todo>.todo(id: ids).map { .update($0) },
-      ids.map { .toggle(id: $0) },
-      Gen<(Bool, Set<UUID>)>.zip(.bool, .set(of: ids, maxCount: 4)).map { .setDone($0, ids: $1) },
-      offsets.map { .delete(atOffsets: $0) },
+      Gen<Todo>.todo(id: Gen<UUID>.id(among: 2 * maxCount)).map { .addTodo($0) },
+      Gen<Todo>.todo(id: ids).map { .updateTodo($0) },
+      ids.map { .toggleTodo(id: $0) },
+      Gen<(Set<UUID>, Bool)>.zip(.set(of: ids, maxCount: 4), .bool).map {
+        .markTodos(ids: $0, done: $1)
+      },
+      Gen<Set<UUID>>.set(of: ids, maxCount: 4).map { .removeTodos(ids: $0) },
+      offsets.map { .removeTodo(at: $0) },
+      Gen<([UUID], UUID?)>.zip(ids.array(maxCount: 4), ids.optional).map {
+        .moveTodos(ids: $0, before: $1)
+      },
       Gen<(IndexSet, Int)>.zip(offsets, .integer(in: -2...maxCount + 2)).map {
-        .move(fromOffsets: $0, toOffset: $1)
+        .moveTodo(at: $0, to: $1)
       },
       .constant(.orderByDate),
       .constant(.orderByPriority),
-      .constant(.removeCompleted),
-      Gen<Set<UUID>>.set(of: ids, maxCount: 4).map { .remove(ids: $0) }
+      .constant(.removeCompleted)
     )
   }
 }

@@ -10,9 +10,9 @@ extension Gen where Value == Workout {
       (1, .element(of: [0, 5, 10, 42.195])),
       (2, .double(in: 0...100)),
     ])
-    return Gen<((UUID, String), Double, Date, Complexity)>.zip(
+    return Gen<((UUID, String), Double, Date, Workout.Complexity)>.zip(
       Gen<(UUID, String)>.zip(id, .string(maxLength: 12)), distance, .sometimesEqualDate,
-      .element(of: Complexity.allCases)
+      .element(of: Workout.Complexity.allCases)
     ).map { identity, distance, date, complexity in
       let name =
         (try? Workout(id: identity.0, name: identity.1, distance: 0)) != nil ? identity.1 : "a"
@@ -43,8 +43,16 @@ extension Gen where Value == WorkoutsStore.Action {
   public static func workoutAction(maxCount: Int = 12) -> Gen<WorkoutsStore.Action> {
     .oneOf(
       Gen<Workout>.workout(id: .id(among: 2 * maxCount)).map { .addWorkout($0) },
+      Gen<Workout>.workout(id: .id(among: 2 * maxCount)).array(maxCount: 4).map {
+        .addWorkouts($0)
+      },
       Gen<IndexSet>.offsets(in: maxCount, includingOutOfRange: true).map { .removeWorkout(at: $0) },
-      Gen<SortType>.element(of: SortType.allCases).map { .sort(by: $0) },
+      Gen<Set<UUID>>.set(of: .id(among: maxCount + 4), maxCount: 4).map {
+        .removeWorkouts(ids: $0)
+      },
+      Gen<WorkoutsStore.SortType>.element(of: WorkoutsStore.SortType.allCases).optional.map {
+        .sort(by: $0)
+      },
       Gen<Workout>.workout(id: .id(among: maxCount + 4)).map { .updateWorkout($0) }
     )
   }

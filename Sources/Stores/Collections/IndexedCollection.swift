@@ -103,6 +103,9 @@ extension IndexedCollection: BidirectionalCollection where Base: BidirectionalCo
 
 extension IndexedCollection: RandomAccessCollection where Base: RandomAccessCollection {}
 
+extension IndexedCollection: LazySequenceProtocol, LazyCollectionProtocol
+where Base: LazySequenceProtocol {}
+
 extension IndexedCollection: Sendable where Base: Sendable {}
 extension IndexedCollection.Iterator: Sendable
 where Base: Sendable, Base.Indices.Iterator: Sendable {}
@@ -121,9 +124,15 @@ extension Collection {
   /// }
   /// ```
   ///
+  /// Over a lazy collection (`items.lazy.indexed()`), the result is lazy too: `map` and
+  /// `filter` on it compute nothing until iterated.
+  ///
+  /// This is a disfavoured overload: where swift-algorithms' `indexed()` is imported too, a
+  /// call picks that one (no "ambiguous use"); the two give the same pairs.
+  ///
   /// - Complexity: O(1) to create; iterating it costs what iterating `indices` and
   ///   subscripting the collection cost.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func indexed() -> IndexedCollection<Self> {
     IndexedCollection(base: self)
   }

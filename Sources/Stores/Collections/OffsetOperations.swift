@@ -1,9 +1,9 @@
 import Foundation
 
 // SwiftUI's `remove(atOffsets:)` and `move(fromOffsets:toOffset:)`, with the same signatures
-// and results, for every platform: on Apple platforms these are picked over SwiftUI's when
-// both are imported only if you qualify them, so code written for SwiftUI compiles and
-// behaves the same on Linux.
+// and results, for every platform. They are disfavoured overloads: where SwiftUI is imported
+// too, a call picks SwiftUI's (no "ambiguous use"), and elsewhere these serve alone, so code
+// written for SwiftUI compiles and behaves the same on Linux.
 
 extension RangeReplaceableCollection where Self: MutableCollection {
   /// Removes the elements at `offsets`, keeping the others in their order.
@@ -19,7 +19,7 @@ extension RangeReplaceableCollection where Self: MutableCollection {
   ///   `remove(at:)` does. Validate offsets that come from outside first.
   /// - Complexity: O(*n*) for a collection of *n* elements, in one pass that moves each
   ///   kept element at most once, whatever the number of offsets.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func remove(atOffsets offsets: IndexSet) {
     guard let last = offsets.last else { return }
     let count = self.count
@@ -56,7 +56,7 @@ extension MutableCollection {
   ///   anything out of range traps. Validate offsets that come from outside first.
   /// - Complexity: O(*n*) for a collection of *n* elements, in one pass, plus O(*m*) extra
   ///   memory for the *m* moved elements.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public mutating func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
     let count = self.count
     precondition(

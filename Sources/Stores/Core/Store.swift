@@ -41,6 +41,25 @@ public protocol Store: AnyObject, Observable {
   /// an unchanged state is harmless but wakes observers for nothing.
   nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool
 
+  /// The action that means what `action` meant to someone looking at `state`: an action that
+  /// names items by position (an offset, as SwiftUI's `onDelete` and `onMove` give) turned into
+  /// one that names them by identity. Every other action is returned as it is.
+  ///
+  /// A store opened on a file calls it on the state in memory — the state its user saw —
+  /// before the transaction, which may reload a file that another process changed meanwhile:
+  /// identities then reach the same items, or none if they were removed, never others. The
+  /// default returns `action` unchanged, right for stores whose actions name no positions.
+  nonisolated static func resolve(_ action: Action, in state: State) -> Action
+
+  /// The asynchronous work `action` starts, if any: called for every action sent — whether or
+  /// not it changed the state — right after the reducer, with the state after it. The
+  /// effect's actions come back through ``send(_:)`` like any other.
+  ///
+  /// The default returns ``Effect/none``: a store without effects pays nothing for them.
+  nonisolated static func effect(
+    for action: Action, state: State, environment: StoreEnvironment
+  ) -> Effect<Action>
+
   /// The machinery that holds the state and notifies observers.
   var core: StoreCore<Self> { get }
 
@@ -66,6 +85,18 @@ public protocol Store: AnyObject, Observable {
   /// A store in memory never throws. For a file-backed store, when this throws, the file
   /// and the state in memory are both as they were before the action.
   func trySend(_ action: consuming Action) throws
+}
+
+extension Store {
+  @inlinable
+  public nonisolated static func resolve(_ action: Action, in state: State) -> Action { action }
+
+  @inlinable
+  public nonisolated static func effect(
+    for action: Action, state: State, environment: StoreEnvironment
+  ) -> Effect<Action> {
+    .none
+  }
 }
 
 extension Store {
@@ -105,4 +136,39 @@ extension Store {
   /// - Throws: The persistence error when the file cannot be read or is invalid; the state
   ///   is then left as it was.
   public func refresh() throws { try core.refresh() }
+
+  /// Applies `action` like ``trySend(_:)`` if `condition` accepts the state it is about to be
+  /// applied to; when `condition` throws, nothing changes and its error is thrown.
+  ///
+  /// For a store opened on a file, `condition` runs inside the transaction, on the freshest
+  /// state (after reloading what another process wrote): a compare-and-set. Use it to refuse
+  /// an action whose premise no longer holds, such as removing an item another process already
+  /// removed.
+  public func trySend(
+    _ action: consuming Action, requiring condition: (State) throws -> Void
+  ) throws {
+    try core.trySend(action, requiring: condition)
+  }
+
+  /// The error of the latest action, reload or effect that failed — a write that could not
+  /// be saved, a file made invalid by someone else — or `nil` once a later action was saved.
+  /// Tracked by Observation, so a view can show it. Always `nil` for a store in memory that
+  /// runs no effects.
+  public var lastError: (any Error)? { core.lastError }
+
+  /// For a store opened on a file: starts noticing writes by others (another process, such as
+  /// `diary`, or another store on the same file) and reloads each one within about a second,
+  /// delivering it as ``StoreChange/reload``. Does nothing for a store in memory. The watch
+  /// lasts as long as the store, or until ``stopWatching()``. A reload that fails keeps the
+  /// state and puts the error in ``lastError``.
+  ///
+  /// - Throws: When the watch cannot be set up.
+  public func watch() throws { try core.watch() }
+
+  /// Stops the watch started by ``watch()``.
+  public func stopWatching() { core.stopWatching() }
+
+  /// Returns when none of the store's effects is running any more — including the effects
+  /// started meanwhile by the actions they sent. Returns at once for a store without effects.
+  public func settle() async { await core.settle() }
 }

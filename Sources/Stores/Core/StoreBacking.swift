@@ -12,13 +12,14 @@ public protocol StoreBacking<State>: AnyObject {
   ///
   /// - Parameters:
   ///   - current: The state in memory, the starting point unless the stored one is newer.
-  ///   - update: The reducer applied to the action; returns whether it changed the state.
+  ///   - update: The reducer applied to the action; returns whether it changed the state. It
+  ///     throws to refuse the transaction (see ``Store/trySend(_:requiring:)``).
   /// - Returns: The state after the transaction, or `nil` when the stored state was not
   ///   reloaded and `update` changed nothing.
   /// - Throws: When the stored state cannot be read, is invalid, or the new one cannot be
-  ///   saved. Nothing is saved then.
+  ///   saved, or what `update` threw. Nothing is saved then.
   func transaction(
-    from current: State, _ update: (inout State) -> Bool
+    from current: State, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>?
 
   /// The stored state if something else changed it since this backing last read or wrote

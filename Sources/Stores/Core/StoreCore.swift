@@ -40,16 +40,26 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var isDelivering = false
   @usableFromInline @exclusivity(unchecked) var pendingChanges: [StoreChange<Action>] = []
 
-  /// A core holding `state` in memory only.
-  public init(state: State) {
+  /// What the store's effects use from the outside world.
+  public let environment: StoreEnvironment
+  /// The running effects; created by the first effect, so stores without any pay nothing.
+  private var effects: EffectRunner<Action>?
+
+  /// A core holding `state` in memory only, whose effects use `environment`.
+  public init(state: State, environment: StoreEnvironment = .live) {
     storedState = state
     backing = nil
+    self.environment = environment
   }
 
-  /// A core whose state lives in `backing`, starting from `state` (the state `backing` read).
-  public init(state: State, backing: any StoreBacking<State>) {
+  /// A core whose state lives in `backing`, starting from `state` (the state `backing` read),
+  /// whose effects use `environment`.
+  public init(
+    state: State, backing: any StoreBacking<State>, environment: StoreEnvironment = .live
+  ) {
     storedState = state
     self.backing = backing
+    self.environment = environment
   }
 
   /// The current state. Tracked by Observation.
@@ -60,9 +70,7 @@ public final class StoreCore<Owner: Store>: Observable {
     return storedState
   }
 
-  /// The error of the latest action that could not be saved, or `nil` once a later action
-  /// was saved. Tracked by Observation, so a SwiftUI view can show it. Always `nil` for a
-  /// store in memory.
+  /// See ``Store/lastError``.
   public internal(set) var lastError: (any Error)? {
     get {
       registrar.access(self, keyPath: lastErrorKeyPath)
@@ -77,7 +85,10 @@ public final class StoreCore<Owner: Store>: Observable {
   @inlinable
   public func send(_ action: consuming Action) {
     guard backing != nil else {
-      if Owner.reduce(&storedState, action) { didChange(.action(consume action)) }
+      let changed = Owner.reduce(&storedState, action)
+      let effect = Owner.effect(for: action, state: storedState, environment: environment)
+      if changed { didChange(.action(consume action)) }
+      if !effect.isNone { start(effect) }
       return
     }
     sendThroughBackingKeepingError(action)
@@ -87,32 +98,55 @@ public final class StoreCore<Owner: Store>: Observable {
   @inlinable
   public func trySend(_ action: consuming Action) throws {
     guard backing != nil else {
-      if Owner.reduce(&storedState, action) { didChange(.action(consume action)) }
+      send(action)
       return
     }
-    try sendThroughBacking(action)
+    try sendThroughBacking(action) { _ in }
   }
 
-  /// ``sendThroughBacking(_:)``, keeping its error in ``lastError`` instead of throwing.
+  /// See ``Store/trySend(_:requiring:)``.
+  public func trySend(_ action: Action, requiring condition: (State) throws -> Void) throws {
+    guard backing != nil else {
+      try condition(storedState)
+      send(action)
+      return
+    }
+    try sendThroughBacking(action, requiring: condition)
+  }
+
+  /// ``sendThroughBacking(_:requiring:)``, keeping its error in ``lastError`` instead of
+  /// throwing.
   @usableFromInline
   func sendThroughBackingKeepingError(_ action: Action) {
     do {
-      try sendThroughBacking(action)
+      try sendThroughBacking(action) { _ in }
     } catch {
       lastError = error
     }
   }
 
-  /// Runs `action` as a transaction of the backing, then notifies.
+  /// Runs `action` as a transaction of the backing, then notifies and starts its effect.
+  ///
+  /// Positions in `action` are resolved to identities against the state in memory — the state
+  /// the caller saw — before the transaction can reload a newer one.
   @usableFromInline
-  func sendThroughBacking(_ action: Action) throws {
+  func sendThroughBacking(_ action: Action, requiring condition: (State) throws -> Void)
+    throws
+  {
     guard let backing else { return }
-    let outcome = try backing.transaction(from: storedState) { Owner.reduce(&$0, action) }
+    let action = Owner.resolve(action, in: storedState)
+    let outcome = try backing.transaction(from: storedState) { state in
+      try condition(state)
+      return Owner.reduce(&state, action)
+    }
     if storedLastError != nil { lastError = nil }
-    guard let outcome else { return }
-    storedState = outcome.state
-    if outcome.reloaded { didChange(.reload) }
-    if outcome.changed { didChange(.action(action)) }
+    if let outcome {
+      storedState = outcome.state
+      if outcome.reloaded { didChange(.reload) }
+      if outcome.changed { didChange(.action(action)) }
+    }
+    let effect = Owner.effect(for: action, state: storedState, environment: environment)
+    if !effect.isNone { start(effect) }
   }
 
   /// See ``Store/refresh()``.
@@ -123,15 +157,7 @@ public final class StoreCore<Owner: Store>: Observable {
     didChange(.reload)
   }
 
-  /// Starts watching the store's file for changes made by others (another process, another
-  /// store on the same file): each one is reloaded and delivered as ``StoreChange/reload``
-  /// within about a second. Does nothing for a store in memory. The watch lasts as long as
-  /// the store, or until ``stopWatching()``.
-  ///
-  /// When a reload fails (the file was made invalid), the state is kept and the error is
-  /// kept in ``lastError``.
-  ///
-  /// - Throws: When the watch cannot be set up.
+  /// See ``Store/watch()``.
   public func watch() throws {
     try backing?.watch { [weak self] in
       guard let self else { return }
@@ -143,9 +169,26 @@ public final class StoreCore<Owner: Store>: Observable {
     }
   }
 
-  /// Stops the watch started by ``watch()``.
+  /// See ``Store/stopWatching()``.
   public func stopWatching() {
     backing?.stopWatching()
+  }
+
+  /// See ``Store/settle()``.
+  public func settle() async {
+    await effects?.settle()
+  }
+
+  /// Runs `effect`, creating the runner on first use.
+  @usableFromInline
+  func start(_ effect: Effect<Action>) {
+    let runner =
+      effects
+      ?? EffectRunner(
+        send: Send { [weak self] action in self?.send(action) },
+        fail: { [weak self] error in self?.lastError = error })
+    effects = runner
+    runner.start(effect)
   }
 
   /// See ``Store/onChange(_:)``.

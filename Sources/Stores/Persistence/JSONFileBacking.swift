@@ -52,7 +52,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   }
 
   func transaction(
-    from current: State, _ update: (inout State) -> Bool
+    from current: State, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
     let target = FileSystem.resolvingSymbolicLinks(path)
     var state = current
@@ -61,13 +61,13 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     if try FileSystem.identity(of: target) == identity {
       // The state in memory is the stored one: an action that changes nothing needs no
       // lock and no write, and so creates no file.
-      changed = update(&state)
+      changed = try update(&state)
       guard changed == true else { return nil }
     }
     // The data folder is created, never a folder a link points into: a dangling link whose
     // target's folder is missing fails to write.
     try FileSystem.createFolder((path as NSString).deletingLastPathComponent, for: path)
-    return try FileSystem.withExclusiveLock(on: target) { () throws(StoreFileError) in
+    return try FileSystem.withExclusiveLock(on: target) {
       if !removedStaleTemporaries {
         FileSystem.removeStaleTemporaries(of: target)
         removedStaleTemporaries = true
@@ -79,7 +79,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         reloaded = state != current
         changed = nil
       }
-      let didChange = changed ?? update(&state)
+      let didChange = try changed ?? update(&state)
       if didChange {
         newIdentity = try FileSystem.replace(
           target, with: StateFileCoding.encode(state, path: path))
@@ -119,11 +119,14 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
 
 extension Store where State: PersistentState {
   /// A core for a store kept in the JSON file at `url`, with the file's state (the empty
-  /// state when there is no file). Each store's `init(contentsOf:)` is built on it.
+  /// state when there is no file), whose effects use `environment`. Each store's
+  /// `init(contentsOf:)` is built on it.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public static func fileCore(contentsOf url: URL) throws(StoreFileError) -> StoreCore<Self> {
+  public static func fileCore(
+    contentsOf url: URL, environment: StoreEnvironment = .live
+  ) throws(StoreFileError) -> StoreCore<Self> {
     let (backing, state) = try JSONFileBacking<State>.open(url)
-    return StoreCore(state: state, backing: backing)
+    return StoreCore(state: state, backing: backing, environment: environment)
   }
 }

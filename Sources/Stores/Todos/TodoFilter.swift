@@ -67,24 +67,32 @@ extension TodosStore {
   /// the filtered offsets to ``delete(atOffsets:)`` would delete other todos.
   public func delete(atOffsets offsets: IndexSet, matching filter: TodoFilter) {
     let shown = filter.apply(to: todos)
-    let ids = offsets.filter { $0 < shown.count }.map { shown[$0].element.id }
-    send(.remove(ids: Set(ids)))
+    let ids = offsets.valid(forCount: shown.count).map { shown[$0].element.id }
+    send(.removeTodos(ids: Set(ids)))
   }
 
   /// Moves the todos at `offsets` of the list that `filter` shows to just before the todo
-  /// that list shows at `destination` (or after its last todo when `destination` is its
-  /// count) — in the full list, where the todos the filter hides stay where they are.
-  /// Offsets past that list are ignored.
+  /// that list shows at `destination` — the first one at or after it that is not moved — or,
+  /// when `destination` is past the last one, right after the last todo shown, in the full
+  /// list, where the todos the filter hides stay where they are. Offsets past that list are
+  /// ignored.
   ///
   /// Use it for `onMove` of a SwiftUI `ForEach` over ``todos(matching:)``.
   public func move(
     fromOffsets offsets: IndexSet, toOffset destination: Int, matching filter: TodoFilter
   ) {
+    let todos = self.todos
     let shown = filter.apply(to: todos)
-    let moved = IndexSet(offsets.filter { $0 < shown.count }.map { shown[$0].index })
-    let target =
-      destination < shown.count
-      ? shown[max(destination, 0)].index : (shown.last.map { $0.index + 1 } ?? 0)
-    send(.move(fromOffsets: moved, toOffset: target))
+    let valid = offsets.valid(forCount: shown.count)
+    var anchor = max(destination, 0)
+    while anchor < shown.count && valid.contains(anchor) { anchor += 1 }
+    let before: UUID?
+    if anchor < shown.count {
+      before = shown[anchor].element.id
+    } else {
+      let next = (shown.last?.index ?? todos.count) + 1
+      before = next < todos.count ? todos[next].id : nil
+    }
+    send(.moveTodos(ids: valid.map { shown[$0].element.id }, before: before))
   }
 }

@@ -55,30 +55,39 @@ public final class TodosStore: Store {
   }
 
   /// Every change to the list.
+  ///
+  /// Todos are named by id; the offset forms (SwiftUI's `onDelete` and `onMove` give offsets)
+  /// are resolved to ids against the list the caller saw before a store on a file applies
+  /// them (see ``resolve(_:in:)``), so they act on the todos that were shown even when another
+  /// process changed the file meanwhile.
   public enum Action: Equatable, Sendable {
     /// Inserts the todo at the top, unless its title is empty or its id is taken.
-    case add(Todo)
+    case addTodo(Todo)
     /// Replaces the todo with the same id, if any (and if the new title is not empty).
-    case update(Todo)
+    case updateTodo(Todo)
     /// Marks the todo done, or not done.
-    case toggle(id: UUID)
+    case toggleTodo(id: UUID)
     /// Marks the todos with these ids done (`true`) or not done (`false`).
-    case setDone(Bool, ids: Set<UUID>)
+    case markTodos(ids: Set<UUID>, done: Bool)
+    /// Removes the todos with these ids; unknown ids are ignored.
+    case removeTodos(ids: Set<UUID>)
     /// Removes the todos at these offsets; offsets out of range are ignored.
-    case delete(atOffsets: IndexSet)
-    /// Moves the todos at these offsets before the todo at `toOffset` (see
-    /// `MutableCollection.move(fromOffsets:toOffset:)`); offsets out of range are ignored
-    /// and the destination is clamped to the list.
-    case move(fromOffsets: IndexSet, toOffset: Int)
+    case removeTodo(at: IndexSet)
+    /// Moves the todos with these ids, in this order, to just before the todo with id
+    /// `before` — or, when that todo is among the moved ones, before the first todo after it
+    /// that is not — or to the end when `before` is `nil`. Unknown ids are ignored; an
+    /// unknown `before` (a todo removed meanwhile) moves nothing.
+    case moveTodos(ids: [UUID], before: UUID?)
+    /// Moves the todos at these offsets before the todo at offset `to`, counted before the
+    /// move, as `MutableCollection.move(fromOffsets:toOffset:)` does; offsets out of range
+    /// are ignored and the destination is clamped to the list.
+    case moveTodo(at: IndexSet, to: Int)
     /// Sorts by date, earliest first; todos with the same date keep their order.
     case orderByDate
     /// Sorts by priority, highest first; todos with the same priority keep their order.
     case orderByPriority
     /// Removes every todo that is done.
     case removeCompleted
-    /// Removes the todos with these ids. Unlike offsets, ids stay right when the list
-    /// changes meanwhile (in another process, say).
-    case remove(ids: Set<UUID>)
   }
 
   @ObservationIgnored public let core: StoreCore<TodosStore>
@@ -108,21 +117,21 @@ public final class TodosStore: Store {
   @discardableResult
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
-    case .add(let todo):
+    case .addTodo(let todo):
       guard todo.isValid, !state.todos.contains(where: { $0.id == todo.id }) else { return false }
       state.todos.insert(todo, at: 0)
       return true
-    case .update(let todo):
+    case .updateTodo(let todo):
       guard todo.isValid, let index = state.todos.firstIndex(where: { $0.id == todo.id }),
         state.todos[index] != todo
       else { return false }
       state.todos[index] = todo
       return true
-    case .toggle(let id):
+    case .toggleTodo(let id):
       guard let index = state.todos.firstIndex(where: { $0.id == id }) else { return false }
       state.todos[index].isDone.toggle()
       return true
-    case .setDone(let isDone, let ids):
+    case .markTodos(let ids, let isDone):
       var changed = false
       for index in state.todos.indices
       where state.todos[index].isDone != isDone && ids.contains(state.todos[index].id) {
@@ -130,12 +139,19 @@ public final class TodosStore: Store {
         changed = true
       }
       return changed
-    case .delete(let offsets):
+    case .removeTodos(let ids):
+      guard !ids.isEmpty else { return false }
+      let count = state.todos.count
+      state.todos.removeAll { ids.contains($0.id) }
+      return state.todos.count != count
+    case .removeTodo(let offsets):
       let valid = offsets.valid(forCount: state.todos.count)
       guard !valid.isEmpty else { return false }
       state.todos.remove(atOffsets: valid)
       return true
-    case .move(let offsets, let destination):
+    case .moveTodos(let ids, let before):
+      return moveTodos(ids, before: before, in: &state.todos)
+    case .moveTodo(let offsets, let destination):
       let valid = offsets.valid(forCount: state.todos.count)
       let clamped = min(max(destination, 0), state.todos.count)
       guard !isNoOpMove(valid, to: clamped) else { return false }
@@ -149,12 +165,65 @@ public final class TodosStore: Store {
       let count = state.todos.count
       state.todos.removeAll { $0.isDone }
       return state.todos.count != count
-    case .remove(let ids):
-      guard !ids.isEmpty else { return false }
-      let count = state.todos.count
-      state.todos.removeAll { ids.contains($0.id) }
-      return state.todos.count != count
     }
+  }
+
+  /// The id forms of the offset actions, against `state`, the list the caller saw: the todos
+  /// at the offsets (out of range ones ignored), and for a move the todo that the moved ones
+  /// land before. Other actions are returned as they are.
+  ///
+  /// - Complexity: O(*n*) for the offset actions, O(1) for the others.
+  public nonisolated static func resolve(_ action: Action, in state: State) -> Action {
+    switch action {
+    case .removeTodo(let offsets):
+      let valid = offsets.valid(forCount: state.todos.count)
+      return .removeTodos(ids: Set(valid.map { state.todos[$0].id }))
+    case .moveTodo(let offsets, let destination):
+      let todos = state.todos
+      let valid = offsets.valid(forCount: todos.count)
+      // The moved todos land before the first todo at or after the destination that stays.
+      var anchor = min(max(destination, 0), todos.count)
+      while anchor < todos.count && valid.contains(anchor) { anchor += 1 }
+      return .moveTodos(
+        ids: valid.map { todos[$0].id }, before: anchor < todos.count ? todos[anchor].id : nil)
+    default:
+      return action
+    }
+  }
+
+  /// Moves the todos with `ids` before the todo with id `before` (see
+  /// ``Action/moveTodos(ids:before:)``); returns whether the order changed.
+  ///
+  /// - Complexity: O(*n* + *m*) for *n* todos and *m* ids.
+  private nonisolated static func moveTodos(
+    _ ids: [UUID], before: UUID?, in todos: inout [Todo]
+  ) -> Bool {
+    var position: [UUID: Int] = [:]
+    for id in ids where position[id] == nil { position[id] = position.count }
+    var moved: [Todo?] = Array(repeating: nil, count: position.count)
+    var staying: [Todo] = []
+    staying.reserveCapacity(todos.count)
+    // How many staying todos come before `before`; all of them when it is nil.
+    var insertion: Int?
+    for todo in todos {
+      if todo.id == before { insertion = staying.count }
+      if let index = position[todo.id] {
+        moved[index] = todo
+      } else {
+        staying.append(todo)
+      }
+    }
+    guard before == nil || insertion != nil else { return false }
+    let movedTodos = moved.compactMap { $0 }
+    guard !movedTodos.isEmpty else { return false }
+    let split = insertion ?? staying.count
+    var result = Array(staying[..<split])
+    result.reserveCapacity(todos.count)
+    result += movedTodos
+    result += staying[split...]
+    guard !result.elementsEqual(todos, by: { $0.id == $1.id }) else { return false }
+    todos = result
+    return true
   }
 
   /// Whether moving `offsets` to `destination` leaves the list as it is: when they are one
@@ -177,17 +246,24 @@ public final class TodosStore: Store {
 
 extension TodosStore {
   /// Inserts `todo` at the top. Ignored when its title is empty or its id is taken.
-  public func add(_ todo: Todo) { send(.add(todo)) }
+  public func add(_ todo: Todo) { send(.addTodo(todo)) }
   /// Replaces the todo with the same id as `todo`, if any.
-  public func update(_ todo: Todo) { send(.update(todo)) }
+  public func update(_ todo: Todo) { send(.updateTodo(todo)) }
   /// Marks the todo with `id` done, or not done.
-  public func toggle(id: UUID) { send(.toggle(id: id)) }
-  /// Removes the todos at `offsets`; offsets out of range are ignored.
-  public func delete(atOffsets offsets: IndexSet) { send(.delete(atOffsets: offsets)) }
+  public func toggle(id: UUID) { send(.toggleTodo(id: id)) }
+  /// Removes the todos with `ids`; unknown ids are ignored.
+  public func remove(ids: Set<UUID>) { send(.removeTodos(ids: ids)) }
+  /// Removes the todos at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
+  /// ignored.
+  public func delete(atOffsets offsets: IndexSet) { send(.removeTodo(at: offsets)) }
+  /// Moves the todos with `ids`, in this order, before the todo with id `before`, or to the
+  /// end when it is `nil`.
+  public func move(ids: [UUID], before: UUID?) { send(.moveTodos(ids: ids, before: before)) }
   /// Moves the todos at `offsets` before the todo at `destination` (a position before
-  /// the move); offsets out of range are ignored and the destination is clamped.
+  /// the move) — for SwiftUI's `onMove`; offsets out of range are ignored and the
+  /// destination is clamped.
   public func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
-    send(.move(fromOffsets: offsets, toOffset: destination))
+    send(.moveTodo(at: offsets, to: destination))
   }
   /// Sorts the todos by date, earliest first, keeping the order of equal dates.
   public func orderByDate() { send(.orderByDate) }
@@ -195,6 +271,4 @@ extension TodosStore {
   public func orderByPriority() { send(.orderByPriority) }
   /// Removes every todo that is done.
   public func removeCompleted() { send(.removeCompleted) }
-  /// Removes the todos with `ids`; unknown ids are ignored.
-  public func remove(ids: Set<UUID>) { send(.remove(ids: ids)) }
 }

@@ -1,59 +1,5 @@
 import Foundation
 
-/// How hard a workout was. Ordered `low < medium < high`; stored in files by name.
-public enum Complexity: Int, CaseIterable, Comparable, Codable, Sendable {
-  case low, medium, high
-
-  /// The name used in files and on the command line: "low", "medium" or "high".
-  public var name: String {
-    switch self {
-    case .low: "low"
-    case .medium: "medium"
-    case .high: "high"
-    }
-  }
-
-  /// The complexity called `name`, or `nil`.
-  public init?(name: String) {
-    guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = match
-  }
-
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let name = try container.decode(String.self)
-    guard let complexity = Self(name: name) else {
-      throw DecodingError.dataCorruptedError(
-        in: container,
-        debugDescription: "expected \"low\", \"medium\" or \"high\", found \(quoted(name))")
-    }
-    self = complexity
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(name)
-  }
-}
-
-/// How workouts are sorted: always descending — longest or hardest first.
-public enum SortType: String, CaseIterable, Codable, Sendable {
-  case distance, complexity
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let name = try container.decode(String.self)
-    guard let sortType = Self(rawValue: name) else {
-      throw DecodingError.dataCorruptedError(
-        in: container,
-        debugDescription: "expected \"distance\" or \"complexity\", found \(quoted(name))")
-    }
-    self = sortType
-  }
-}
-
 /// Why a workout was refused.
 public enum WorkoutError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The name is empty after trimming white space.
@@ -84,6 +30,44 @@ public struct Workout: Identifiable, Hashable, Codable, Sendable {
   public let date: Date
   /// How hard it was.
   public let complexity: Complexity
+
+  /// How hard a workout was. Ordered `low < medium < high`; stored in files by name.
+  public enum Complexity: Int, CaseIterable, Comparable, Codable, Sendable {
+    case low, medium, high
+
+    /// The name used in files and on the command line: "low", "medium" or "high".
+    public var name: String {
+      switch self {
+      case .low: "low"
+      case .medium: "medium"
+      case .high: "high"
+      }
+    }
+
+    /// The complexity called `name`, or `nil`.
+    public init?(name: String) {
+      guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+      self = match
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      let name = try container.decode(String.self)
+      guard let complexity = Self(name: name) else {
+        throw DecodingError.dataCorruptedError(
+          in: container,
+          debugDescription: "expected \"low\", \"medium\" or \"high\", found \(quoted(name))")
+      }
+      self = complexity
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(name)
+    }
+  }
 
   /// A workout. `id` and `date` can be given, so that tests are deterministic. The name is
   /// normalised to one line (line breaks become spaces) and trimmed.

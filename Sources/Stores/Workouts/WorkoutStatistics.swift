@@ -22,7 +22,7 @@ public struct WorkoutStatistics: Equatable, Sendable {
   /// The longest distance in kilometres, or `nil` when there are no workouts.
   public var longestDistance: Double?
   /// How many workouts there are of each complexity (every complexity is present).
-  public var countByComplexity: [Complexity: Int]
+  public var countByComplexity: [Workout.Complexity: Int]
   /// The weeks that have workouts, earliest first.
   public var weeks: [Week]
 
@@ -35,7 +35,8 @@ public struct WorkoutStatistics: Equatable, Sendable {
     count = workouts.count
     totalDistance = workouts.reduce(0) { $0 + $1.distance }
     longestDistance = workouts.map(\.distance).max()
-    countByComplexity = Dictionary(uniqueKeysWithValues: Complexity.allCases.map { ($0, 0) })
+    countByComplexity = Dictionary(
+      uniqueKeysWithValues: Workout.Complexity.allCases.map { ($0, 0) })
     var weeks: [Int: Week] = [:]
     for workout in workouts {
       countByComplexity[workout.complexity, default: 0] += 1

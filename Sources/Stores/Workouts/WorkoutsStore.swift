@@ -14,30 +14,74 @@ import Observation
 /// ```
 @MainActor @Observable
 public final class WorkoutsStore: Store {
+  /// How workouts are sorted: always descending — longest, hardest or newest first — and
+  /// stably, so that equal workouts keep the order they were added in.
+  public enum SortType: String, CaseIterable, Codable, Sendable {
+    case distance, complexity, date
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      let name = try container.decode(String.self)
+      guard let sortType = Self(rawValue: name) else {
+        throw DecodingError.dataCorruptedError(
+          in: container,
+          debugDescription:
+            "expected \"distance\", \"complexity\" or \"date\", found \(quoted(name))")
+      }
+      self = sortType
+    }
+
+    /// Whether `first` sorts strictly before `second`: longer, harder or newer.
+    @usableFromInline
+    func orders(_ first: Workout, before second: Workout) -> Bool {
+      switch self {
+      case .distance: first.distance > second.distance
+      case .complexity: first.complexity > second.complexity
+      case .date: first.date > second.date
+      }
+    }
+  }
+
   /// The workouts and how they are sorted.
+  ///
+  /// The list shown, ``workouts``, is always the workouts in the order they were added,
+  /// sorted stably by ``sortType`` when it is set: a function of that order and the sort, so
+  /// that clearing the sort brings the order they were added in back, and a state read from
+  /// its file equals the state that wrote it. The file keeps the order they were added in.
   public struct State: PersistentState {
-    /// The workouts, in order: sorted by ``sortType`` while it is set.
-    public var workouts: [Workout]
+    /// The workouts, in order: sorted by ``sortType`` while it is set, else as added.
+    public private(set) var workouts: [Workout]
     /// The sort chosen last; while set, added and updated workouts go to their sorted place.
-    public var sortType: SortType?
+    public private(set) var sortType: SortType?
+    /// While sorted, the workouts in the order they were added; empty otherwise (then
+    /// `workouts` is that order).
+    private var addedOrder: [Workout]
 
     public init() {
-      workouts = []
-      sortType = nil
+      self.init(workouts: [])
     }
 
-    /// A state with `workouts`, sorted by `sortType` when it is given.
+    /// A state with `workouts`, taken as the order they were added, sorted by `sortType`
+    /// when it is given.
     public init(workouts: [Workout], sortType: SortType? = nil) {
-      self.workouts = workouts
       self.sortType = sortType
-      if let sortType { WorkoutsStore.sort(&self.workouts, by: sortType) }
+      if let sortType {
+        addedOrder = workouts
+        self.workouts = WorkoutsStore.sorted(workouts, by: sortType)
+      } else {
+        addedOrder = []
+        self.workouts = workouts
+      }
     }
+
+    /// The workouts in the order they were added.
+    public var workoutsInAddedOrder: [Workout] { sortType == nil ? workouts : addedOrder }
 
     private enum CodingKeys: String, CodingKey {
       case workouts, sortType
     }
 
-    /// Reads the state, sorting it when a file holds workouts out of the order it names.
+    /// Reads the workouts in the order they were added, and the sort.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       self.init(
@@ -45,116 +89,228 @@ public final class WorkoutsStore: Store {
         sortType: try container.decodeIfPresent(SortType.self, forKey: .sortType))
     }
 
+    /// Writes the workouts in the order they were added, and the sort.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(workoutsInAddedOrder, forKey: .workouts)
+      try container.encodeIfPresent(sortType, forKey: .sortType)
+    }
+
     /// Version 0 is a bare list of workouts.
     public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
       State(workouts: try [Workout](from: decoder))
     }
+
+    /// Adds `workout` last in the order added, and at its sorted place (after the equal
+    /// ones) while sorted. O(1) amortised unsorted, O(*n*) sorted.
+    mutating func add(_ workout: Workout) {
+      guard let sortType else {
+        workouts.append(workout)
+        return
+      }
+      addedOrder.append(workout)
+      workouts.insert(workout, at: WorkoutsStore.upperBound(of: workout, in: workouts, sortType))
+    }
+
+    /// Adds the workouts of `batch` whose ids are not taken, in order; returns whether any
+    /// was added. O(*n* + *m*), plus O((*n* + *m*) log (*n* + *m*)) to sort.
+    mutating func add(_ batch: [Workout]) -> Bool {
+      var taken = Set(workouts.map(\.id))
+      let new = batch.filter { taken.insert($0.id).inserted }
+      guard !new.isEmpty else { return false }
+      guard let sortType else {
+        workouts += new
+        return true
+      }
+      addedOrder += new
+      workouts = WorkoutsStore.sorted(addedOrder, by: sortType)
+      return true
+    }
+
+    /// Removes the workouts with `ids`; returns whether any was there. O(*n*).
+    mutating func remove(_ ids: Set<UUID>) -> Bool {
+      guard !ids.isEmpty else { return false }
+      let count = workouts.count
+      workouts.removeAll { ids.contains($0.id) }
+      guard workouts.count != count else { return false }
+      if sortType != nil { addedOrder.removeAll { ids.contains($0.id) } }
+      return true
+    }
+
+    /// Replaces the workout with `workout`'s id — the first added, should two have it —
+    /// moving it to its sorted place while sorted; returns whether anything changed. O(*n*).
+    mutating func update(_ workout: Workout) -> Bool {
+      guard let sortType else {
+        guard let index = workouts.firstIndex(where: { $0.id == workout.id }),
+          workouts[index] != workout
+        else { return false }
+        workouts[index] = workout
+        return true
+      }
+      guard let added = addedOrder.firstIndex(where: { $0.id == workout.id }),
+        addedOrder[added] != workout
+      else { return false }
+      if let shown = workouts.firstIndex(of: addedOrder[added]) { workouts.remove(at: shown) }
+      addedOrder[added] = workout
+      // Among the equal workouts, the order they were added in: after those added before it.
+      let equalAddedBefore = addedOrder[..<added].count {
+        !sortType.orders($0, before: workout) && !sortType.orders(workout, before: $0)
+      }
+      let start = WorkoutsStore.lowerBound(of: workout, in: workouts, sortType)
+      workouts.insert(workout, at: start + equalAddedBefore)
+      return true
+    }
+
+    /// Sorts by `newSortType`, or goes back to the order added for `nil`; returns whether the
+    /// state changed. O(*n* log *n*), O(1) when the sort is already the one in effect.
+    mutating func sort(by newSortType: SortType?) -> Bool {
+      guard newSortType != sortType else { return false }
+      let inAddedOrder = workoutsInAddedOrder
+      sortType = newSortType
+      if let newSortType {
+        addedOrder = inAddedOrder
+        workouts = WorkoutsStore.sorted(inAddedOrder, by: newSortType)
+      } else {
+        addedOrder = []
+        workouts = inAddedOrder
+      }
+      return true
+    }
   }
 
   /// Every change to the diary.
+  ///
+  /// Workouts are named by id; the offset form (SwiftUI's `onDelete` gives offsets) is
+  /// resolved to ids against the list the caller saw before a store on a file applies it
+  /// (see ``resolve(_:in:)``), so it removes the workouts that were shown even when another
+  /// process changed the file meanwhile.
   public enum Action: Equatable, Sendable {
     /// Adds the workout — at the end, or at its sorted place (after equal ones) while a sort
     /// type is set. Adding is O(1) and does not look for the id among the workouts: add each
     /// workout once (ids made by `UUID()` are unique).
     case addWorkout(Workout)
+    /// Adds the workouts whose ids are not in the diary yet, in one change (an import).
+    case addWorkouts([Workout])
+    /// Replaces the workout with the same id, moving it to its sorted place while a sort
+    /// type is set. Ignored for an unknown id.
+    case updateWorkout(Workout)
+    /// Removes the workouts with these ids; unknown ids are ignored.
+    case removeWorkouts(ids: Set<UUID>)
     /// Removes the workouts at these offsets; offsets out of range are ignored.
     case removeWorkout(at: IndexSet)
-    /// Sorts descending and stably by `SortType`, and remembers it.
-    case sort(by: SortType)
-    /// Replaces the first workout with the same id, moving it to its sorted place while a
-    /// sort type is set. Ignored for an unknown id.
-    case updateWorkout(Workout)
+    /// Sorts descending and stably by the sort type, and remembers it; `nil` forgets the sort
+    /// and puts the workouts back in the order they were added.
+    case sort(by: SortType?)
   }
 
   @ObservationIgnored public let core: StoreCore<WorkoutsStore>
 
-  /// An empty diary in memory.
-  public init() {
-    core = StoreCore(state: State())
+  /// An empty diary in memory, whose effects use `environment`.
+  public init(environment: StoreEnvironment = .live) {
+    core = StoreCore(state: State(), environment: environment)
   }
 
-  /// A diary of `workouts` in memory, unsorted.
-  public init(workouts: [Workout]) {
-    core = StoreCore(state: State(workouts: workouts))
+  /// A diary of `workouts` in memory, unsorted, whose effects use `environment`.
+  public init(workouts: [Workout], environment: StoreEnvironment = .live) {
+    core = StoreCore(state: State(workouts: workouts), environment: environment)
   }
 
-  /// The diary kept in the JSON file at `url`; a missing file is an empty diary.
+  /// The diary kept in the JSON file at `url`, whose effects use `environment`; a missing
+  /// file is an empty diary.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL) throws {
-    core = try WorkoutsStore.fileCore(contentsOf: url)
+  public init(contentsOf url: URL, environment: StoreEnvironment = .live) throws {
+    core = try WorkoutsStore.fileCore(contentsOf: url, environment: environment)
   }
 
   /// The pure reducer: applies `action` to `state`, returns whether it changed anything.
   ///
-  /// - Complexity: O(log *n*) to find a sorted place plus O(*n*) to insert there; O(1)
-  ///   amortised to append; O(*n* log *n*) to sort, O(*n*) when the list is already sorted.
+  /// - Complexity: O(1) amortised to add to an unsorted diary; O(*n*) to add to a sorted one,
+  ///   to update and to remove; O(*n* log *n*) to sort or to add a batch to a sorted diary.
   @discardableResult
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
     case .addWorkout(let workout):
-      insert(workout, into: &state)
+      state.add(workout)
       return true
+    case .addWorkouts(let workouts):
+      return state.add(workouts)
+    case .updateWorkout(let workout):
+      return state.update(workout)
+    case .removeWorkouts(let ids):
+      return state.remove(ids)
     case .removeWorkout(let offsets):
       let valid = offsets.valid(forCount: state.workouts.count)
-      guard !valid.isEmpty else { return false }
-      state.workouts.remove(atOffsets: valid)
-      return true
+      return state.remove(Set(valid.map { state.workouts[$0].id }))
     case .sort(let sortType):
-      let changedType = state.sortType != sortType
-      state.sortType = sortType
-      let isSorted = zip(state.workouts, state.workouts.dropFirst()).allSatisfy {
-        !isOrdered($1, before: $0, by: sortType)
-      }
-      if !isSorted { sort(&state.workouts, by: sortType) }
-      return changedType || !isSorted
-    case .updateWorkout(let workout):
-      guard let index = state.workouts.firstIndex(where: { $0.id == workout.id }),
-        state.workouts[index] != workout
-      else { return false }
-      if state.sortType == nil {
-        state.workouts[index] = workout
-      } else {
-        state.workouts.remove(at: index)
-        insert(workout, into: &state)
-      }
-      return true
+      return state.sort(by: sortType)
     }
   }
 
-  /// Adds `workout` at the end, or after the last workout that sorts before or with it.
-  private nonisolated static func insert(_ workout: Workout, into state: inout State) {
-    guard let sortType = state.sortType else {
-      state.workouts.append(workout)
-      return
+  /// The id form of ``Action/removeWorkout(at:)`` against `state`, the list the caller saw;
+  /// other actions as they are.
+  ///
+  /// - Complexity: O(*k*) for *k* offsets, O(1) for other actions.
+  public nonisolated static func resolve(_ action: Action, in state: State) -> Action {
+    guard case .removeWorkout(let offsets) = action else { return action }
+    let valid = offsets.valid(forCount: state.workouts.count)
+    return .removeWorkouts(ids: Set(valid.map { state.workouts[$0].id }))
+  }
+
+  /// `workouts` sorted stably by `sortType`.
+  nonisolated static func sorted(_ workouts: [Workout], by sortType: SortType) -> [Workout] {
+    // A closure written outside the main actor: see PLATFORM-NOTES on sorting speed.
+    switch sortType {
+    case .distance: workouts.sorted { $0.distance > $1.distance }
+    case .complexity: workouts.sorted { $0.complexity > $1.complexity }
+    case .date: workouts.sorted { $0.date > $1.date }
     }
+  }
+
+  /// The first position in `workouts`, sorted by `sortType`, whose workout does not sort
+  /// before `workout`. O(log *n*).
+  nonisolated static func lowerBound(
+    of workout: Workout, in workouts: [Workout], _ sortType: SortType
+  ) -> Int {
+    partition(workouts) { sortType.orders($0, before: workout) }
+  }
+
+  /// The first position in `workouts`, sorted by `sortType`, whose workout sorts after
+  /// `workout`: its place after the equal ones. O(log *n*).
+  nonisolated static func upperBound(
+    of workout: Workout, in workouts: [Workout], _ sortType: SortType
+  ) -> Int {
+    partition(workouts) { !sortType.orders(workout, before: $0) }
+  }
+
+  /// The number of leading elements of `workouts` for which `isBefore` holds, for a
+  /// predicate that holds for a prefix. O(log *n*).
+  private nonisolated static func partition(
+    _ workouts: [Workout], _ isBefore: (Workout) -> Bool
+  ) -> Int {
     var low = 0
-    var high = state.workouts.count
+    var high = workouts.count
     while low < high {
       let middle = (low + high) / 2
-      if isOrdered(workout, before: state.workouts[middle], by: sortType) {
-        high = middle
-      } else {
+      if isBefore(workouts[middle]) {
         low = middle + 1
+      } else {
+        high = middle
       }
     }
-    state.workouts.insert(workout, at: low)
+    return low
   }
+}
 
-  /// Whether `first` sorts strictly before `second`: longer, or harder.
-  private nonisolated static func isOrdered(
-    _ first: Workout, before second: Workout, by sortType: SortType
-  ) -> Bool {
-    switch sortType {
-    case .distance: first.distance > second.distance
-    case .complexity: first.complexity > second.complexity
-    }
-  }
-
-  private nonisolated static func sort(_ workouts: inout [Workout], by sortType: SortType) {
-    switch sortType {
-    case .distance: workouts.sort { $0.distance > $1.distance }
-    case .complexity: workouts.sort { $0.complexity > $1.complexity }
-    }
-  }
+extension WorkoutsStore {
+  /// Adds `workout`: at the end, or at its sorted place while sorted.
+  public func add(_ workout: Workout) { send(.addWorkout(workout)) }
+  /// Removes the workouts with `ids`; unknown ids are ignored.
+  public func remove(ids: Set<UUID>) { send(.removeWorkouts(ids: ids)) }
+  /// Removes the workouts at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
+  /// ignored.
+  public func delete(atOffsets offsets: IndexSet) { send(.removeWorkout(at: offsets)) }
+  /// Sorts by `sortType`, descending and stably, and keeps new workouts in their place; `nil`
+  /// goes back to the order they were added.
+  public func sort(by sortType: SortType?) { send(.sort(by: sortType)) }
 }

@@ -12,11 +12,12 @@ enum Values {
     return value
   }
 
-  /// The 0-based offsets of the 1-based `numbers` in a list of `count` items, each once.
+  /// The 0-based offsets of the 1-based `numbers` in a list of `count` items, each once, in
+  /// the order typed.
   static func offsets(_ numbers: [String], count: Int, of items: String) throws(DiaryError)
-    -> IndexSet
+    -> [Int]
   {
-    var offsets = IndexSet()
+    var offsets: [Int] = []
     for text in numbers {
       let number = try integer(text, for: "a \(items.dropLast()) number")
       guard number >= 1 else {
@@ -29,9 +30,23 @@ enum Values {
               ? "no \(items)" : count == 1 ? "1 \(items.dropLast())" : "\(count) \(items)")
             + " — see 'diary \(items) list'")
       }
-      offsets.insert(number - 1)
+      if !offsets.contains(number - 1) { offsets.append(number - 1) }
     }
     return offsets
+  }
+
+  /// Refuses a change whose items are not all in `current` any more: another process
+  /// removed one since the list was read, so its number now names another item.
+  ///
+  /// - Parameter picked: The numbers typed and the ids they named when the list was read.
+  static func requireStillThere(
+    _ picked: [(number: Int, id: UUID)], in current: some Sequence<UUID>, of items: String
+  ) throws(DiaryError) {
+    let present = Set(current)
+    guard let gone = picked.first(where: { !present.contains($0.id) }) else { return }
+    throw DiaryError(
+      "\(items.dropLast()) \(gone.number) was removed by another process meanwhile; nothing "
+        + "changed — see 'diary \(items) list' for the numbers now")
   }
 
   /// A date: `today`, `yesterday`, `2026-11-29` or ISO 8601 such as `2026-11-29T07:30:00Z`.

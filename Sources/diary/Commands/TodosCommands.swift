@@ -96,7 +96,7 @@ enum TodosCommands {
     let todo = Todo(title: parsed.arguments[0], date: date, priority: priority)
     guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
     let store = try context.todos()
-    try store.trySend(.add(todo))
+    try store.trySend(.addTodo(todo))
     if context.json { return try JSONOutput.encode(Numbered(number: 1, item: todo)) }
     return "Added todo 1: \(Terminal.escaped(todo.title))"
   }
@@ -106,37 +106,49 @@ enum TodosCommands {
     -> String
   {
     let store = try context.todos()
-    let offsets = try Values.offsets(parsed.arguments, count: store.todos.count, of: "todos")
-    let ids = Set(offsets.map { store.todos[$0].id })
-    try store.trySend(.setDone(isDone, ids: ids))
+    let picked = try pick(parsed.arguments, in: store)
+    try store.trySend(.markTodos(ids: Set(picked.map(\.id)), done: isDone)) { state in
+      try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
+    }
     return try result(store, context) {
-      "Marked \(count(offsets.count)) \(isDone ? "done" : "not done")."
+      "Marked \(count(picked.count)) \(isDone ? "done" : "not done")."
     }
   }
 
   @MainActor
   private static func remove(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let store = try context.todos()
-    let offsets = try Values.offsets(parsed.arguments, count: store.todos.count, of: "todos")
-    try store.trySend(.remove(ids: Set(offsets.map { store.todos[$0].id })))
-    return try result(store, context) { "Removed \(count(offsets.count))." }
+    let picked = try pick(parsed.arguments, in: store)
+    try store.trySend(.removeTodos(ids: Set(picked.map(\.id)))) { state in
+      try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
+    }
+    return try result(store, context) { "Removed \(count(picked.count))." }
   }
 
   @MainActor
   private static func move(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let target = parsed.option("to") ?? ""
     let store = try context.todos()
-    let offsets = try Values.offsets(parsed.arguments, count: store.todos.count, of: "todos")
-    let last = store.todos.count - offsets.count + 1
+    let picked = try pick(parsed.arguments, in: store)
+    let last = store.todos.count - picked.count + 1
     let position = try Values.integer(target, for: "--to")
     guard (1...last).contains(position) else {
-      throw DiaryError("--to must be between 1 and \(last) to move \(count(offsets.count))")
+      throw DiaryError("--to must be between 1 and \(last) to move \(count(picked.count))")
     }
     // The moved todos land before the todo that stays and ends up right after them.
-    let staying = store.todos.indices.filter { !offsets.contains($0) }
-    let destination = position - 1 < staying.count ? staying[position - 1] : store.todos.count
-    try store.trySend(.move(fromOffsets: offsets, toOffset: destination))
-    return try result(store, context) { "Moved \(count(offsets.count)) to \(position)." }
+    let movedIDs = Set(picked.map(\.id))
+    let staying = store.todos.filter { !movedIDs.contains($0.id) }
+    let before = position - 1 < staying.count ? staying[position - 1].id : nil
+    try store.trySend(.moveTodos(ids: picked.map(\.id), before: before)) { state in
+      let ids = state.todos.map(\.id)
+      try Values.requireStillThere(picked, in: ids, of: "todos")
+      if let before, !ids.contains(before) {
+        throw DiaryError(
+          "the todo at \(position) was removed by another process meanwhile; nothing changed "
+            + "— see 'diary todos list' for the numbers now")
+      }
+    }
+    return try result(store, context) { "Moved \(count(picked.count)) to \(position)." }
   }
 
   @MainActor
@@ -164,6 +176,17 @@ enum TodosCommands {
     try store.trySend(.removeCompleted)
     return try result(store, context) {
       done == 0 ? "No completed todos to remove." : "Removed \(count(done, "completed todo"))."
+    }
+  }
+
+  /// The todos numbered `numbers`, in the order typed, as the numbers and the ids they name.
+  @MainActor
+  private static func pick(_ numbers: [String], in store: TodosStore) throws
+    -> [(number: Int, id: UUID)]
+  {
+    let todos = store.todos
+    return try Values.offsets(numbers, count: todos.count, of: "todos").map {
+      ($0 + 1, todos[$0].id)
     }
   }
 

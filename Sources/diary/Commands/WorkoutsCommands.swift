@@ -70,10 +70,10 @@ enum WorkoutsCommands {
     let distance = try Values.distance(parsed.option("distance") ?? "")
     let complexity =
       try parsed.option("complexity").map { name in
-        guard let complexity = Complexity(name: name.lowercased()) else {
+        guard let complexity = Workout.Complexity(name: name.lowercased()) else {
           throw DiaryError(
             "invalid complexity '\(Terminal.escaped(name))': use low, medium or high"
-              + Suggestion.phrase(for: name, among: Complexity.allCases.map(\.name)))
+              + Suggestion.phrase(for: name, among: Workout.Complexity.allCases.map(\.name)))
         }
         return complexity
       } ?? .medium
@@ -93,19 +93,24 @@ enum WorkoutsCommands {
   @MainActor
   private static func remove(_ parsed: ParsedCommand, _ context: Context) throws -> String {
     let store = try context.workouts()
-    let offsets = try Values.offsets(
-      parsed.arguments, count: store.state.workouts.count, of: "workouts")
-    try store.trySend(.removeWorkout(at: offsets))
+    let workouts = store.state.workouts
+    let picked = try Values.offsets(parsed.arguments, count: workouts.count, of: "workouts").map {
+      (number: $0 + 1, id: workouts[$0].id)
+    }
+    try store.trySend(.removeWorkouts(ids: Set(picked.map(\.id)))) { state in
+      try Values.requireStillThere(picked, in: state.workouts.map(\.id), of: "workouts")
+    }
     if context.json { return try JSONOutput.encode(store.state.workouts.numbered) }
-    return "Removed \(offsets.count == 1 ? "1 workout" : "\(offsets.count) workouts")."
+    return "Removed \(picked.count == 1 ? "1 workout" : "\(picked.count) workouts")."
   }
 
   @MainActor
   private static func sort(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    guard let sortType = SortType(rawValue: parsed.arguments[0].lowercased()) else {
+    guard let sortType = WorkoutsStore.SortType(rawValue: parsed.arguments[0].lowercased()) else {
       throw DiaryError(
         "cannot sort by '\(Terminal.escaped(parsed.arguments[0]))': use distance or complexity"
-          + Suggestion.phrase(for: parsed.arguments[0], among: SortType.allCases.map(\.rawValue)),
+          + Suggestion.phrase(
+            for: parsed.arguments[0], among: WorkoutsStore.SortType.allCases.map(\.rawValue)),
         exitCode: .usage, usage: parsed.usage)
     }
     let store = try context.workouts()
@@ -154,7 +159,7 @@ enum WorkoutsCommands {
       "Total distance: \(format(statistics.totalDistance, unit))",
       "Longest:        \(format(statistics.longestDistance ?? 0, unit))",
       "By complexity:  "
-        + Complexity.allCases.map { "\($0.name) \(statistics.countByComplexity[$0] ?? 0)" }
+        + Workout.Complexity.allCases.map { "\($0.name) \(statistics.countByComplexity[$0] ?? 0)" }
         .joined(separator: ", "),
       "",
     ]
@@ -171,7 +176,7 @@ enum WorkoutsCommands {
   }
 
   /// "longest" or "hardest": what a sort puts first.
-  private static func firstOf(_ sortType: SortType) -> String {
+  private static func firstOf(_ sortType: WorkoutsStore.SortType) -> String {
     sortType == .distance ? "longest" : "hardest"
   }
 

@@ -78,6 +78,34 @@ struct IndexedCollectionTests {
     requireSendable(indexed)
   }
 
+  @Test("finds first and last pairs, whose indices subscript the base (swift-algorithms' cases)")
+  func firstAndLast() throws {
+    let letters = "ABCDEFGHIJKLMNOP"
+    let indexed = letters.indexed()
+    #expect(try #require(indexed.first).index == letters.startIndex)
+    #expect(try #require(indexed.first).element == "A")
+    #expect(try #require(indexed.last).index == letters.index(before: letters.endIndex))
+    #expect(try #require(indexed.last).element == "P")
+    #expect(letters[try #require(indexed.first { $0.element == "G" }).index] == "G")
+    #expect(letters[try #require(indexed.last { $0.element == "I" }).index] == "I")
+  }
+
+  @Test("over a lazy base it is lazy: map and filter compute nothing until iterated")
+  func lazy() {
+    let lazy = "ABCD".lazy.indexed()
+    requireLazy(lazy)
+    var calls = 0
+    let mapped = [1, 2, 3].lazy.indexed().map { pair in
+      calls += 1
+      return pair.element * 10
+    }
+    #expect(calls == 0)
+    #expect(Array(mapped) == [10, 20, 30])
+    #expect(calls == 3)
+    #expect(String(lazy.map(\.element)) == "ABCD")
+  }
+
+  private func requireLazy<C: LazyCollectionProtocol>(_: C) {}
   private func requireRandomAccess<C: RandomAccessCollection>(_: C) {}
   private func requireBidirectional<C: BidirectionalCollection>(_: C) {}
   private func requireSendable<C: Sendable>(_: C) {}

@@ -25,11 +25,11 @@ final class MemoryBacking: StoreBacking {
   }
 
   func transaction(
-    from current: ListStore.State, _ update: (inout ListStore.State) -> Bool
+    from current: ListStore.State, _ update: (inout ListStore.State) throws -> Bool
   ) throws -> BackingTransaction<ListStore.State>? {
     let reloaded = stored != storeSeen
     var state = reloaded ? stored : current
-    let changed = update(&state)
+    let changed = try update(&state)
     if changed {
       if failSaves { throw Failure() }
       stored = state
@@ -74,15 +74,15 @@ struct StoreBackingSeamTests {
     backing.failSaves = true
     #expect(throws: MemoryBacking.Failure.self) { try store.trySend(.append(2)) }
     #expect(store.state.items == [1])
-    #expect(store.core.lastError == nil)
+    #expect(store.lastError == nil)
     store.send(.append(3))
     #expect(store.state.items == [1])
-    #expect(store.core.lastError is MemoryBacking.Failure)
+    #expect(store.lastError is MemoryBacking.Failure)
     #expect(calls == 0)
     backing.failSaves = false
     store.send(.append(4))
     #expect(store.state.items == [1, 4])
-    #expect(store.core.lastError == nil)
+    #expect(store.lastError == nil)
     #expect(calls == 1)
     token.cancel()
   }
@@ -113,10 +113,10 @@ struct StoreBackingSeamTests {
     try store.refresh()
     try store.refresh()
     #expect(store.state.items == [5])
-    try store.core.watch()
+    try store.watch()
     backing.changeExternally(.init(items: [5, 6]))
     #expect(store.state.items == [5, 6])
-    store.core.stopWatching()
+    store.stopWatching()
     backing.changeExternally(.init(items: [7]))
     #expect(store.state.items == [5, 6])
     #expect(changes == [.reload, .reload])

@@ -22,7 +22,7 @@ enum FileKind: String, CaseIterable, Sendable {
   func change(_ url: URL) throws {
     switch self {
     case .settings: try SettingsStore(contentsOf: url).set(\.sleepGoal, to: 6)
-    case .todos: try TodosStore(contentsOf: url).trySend(.add(Todo(title: "x")))
+    case .todos: try TodosStore(contentsOf: url).trySend(.addTodo(Todo(title: "x")))
     case .workouts:
       try WorkoutsStore(contentsOf: url).trySend(.addWorkout(try Workout(name: "x", distance: 1)))
     }

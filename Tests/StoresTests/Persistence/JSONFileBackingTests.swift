@@ -168,7 +168,7 @@ struct JSONFileBackingTests {
     #expect(store.state.notes.map(\.text) == ["kept"])
     #expect(contents(url) == before)
     store.send(.clear)
-    #expect(store.core.lastError is StoreFileError)
+    #expect(store.lastError is StoreFileError)
     #expect(store.state.notes.map(\.text) == ["kept"])
   }
 
@@ -231,7 +231,7 @@ struct JSONFileBackingTests {
     let url = folder.file("notes.json")
     let store = try NotesStore(contentsOf: url)
     try store.trySend(.add(.init(text: "mine", date: Date())))
-    try store.core.watch()
+    try store.watch()
     var changes: [String] = []
     let token = store.onChange { change, _ in
       changes.append(change.action == nil ? "reload" : "action")
@@ -256,11 +256,11 @@ struct JSONFileBackingTests {
   func watchesOtherStores() async throws {
     let url = folder.file("notes.json")
     let watching = try NotesStore(contentsOf: url)
-    try watching.core.watch()
+    try watching.watch()
     let other = try NotesStore(contentsOf: url)
     try other.trySend(.add(.init(text: "from the other", date: Date())))
     #expect(await eventually { watching.state.notes.count == 1 })
-    watching.core.stopWatching()
+    watching.stopWatching()
     try other.trySend(.clear)
     try await Task.sleep(for: .milliseconds(300))
     #expect(watching.state.notes.count == 1)

@@ -25,7 +25,7 @@ struct SettingsStoreTests {
     let url = folder.file("settings.json")
     let settings = try SettingsStore(contentsOf: url)
     settings.sleepGoal = 7.5
-    #expect(settings.core.lastError == nil)
+    #expect(settings.lastError == nil)
     #expect(
       text(url) == """
         {
@@ -52,14 +52,14 @@ struct SettingsStoreTests {
     settings.sleepGoal = 25
     #expect(settings.sleepGoal == 6)
     #expect(
-      settings.core.lastError as? SettingsError
+      settings.lastError as? SettingsError
         == .invalidValue(key: "sleepGoal", value: "25", problem: "is out of range 0...24"))
     settings.sleepGoal = -.infinity
     settings.sleepGoal = .nan
     #expect(settings.sleepGoal == 6)
     #expect(contents(url) == before)
     settings.sleepGoal = 9
-    #expect(settings.core.lastError == nil)
+    #expect(settings.lastError == nil)
   }
 
   @Test("set throws for an invalid value and leaves the file byte for byte")
@@ -251,7 +251,7 @@ struct SettingsStoreTests {
   func watchPicksUpOtherProcess() async throws {
     let url = folder.file("settings.json")
     let settings = try SettingsStore(contentsOf: url)
-    try settings.core.watch()
+    try settings.watch()
     var seen: [Double] = []
     let token = settings.onChange(of: \.sleepGoal) { seen.append($0) }
     let path = url.path

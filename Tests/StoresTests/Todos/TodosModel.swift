@@ -6,25 +6,35 @@ enum TodosModel {
   static func apply(_ action: TodosStore.Action, to todos: [Todo]) -> [Todo] {
     let valid = { (offsets: IndexSet) in offsets.filter { $0 < todos.count } }
     switch action {
-    case .add(let todo):
+    case .addTodo(let todo):
       return todo.isValid && !todos.contains { $0.id == todo.id } ? [todo] + todos : todos
-    case .update(let todo):
+    case .updateTodo(let todo):
       return todo.isValid ? todos.map { $0.id == todo.id ? todo : $0 } : todos
-    case .toggle(let id):
+    case .toggleTodo(let id):
       return todos.map { todo in
         var todo = todo
         if todo.id == id { todo.isDone = !todo.isDone }
         return todo
       }
-    case .setDone(let isDone, let ids):
+    case .markTodos(let ids, let isDone):
       return todos.map { todo in
         var todo = todo
         if ids.contains(todo.id) { todo.isDone = isDone }
         return todo
       }
-    case .delete(let offsets):
+    case .removeTodo(let offsets):
       return OffsetReference.remove(todos, atOffsets: IndexSet(valid(offsets)))
-    case .move(let offsets, let destination):
+    case .moveTodos(let ids, let before):
+      var seen: Set<UUID> = []
+      let moved = ids.filter { seen.insert($0).inserted }.compactMap { id in
+        todos.first { $0.id == id }
+      }
+      let staying = todos.filter { !seen.contains($0.id) }
+      guard let before else { return staying + moved }
+      guard let anchor = todos.firstIndex(where: { $0.id == before }) else { return todos }
+      let split = todos[..<anchor].filter { !seen.contains($0.id) }.count
+      return Array(staying[..<split]) + moved + staying[split...]
+    case .moveTodo(let offsets, let destination):
       return OffsetReference.move(
         todos, fromOffsets: IndexSet(valid(offsets)),
         toOffset: min(max(destination, 0), todos.count))
@@ -34,7 +44,7 @@ enum TodosModel {
       return stableSorted(todos) { $0.priority > $1.priority }
     case .removeCompleted:
       return todos.filter { !$0.isDone }
-    case .remove(let ids):
+    case .removeTodos(let ids):
       return todos.filter { !ids.contains($0.id) }
     }
   }

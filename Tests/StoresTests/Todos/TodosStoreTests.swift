@@ -70,8 +70,8 @@ struct TodosStoreTests {
   func toggleTwice() {
     check(Gen<([Todo], UUID)>.zip(.todos(maxCount: 10), .id(among: 14))) { todos, id in
       var state = TodosStore.State(todos: todos)
-      TodosStore.reduce(&state, .toggle(id: id))
-      TodosStore.reduce(&state, .toggle(id: id))
+      TodosStore.reduce(&state, .toggleTodo(id: id))
+      TodosStore.reduce(&state, .toggleTodo(id: id))
       return state.todos == todos
     }
   }
@@ -112,7 +112,7 @@ struct TodosStoreTests {
     check(Self.listsAndActions, iterations: 30) { todos, actions in
       try? FileManager.default.removeItem(at: url)
       let store = try TodosStore(contentsOf: url)
-      for todo in todos.reversed() { try store.trySend(.add(todo)) }
+      for todo in todos.reversed() { try store.trySend(.addTodo(todo)) }
       for action in actions { try store.trySend(action) }
       return try TodosStore(contentsOf: url).state == store.state
     }
@@ -172,9 +172,9 @@ struct TodosStoreTests {
     #expect(store.todos.isEmpty)
     #expect(
       actions == [
-        .add(a), .add(b), .orderByDate, .orderByPriority, .toggle(id: a.id),
-        .move(fromOffsets: [1], toOffset: 0),
-        .removeCompleted, .remove(ids: [b.id]),
+        .addTodo(a), .addTodo(b), .orderByDate, .orderByPriority, .toggleTodo(id: a.id),
+        .moveTodo(at: [1], to: 0),
+        .removeCompleted, .removeTodos(ids: [b.id]),
       ])
     token.cancel()
   }

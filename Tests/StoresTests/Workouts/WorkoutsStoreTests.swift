@@ -3,59 +3,74 @@ import StoreTesting
 import Stores
 import Testing
 
-/// A plain, obviously correct model of the workouts reducer.
-enum WorkoutsModel {
-  static func key(_ workout: Workout, _ sortType: SortType) -> Double {
+/// A plain, obviously correct model of the workouts reducer: the workouts in the order they
+/// were added and the sort; the list shown is computed from them.
+struct WorkoutsModel: Equatable {
+  var added: [Workout] = []
+  var sortType: WorkoutsStore.SortType?
+
+  static func key(_ workout: Workout, _ sortType: WorkoutsStore.SortType) -> Double {
     switch sortType {
     case .distance: workout.distance
     case .complexity: Double(workout.complexity.rawValue)
+    case .date: workout.date.timeIntervalSinceReferenceDate
     }
   }
 
-  /// Adds `workout` after every workout whose key is at least its own (the list is sorted).
-  static func inserted(_ workout: Workout, into workouts: [Workout], _ sortType: SortType?)
-    -> [Workout]
-  {
-    guard let sortType else { return workouts + [workout] }
-    let position = workouts.filter { key($0, sortType) >= key(workout, sortType) }.count
-    return Array(workouts[..<position]) + [workout] + Array(workouts[position...])
+  /// The list shown: the order added, stably sorted by descending key while sorted.
+  var shown: [Workout] {
+    guard let sortType else { return added }
+    return added.enumerated().sorted {
+      Self.key($0.element, sortType) != Self.key($1.element, sortType)
+        ? Self.key($0.element, sortType) > Self.key($1.element, sortType) : $0.offset < $1.offset
+    }.map(\.element)
   }
 
-  static func apply(_ action: WorkoutsStore.Action, to state: WorkoutsStore.State)
-    -> WorkoutsStore.State
-  {
-    var state = state
+  static func apply(_ action: WorkoutsStore.Action, to model: WorkoutsModel) -> WorkoutsModel {
+    var model = model
     switch action {
     case .addWorkout(let workout):
-      state.workouts = inserted(workout, into: state.workouts, state.sortType)
-    case .removeWorkout(let offsets):
-      state.workouts = OffsetReference.remove(
-        state.workouts, atOffsets: IndexSet(offsets.filter { $0 < state.workouts.count }))
-    case .sort(let sortType):
-      state.sortType = sortType
-      // Stable: by descending key, then by old position.
-      state.workouts = state.workouts.enumerated().sorted {
-        key($0.element, sortType) != key($1.element, sortType)
-          ? key($0.element, sortType) > key($1.element, sortType) : $0.offset < $1.offset
-      }.map(\.element)
-    case .updateWorkout(let workout):
-      guard let index = state.workouts.firstIndex(where: { $0.id == workout.id }) else { break }
-      if state.sortType == nil {
-        state.workouts[index] = workout
-      } else if state.workouts[index] != workout {
-        state.workouts.remove(at: index)
-        state.workouts = inserted(workout, into: state.workouts, state.sortType)
+      model.added.append(workout)
+    case .addWorkouts(let workouts):
+      for workout in workouts where !model.added.contains(where: { $0.id == workout.id }) {
+        model.added.append(workout)
       }
+    case .updateWorkout(let workout):
+      if let index = model.added.firstIndex(where: { $0.id == workout.id }) {
+        model.added[index] = workout
+      }
+    case .removeWorkouts(let ids):
+      model.added.removeAll { ids.contains($0.id) }
+    case .removeWorkout(let offsets):
+      let shown = model.shown
+      let ids = Set(offsets.filter { $0 < shown.count }.map { shown[$0].id })
+      model.added.removeAll { ids.contains($0.id) }
+    case .sort(let sortType):
+      model.sortType = sortType
     }
-    return state
+    return model
+  }
+
+  /// The model of a store's state.
+  init(_ state: WorkoutsStore.State) {
+    added = state.workoutsInAddedOrder
+    sortType = state.sortType
+  }
+
+  init(added: [Workout], sortType: WorkoutsStore.SortType?) {
+    self.added = added
+    self.sortType = sortType
   }
 }
 
 @MainActor
 @Suite("WorkoutsStore")
 struct WorkoutsStoreTests {
-  static let statesAndActions = Gen<([Workout], SortType?, [WorkoutsStore.Action])>.zip(
-    .workouts(maxCount: 10), Gen<SortType>.element(of: SortType.allCases).optional,
+  static let statesAndActions = Gen<
+    ([Workout], WorkoutsStore.SortType?, [WorkoutsStore.Action])
+  >.zip(
+    .workouts(maxCount: 10),
+    Gen<WorkoutsStore.SortType>.element(of: WorkoutsStore.SortType.allCases).optional,
     Gen<WorkoutsStore.Action>.workoutAction().array(maxCount: 12))
 
   let folder = TemporaryFolder()
@@ -66,9 +81,40 @@ struct WorkoutsStoreTests {
       let store = WorkoutsStore(workouts: workouts)
       if let sortType { store.send(.sort(by: sortType)) }
       try requireAgreement(
-        of: store, with: WorkoutsStore.State(workouts: workouts, sortType: sortType),
-        after: actions, apply: WorkoutsModel.apply, observe: \.state)
+        of: store, with: WorkoutsModel(added: workouts, sortType: sortType),
+        after: actions, apply: WorkoutsModel.apply, observe: { WorkoutsModel($0.state) })
+      try requireEqual(
+        store.state.workouts, WorkoutsModel(store.state).shown, "the list shown is the sorted one")
     }
+  }
+
+  @Test("clearing the sort puts the workouts back in the order they were added")
+  func clearingTheSort() throws {
+    let five = try Workout(name: "Five", distance: 5, complexity: .high)
+    let ten = try Workout(name: "Ten", distance: 10, complexity: .low)
+    let three = try Workout(name: "Three", distance: 3, complexity: .medium)
+    var state = WorkoutsStore.State(workouts: [five, ten, three])
+    #expect(WorkoutsStore.reduce(&state, .sort(by: .distance)))
+    #expect(state.workouts.map(\.name) == ["Ten", "Five", "Three"])
+    #expect(WorkoutsStore.reduce(&state, .sort(by: .complexity)))
+    #expect(state.workouts.map(\.name) == ["Five", "Three", "Ten"])
+    #expect(WorkoutsStore.reduce(&state, .sort(by: nil)))
+    #expect(state.workouts.map(\.name) == ["Five", "Ten", "Three"])
+    #expect(state.sortType == nil)
+    #expect(!WorkoutsStore.reduce(&state, .sort(by: nil)), "clearing twice changes nothing")
+  }
+
+  @Test("sorting by date puts the newest first; equal ones keep the order they were added")
+  func sortingByDate() throws {
+    let day = { (day: Double) in Date(timeIntervalSinceReferenceDate: day * 86_400) }
+    let old = try Workout(name: "Old", distance: 1, date: day(1))
+    let new = try Workout(name: "New", distance: 1, date: day(3))
+    let alsoOld = try Workout(name: "Also old", distance: 1, date: day(1))
+    var state = WorkoutsStore.State(workouts: [old, new, alsoOld], sortType: .date)
+    #expect(state.workouts.map(\.name) == ["New", "Old", "Also old"])
+    WorkoutsStore.reduce(
+      &state, .addWorkout(try Workout(name: "Middle", distance: 1, date: day(2))))
+    #expect(state.workouts.map(\.name) == ["New", "Middle", "Old", "Also old"])
   }
 
   @Test("while a sort type is set, the list stays sorted by it after every action")
@@ -86,13 +132,13 @@ struct WorkoutsStoreTests {
 
   @Test("sorting is a stable permutation, numeric, and a second sort changes nothing")
   func sorting() {
-    let cases = Gen<([Workout], SortType)>.zip(
-      .workouts(maxCount: 12), .element(of: SortType.allCases))
+    let cases = Gen<([Workout], WorkoutsStore.SortType)>.zip(
+      .workouts(maxCount: 12), .element(of: WorkoutsStore.SortType.allCases))
     check(cases) { workouts, sortType in
       var state = WorkoutsStore.State(workouts: workouts)
       try require(WorkoutsStore.reduce(&state, .sort(by: sortType)))
       try requireEqual(
-        state, WorkoutsModel.apply(.sort(by: sortType), to: .init(workouts: workouts)))
+        state.workouts, WorkoutsModel(added: workouts, sortType: sortType).shown)
       try require(!WorkoutsStore.reduce(&state, .sort(by: sortType)), "sorting twice")
     }
     var state = WorkoutsStore.State()
@@ -141,7 +187,7 @@ struct WorkoutsStoreTests {
       try requireEqual(statistics.count, workouts.count)
       try require(abs(statistics.totalDistance - workouts.map(\.distance).reduce(0, +)) < 1e-9)
       try requireEqual(statistics.longestDistance, workouts.map(\.distance).max())
-      for complexity in Complexity.allCases {
+      for complexity in Workout.Complexity.allCases {
         try requireEqual(
           statistics.countByComplexity[complexity],
           workouts.filter { $0.complexity == complexity }.count)
@@ -236,10 +282,10 @@ struct WorkoutsStoreTests {
   @Test(
     "fixtures: each reads as stated",
     arguments: [
-      ("sample.json", 4, SortType?.some(.distance)), ("empty.json", 0, nil),
+      ("sample.json", 4, WorkoutsStore.SortType?.some(.distance)), ("empty.json", 0, nil),
       ("version-0.json", 2, nil),
     ])
-  func fixtures(name: String, count: Int, sortType: SortType?) throws {
+  func fixtures(name: String, count: Int, sortType: WorkoutsStore.SortType?) throws {
     let url = folder.copy(fixture: "workouts/\(name)")
     let before = contents(url)
     let store = try WorkoutsStore(contentsOf: url)
@@ -264,7 +310,10 @@ struct WorkoutsStoreTests {
         "unknown-complexity.json",
         #"workouts[0].complexity: expected "low", "medium" or "high", found "extreme""#
       ),
-      ("unknown-sort-type.json", #"sortType: expected "distance" or "complexity", found "name""#),
+      (
+        "unknown-sort-type.json",
+        #"sortType: expected "distance", "complexity" or "date", found "name""#
+      ),
     ])
   func brokenFixtures(name: String, expected: String) throws {
     let url = folder.copy(fixture: "workouts/\(name)")

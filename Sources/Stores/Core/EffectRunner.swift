@@ -1,0 +1,77 @@
+/// The running effects of one store: starts them, cancels them by id, and tells when none
+/// is left. Releasing it (with its store) cancels every effect still running.
+@MainActor
+final class EffectRunner<Action: Sendable> {
+  private struct Running {
+    var id: EffectID?
+    var task: Task<Void, Never>
+  }
+
+  private let send: Send<Action>
+  private let fail: @MainActor (any Error) -> Void
+  private var running: [Int: Running] = [:]
+  private var nextKey = 0
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// A runner whose effects send their actions through `send` and report their errors to
+  /// `fail`.
+  init(send: Send<Action>, fail: @escaping @MainActor (any Error) -> Void) {
+    self.send = send
+    self.fail = fail
+  }
+
+  deinit {
+    for effect in running.values { effect.task.cancel() }
+  }
+
+  /// Whether no effect is running.
+  var isIdle: Bool { running.isEmpty }
+
+  /// Starts `effect`: its cancellations first, then its work, in order.
+  func start(_ effect: Effect<Action>) {
+    switch effect.kind {
+    case .none:
+      break
+    case .cancel(let id):
+      cancel(id)
+    case .merge(let effects):
+      for effect in effects { start(effect) }
+    case .run(let id, let cancelInFlight, let operation):
+      if let id, cancelInFlight { cancel(id) }
+      let key = nextKey
+      nextKey += 1
+      let send = send
+      // The task's body runs on the main actor, so it cannot finish before it is recorded;
+      // `operation` is nonisolated and runs off the main actor.
+      let task = Task { [weak self] in
+        do {
+          try await operation(send)
+        } catch {
+          if !Task.isCancelled && !(error is CancellationError) { self?.fail(error) }
+        }
+        self?.finished(key)
+      }
+      running[key] = Running(id: id, task: task)
+    }
+  }
+
+  /// Returns once no effect is running — including effects started meanwhile by the actions
+  /// that running effects send.
+  func settle() async {
+    while !running.isEmpty {
+      await withCheckedContinuation { waiters.append($0) }
+    }
+  }
+
+  private func cancel(_ id: EffectID) {
+    for effect in running.values where effect.id == id { effect.task.cancel() }
+  }
+
+  private func finished(_ key: Int) {
+    running[key] = nil
+    guard running.isEmpty else { return }
+    let waiting = waiters
+    waiters = []
+    for waiter in waiting { waiter.resume() }
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the settings, todos and workouts files are: one place that an app and the `diary`
+/// tool both use, so that each sees what the other writes.
+///
+/// ```swift
+/// let files = try DiaryFiles.standard()          // where `diary` keeps its data
+/// let settings = try SettingsStore(contentsOf: files.settings)
+/// try settings.watch()                           // `diary settings set …` shows up live
+/// ```
+public struct DiaryFiles: Equatable, Sendable {
+  /// The settings file.
+  public var settings: URL
+  /// The todos file.
+  public var todos: URL
+  /// The workouts file.
+  public var workouts: URL
+
+  /// The three files in `folder`: `settings.json`, `todos.json` and `workouts.json`.
+  public init(folder: URL) {
+    settings = folder.appendingPathComponent("settings.json")
+    todos = folder.appendingPathComponent("todos.json")
+    workouts = folder.appendingPathComponent("workouts.json")
+  }
+
+  /// The files where `diary` keeps them, resolved from `environment`:
+  ///
+  /// 1. `$DIARY_HOME`, when set and not empty: the three files in that folder;
+  /// 2. on Apple platforms, one folder in the user's Application Support folder,
+  ///    `~/Library/Application Support/diary` (an app shares it with the tool when it is not
+  ///    sandboxed, or through an app group folder given as ``init(folder:)``);
+  /// 3. elsewhere, the XDG places: `$XDG_CONFIG_HOME/diary/settings.json` and
+  ///    `$XDG_DATA_HOME/diary/todos.json`, `workouts.json`, where an XDG variable that is
+  ///    empty or not an absolute path is ignored for its default, `~/.config` or
+  ///    `~/.local/share`.
+  ///
+  /// The home folder `~` is `$HOME` when it is an absolute path, else the user's home in the
+  /// password database; it must be a folder that exists, so that nothing is ever created
+  /// outside it or in the current folder.
+  ///
+  /// - Throws: ``NoHomeFolder`` when `DIARY_HOME` is not set and there is no usable home
+  ///   folder.
+  public static func standard(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(NoHomeFolder) -> DiaryFiles {
+    if let folder = environment["DIARY_HOME"], !folder.isEmpty {
+      return DiaryFiles(folder: URL(fileURLWithPath: folder, isDirectory: true))
+    }
+    let home = URL(fileURLWithPath: try homeFolder(environment: environment), isDirectory: true)
+    #if canImport(Darwin)
+      return DiaryFiles(
+        folder: home.appendingPathComponent("Library/Application Support/diary", isDirectory: true))
+    #else
+      func xdg(_ name: String, default relative: String) -> URL {
+        if let value = environment[name], value.hasPrefix("/") {
+          return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        return home.appendingPathComponent(relative, isDirectory: true)
+      }
+      let config = xdg("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("diary")
+      let data = xdg("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("diary")
+      var files = DiaryFiles(folder: data)
+      files.settings = config.appendingPathComponent("settings.json")
+      return files
+    #endif
+  }
+
+  /// Why there is no home folder to keep the files in.
+  public struct NoHomeFolder: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with `$HOME` and the password database's home.
+    public var reason: String
+
+    public var description: String {
+      "no usable home folder for the data: \(reason) — set HOME to your home folder, or "
+        + "DIARY_HOME to the folder to keep the data in"
+    }
+  }
+
+  /// `$HOME` if absolute, else the password database's home; an existing folder.
+  private static func homeFolder(environment: [String: String]) throws(NoHomeFolder) -> String {
+    let variable = environment["HOME"] ?? ""
+    let candidate: String
+    let origin: String
+    if variable.hasPrefix("/") {
+      candidate = variable
+      origin = "HOME"
+    } else if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir,
+      case let path = String(cString: directory), path.hasPrefix("/")
+    {
+      candidate = path
+      origin = "the home in the password database"
+    } else {
+      throw NoHomeFolder(
+        reason: (variable.isEmpty ? "HOME is not set" : "HOME is not an absolute path")
+          + " and the user has no home in the password database")
+    }
+    var info = stat()
+    guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      throw NoHomeFolder(reason: "\(origin), \(candidate), is not an existing folder")
+    }
+    return candidate
+  }
+}

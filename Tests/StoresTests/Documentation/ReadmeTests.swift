@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// The README is code: every ```swift block compiles as written, alone in a file with its own
+/// imports — a block with `@Test` as a file of a test target, a `Package.swift` block as a
+/// manifest — against the modules `swift test` has just built.
+@Suite("README")
+struct ReadmeTests {
+  /// The repository's root folder.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The ```swift blocks of the README, with the line each starts on.
+  static func swiftBlocks() throws -> [(line: Int, code: String)] {
+    let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    var blocks: [(line: Int, code: String)] = []
+    var current: (line: Int, lines: [String])?
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      if var block = current {
+        if line.hasPrefix("```") {
+          blocks.append((block.line, block.lines.joined(separator: "\n") + "\n"))
+          current = nil
+        } else {
+          block.lines.append(String(line))
+          current = block
+        }
+      } else if line == "```swift" {
+        current = (number + 2, [])
+      }
+    }
+    return blocks
+  }
+
+  @Test("every swift block compiles as written")
+  func blocksCompile() throws {
+    let blocks = try Self.swiftBlocks()
+    try #require(blocks.count >= 5, "the README has its examples")
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+      let (line, code) = blocks[index]
+      let isManifest = code.contains("import PackageDescription")
+      let file = folder.appendingPathComponent(
+        isManifest ? "Package-\(line).swift" : "block\(line).swift")
+      do {
+        try code.write(to: file, atomically: true, encoding: .utf8)
+        let arguments =
+          isManifest
+          ? [
+            "-I", Self.toolchainLibrary.appendingPathComponent("pm/ManifestAPI").path,
+            "-package-description-version", "6.0",
+          ]
+          : ["-I", Self.modules.path] + (code.contains("@Test") ? ["-parse-as-library"] : [])
+        let (status, output) = try Self.swiftc(
+          ["-typecheck", "-swift-version", "6", "-module-cache-path", folder.path]
+            + arguments + [file.path])
+        if status != 0 { failures.add("README.md:\(line): the block does not compile:\n\(output)") }
+      } catch {
+        failures.add("README.md:\(line): \(error)")
+      }
+    }
+    for failure in failures.all { Issue.record(Comment(rawValue: failure)) }
+  }
+
+  /// The modules of this build (`.build/debug/Modules`), beside the test bundle.
+  static var modules: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("Modules")
+  }
+
+  /// The toolchain's `lib/swift` folder, beside the `swiftc` that runs (a link to the
+  /// driver, which works out its mode from the name it is run by).
+  static var toolchainLibrary: URL {
+    swiftcPath.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("lib/swift")
+  }
+
+  /// `swiftc` on the `PATH`.
+  static let swiftcPath: URL = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) {
+        return candidate
+      }
+    }
+    return URL(fileURLWithPath: "/usr/bin/swiftc")
+  }()
+
+  /// Runs `swiftc` with `arguments`; its exit status and everything it printed.
+  static func swiftc(_ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = swiftcPath
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// Messages collected from concurrent work.
+private final class Failures: @unchecked Sendable {
+  private let lock = NSLock()
+  private var messages: [String] = []
+
+  var all: [String] { lock.withLock { messages } }
+  func add(_ message: String) { lock.withLock { messages.append(message) } }
+}
