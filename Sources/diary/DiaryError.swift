@@ -63,8 +63,9 @@ struct DiaryError: Error, Equatable {
   private static func exitCode(for error: StoreFileError) -> ExitCode {
     switch error.problem {
     case .malformedJSON, .invalidContent, .cannotEncode, .newerVersion: .dataError
-    case .notARegularFile, .cannotRead: .noInput
-    case .cannotCreateFolder: .cannotCreate
+    case .notARegularFile, .cannotRead, .tooManyLinks: .noInput
+    case .cannotCreateFolder, .unsafeLockFile, .folderReplaced: .cannotCreate
+    case .lockTimedOut: .temporaryFailure
     case .cannotWrite(let code):
       [EACCES, EPERM, EROFS, ENOTDIR, EISDIR, ENOENT, EEXIST].contains(code)
         ? .cannotCreate : .ioError

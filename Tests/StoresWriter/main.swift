@@ -8,6 +8,11 @@ import Stores
 //
 // todos and workouts add "TAG N"; keyvalue sets the key "TAG-N" to N; settings sets
 // sleepGoal to N % 25.
+//
+//   stores-writer hold FILE SECONDS TAG
+//
+// takes the lock of the todos FILE, prints `locked`, and keeps it SECONDS before adding
+// "TAG": a lock holder that can be stopped or killed at a known moment.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[3]) else {
@@ -40,6 +45,15 @@ MainActor.assumeIsolated {
         try file.trySend(.set(key: "\(tag)-\(index)", value: .number(Double(index))))
         print("ack \(index)")
         fflush(nil)
+      }
+    case "hold":
+      let store = try TodosStore(contentsOf: url)
+      // Another write first, so that the action below reloads under the lock.
+      try TodosStore(contentsOf: url).trySend(.addTodo(Todo(title: "\(tag) first")))
+      try store.trySend(.addTodo(Todo(title: tag))) { _ in
+        print("locked")
+        fflush(nil)
+        sleep(UInt32(count))
       }
     case "settings":
       let settings = try SettingsStore(contentsOf: url)

@@ -145,6 +145,12 @@ final class BackgroundDiary {
     throw CancellationError()
   }
 
+  var isRunning: Bool { process.isRunning }
+
+  func kill() {
+    Glibc.kill(process.processIdentifier, SIGKILL)
+  }
+
   func wait() -> DiaryProcess.Result {
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()

@@ -14,13 +14,24 @@ final class WriterProcess {
   let process = Process()
   private let output = Pipe()
 
-  init(_ binary: URL, _ arguments: [String], environment: [String: String]) throws {
+  /// Starts `binary` with `arguments`; with `line`, returns once it printed that line.
+  init(
+    _ binary: URL, _ arguments: [String], environment: [String: String],
+    waitingFor line: String? = nil
+  ) throws {
     process.executableURL = binary
     process.arguments = arguments
     process.environment = environment
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
+    guard let line else { return }
+    var printed = ""
+    while !printed.split(separator: "\n").contains(Substring(line)) {
+      let data = output.fileHandleForReading.availableData
+      guard !data.isEmpty else { throw CancellationError() }
+      printed += String(decoding: data, as: UTF8.self)
+    }
   }
 
   /// Kills the process with SIGKILL if it still runs, waits for it, and returns whether it

@@ -9,7 +9,9 @@ import Foundation
 #endif
 
 /// What identifies one version of a file's content, cheaply, without reading it: a write by
-/// anyone replaces the file with a new inode (an atomic rename) and so changes this.
+/// anyone replaces the file with a new inode (an atomic rename), or changes its size or its
+/// modification time — unless it rewrites the file in place within one tick of the file
+/// system's clock (see ``FileVersion``).
 struct FileIdentity: Equatable, Sendable {
   var device: UInt64
   var inode: UInt64
@@ -38,10 +40,60 @@ struct FileIdentity: Equatable, Sendable {
   }
 }
 
+/// What a backing knows of its file's content as it last read or wrote it.
+///
+/// A file rewritten in place (an editor, `cp` over it) within one tick of the file system's
+/// timestamps, with the same size, keeps its whole identity — git's "racily clean" problem. So
+/// a version whose modification time is not safely older than the moment it was recorded is
+/// *racy*: it keeps a hash of the content, and finding the same identity is confirmed by
+/// reading the file and comparing hashes, until a check comes safely after that time. Files
+/// this library writes are not racy: ``FileSystem/replace(_:in:with:path:)`` dates their
+/// modification a few seconds back, so any later write changes it.
+struct FileVersion: Sendable {
+  /// How much older than now a modification time must be for any later write to change it,
+  /// whatever the file system's granularity (a second or two on some).
+  static let safeAge: Double = 2.5
+
+  var identity: FileIdentity
+  /// The content's hash while the identity alone cannot tell a change; `nil` otherwise.
+  private(set) var racyHash: Int?
+
+  init(identity: FileIdentity, content: Data) {
+    self.identity = identity
+    racyHash = Self.isRacy(identity) ? Self.hash(content) : nil
+  }
+
+  /// Whether a file whose identity is now `current` still holds this version; `content` reads
+  /// it, for a racy version. A racy version confirmed after it is safely old stops being racy.
+  mutating func isCurrent<Failure: Error>(
+    _ current: FileIdentity, content: () throws(Failure) -> Data?
+  ) throws(Failure) -> Bool {
+    guard current == identity else { return false }
+    guard let racyHash else { return true }
+    guard let data = try content(), Self.hash(data) == racyHash else { return false }
+    if !Self.isRacy(identity) { self.racyHash = nil }
+    return true
+  }
+
+  private static func isRacy(_ identity: FileIdentity) -> Bool {
+    let modified = Double(identity.modified.tv_sec) + Double(identity.modified.tv_nsec) / 1e9
+    return Date().timeIntervalSince1970 - modified < safeAge
+  }
+
+  private static func hash(_ data: Data) -> Int {
+    var hasher = Hasher()
+    data.withUnsafeBytes { hasher.combine(bytes: $0) }
+    return hasher.finalize()
+  }
+}
+
 /// The few file-system operations the persistence needs, on POSIX calls, so that each one
 /// does exactly what it says (Foundation's atomic write neither fsyncs the folder nor keeps
 /// permissions). Every failure is a ``StoreFileError`` naming `path`, the data file.
 enum FileSystem {
+  /// The longest chain of symbolic links followed to a data file.
+  static let maxLinks = 32
+
   /// The identity of the file at `path`, or `nil` when there is no file there.
   static func identity(of path: String) throws(StoreFileError) -> FileIdentity? {
     var info = stat()
@@ -52,119 +104,145 @@ enum FileSystem {
     return FileIdentity(info)
   }
 
-  /// The bytes of the file at `path` and their identity, or `nil` when there is no file.
-  static func read(_ path: String) throws(StoreFileError) -> (Data, FileIdentity)? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
+  /// The identity of the entry `name` in `folder` (a link itself, not followed), or `nil`.
+  static func identity(of name: String, in folder: DataFolder, path: String)
+    throws(StoreFileError) -> FileIdentity?
+  {
+    var info = stat()
+    guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
       if errno == ENOENT { return nil }
       throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
     }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw StoreFileError(path: path, problem: .notARegularFile)
-    }
-    var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
-    var count = 0
-    while true {
-      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-      let read = bytes.withUnsafeMutableBytes {
-        systemRead(descriptor, $0.baseAddress! + count, $0.count - count)
-      }
-      if read == 0 { break }
-      if read < 0 {
-        if errno == EINTR { continue }
-        throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
-      }
-      count += read
-    }
-    return (Data(bytes[..<count]), FileIdentity(info))
+    return FileIdentity(info)
   }
 
-  /// Replaces the file at `path` with `data` atomically and durably: writes a new file with
-  /// an unpredictable name in the same folder (created `0600`, then given the old file's
-  /// permissions), `fsync`s it, renames it over `path` and `fsync`s the folder. Readers
-  /// see the old content or the new, never a mix; after a crash, one of the two is there.
-  /// A file that may not be written (no write permission) is refused, not replaced.
+  /// The bytes of the regular file `name` (relative to `folder`, or a path with `AT_FDCWD`)
+  /// and their identity, or `nil` when there is no file. Anything that is not a regular file —
+  /// a folder, a FIFO, a device — is refused before reading, so reading never blocks.
+  static func read(_ name: String, in folder: Int32 = AT_FDCWD, path: String)
+    throws(StoreFileError) -> (Data, FileIdentity)?
+  {
+    guard let file = try OpenFile(name, in: folder, path: path) else { return nil }
+    return (try file.contents(path: path), file.identity)
+  }
+
+  /// The data file `name` in `folder`, opened and locked with `flock`, and checked to still
+  /// be the file with that name — or `nil` when there is none.
+  ///
+  /// This guards against a writer whose lock file someone deleted while it held it: another
+  /// writer then takes a new lock file, but not this lock, which the first holds on the file
+  /// it is about to replace until it has replaced it. (Where the file system has no `flock`,
+  /// the file is returned unlocked.)
+  static func openLocked(
+    _ name: String, in folder: DataFolder, until deadline: ContinuousClock.Instant,
+    timeout: Duration, path: String
+  ) throws(StoreFileError) -> OpenFile? {
+    while true {
+      guard let file = try OpenFile(name, in: folder.descriptor, path: path) else { return nil }
+      let lockPath = (folder.path as NSString).appendingPathComponent(name)
+      do {
+        try FileLock.wait(
+          for: file.descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
+      } catch {
+        // No flock here (say, NFS without write access): no guard.
+        guard case .cannotWrite = error.problem else { throw error }
+        return file
+      }
+      if try identity(of: name, in: folder, path: path) == file.identity { return file }
+    }
+  }
+
+  /// Replaces the file `name` in `folder` with `data` atomically and durably: writes a new
+  /// file with an unpredictable name in the same folder, gives it the old file's permissions
+  /// and owner (a new file: `0600`, whatever the umask, and the folder's owner), `fsync`s it,
+  /// renames it over `name` and `fsync`s the folder. Readers see the old content or the new,
+  /// never a mix; after a crash, one of the two is there. A file that may not be written (no
+  /// write permission, even for root) is refused, not replaced.
+  ///
+  /// The new file's modification time is set a few seconds back (see ``FileVersion``), so
+  /// that any later write changes it, however coarse the file system's clock.
+  ///
+  /// With `creating`, the file must not exist yet: when another writer made it meanwhile,
+  /// nothing is written and ``Raced`` is thrown, so that the transaction starts again.
   ///
   /// - Returns: The identity of the new file.
-  static func replace(_ path: String, with data: Data) throws(StoreFileError) -> FileIdentity {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+  static func replace(
+    _ name: String, in folder: DataFolder, with data: Data, creating: Bool, path: String
+  ) throws -> FileIdentity {
     var permissions: mode_t = 0o600
+    var owner = folder.owner
     var existing = stat()
-    if stat(path, &existing) == 0 {
+    if fstatat(folder.descriptor, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
       guard existing.st_mode & S_IFMT == S_IFREG else {
         throw StoreFileError(path: path, problem: .notARegularFile)
       }
       // A rename would replace a file its owner made read-only: respect the permission,
       // also for root, who may write anything (so look at the write bits too).
-      guard access(path, W_OK) == 0 else {
+      guard faccessat(folder.descriptor, name, W_OK, 0) == 0 else {
         throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
       }
       guard existing.st_mode & 0o222 != 0 else {
         throw StoreFileError(path: path, problem: .cannotWrite(errno: EACCES))
       }
       permissions = existing.st_mode & 0o7777
+      owner = (existing.st_uid, existing.st_gid)
     }
 
     let (temporary, descriptor) = try createTemporaryFile(in: folder, for: name, path: path)
-    func fail(_ code: Int32) -> StoreFileError {
-      unlink(temporary)
-      return StoreFileError(path: path, problem: .cannotWrite(errno: code))
-    }
     var failure: Int32 = 0
-    if permissions != 0o600, fchmod(descriptor, permissions) != 0 { failure = errno }
+    // The owner first: changing it clears set-user-ID bits that the mode then restores.
+    keepOwner(descriptor, owner)
+    if fchmod(descriptor, permissions) != 0 { failure = errno }
     if failure == 0 { failure = writeAll(data, to: descriptor) }
+    if failure == 0 { failure = dateBack(descriptor) }
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    if failure != 0 { throw fail(failure) }
-    guard rename(temporary, path) == 0 else { throw fail(errno) }
-    syncFolder(folder)
-    guard let identity = try identity(of: path) else {
-      throw StoreFileError(path: path, problem: .cannotWrite(errno: ENOENT))
-    }
-    return identity
-  }
-
-  /// Runs `body` holding an exclusive lock on `path + ".lock"`, a lock file beside the
-  /// data file, created `0600` when missing and left in place (it holds nothing). Waits for
-  /// the lock as long as another process holds it; the lock is released even if the process
-  /// is killed.
-  static func withExclusiveLock<Result>(
-    on path: String, _ body: () throws -> Result
-  ) throws -> Result {
-    let lockPath = path + ".lock"
-    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
-    }
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    var raced = false
+    if failure == 0 {
+      if creating, linkat(folder.descriptor, temporary, folder.descriptor, name, 0) == 0 {
+        unlinkat(folder.descriptor, temporary, 0)
+      } else if creating && errno == EEXIST {
+        raced = true
+      } else if renameat(folder.descriptor, temporary, folder.descriptor, name) != 0 {
+        // Creating falls back to a rename where the file system has no hard links.
+        failure = errno
       }
     }
-    return try body()
+    var written = stat()
+    if failure == 0, fstat(descriptor, &written) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    guard failure == 0, !raced else {
+      unlinkat(folder.descriptor, temporary, 0)
+      if raced { throw Raced() }
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: failure))
+    }
+    // Makes the rename durable. Failing to is not an error: the file itself is durable, and
+    // some file systems refuse to sync a folder.
+    fsync(folder.descriptor)
+    return FileIdentity(written)
   }
 
-  /// Removes the temporary files that writers of `path` killed mid-write left behind
-  /// (`.NAME.RANDOM.tmp` beside it). Call it holding the lock, when no write is under way;
-  /// a failure to remove one is harmless (the next writer picks another name).
-  static func removeStaleTemporaries(of path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let prefix = "." + (path as NSString).lastPathComponent + "."
-    let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      unlink((folder as NSString).appendingPathComponent(name))
+  /// Another writer created the file between the check that it was missing and the write.
+  struct Raced: Error {}
+
+  /// Removes the temporary files that writers of `name` killed mid-write left behind:
+  /// exactly `.NAME.RANDOM.tmp` beside it, and only those no writer holds locked (a writer
+  /// locks its temporary file while it writes it). A failure to remove one is harmless (the
+  /// next writer picks another name).
+  static func removeStaleTemporaries(of name: String, in folder: DataFolder) {
+    let prefix = "." + name + "."
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for entry in names where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      let random = entry.dropFirst(prefix.count).dropLast(4)
+      guard !random.isEmpty, random.utf8.allSatisfy(isBase36) else { continue }
+      let descriptor = openat(folder.descriptor, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlinkat(folder.descriptor, entry, 0) }
+      close(descriptor)
     }
   }
 
-  /// Creates the folder `folder` and its missing parents with permissions `0700`.
+  /// Creates the folder `folder` and its missing parents, each `0700` whatever the umask and
+  /// owned, when root creates it, by the owner of the folder it is in.
   static func createFolder(_ folder: String, for path: String) throws(StoreFileError) {
     var info = stat()
     if stat(folder, &info) == 0 {
@@ -175,16 +253,28 @@ enum FileSystem {
     }
     let parent = (folder as NSString).deletingLastPathComponent
     if !parent.isEmpty, parent != folder { try createFolder(parent, for: path) }
-    guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+    guard mkdir(folder, 0o700) == 0 else {
+      if errno == EEXIST { return }
       throw StoreFileError(path: path, problem: .cannotCreateFolder(path: folder, errno: errno))
     }
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    var parentInfo = stat()
+    if stat(parent.isEmpty ? "." : parent, &parentInfo) == 0 {
+      keepOwner(descriptor, (parentInfo.st_uid, parentInfo.st_gid))
+    }
+    fchmod(descriptor, 0o700)
   }
 
-  /// `path` with every symbolic link on the way to it followed, so that a link to a data
-  /// file is read and written through: the target is replaced, the link stays.
-  static func resolvingSymbolicLinks(_ path: String) -> String {
+  /// `path` with every symbolic link on the way to the file followed, so that a link to a
+  /// data file is read and written through: the target is replaced, the link stays.
+  ///
+  /// - Throws: ``StoreFileError/Problem/tooManyLinks`` for a chain longer than ``maxLinks``
+  ///   (or a loop), rather than replacing the last link with a file.
+  static func resolvingLinks(_ path: String) throws(StoreFileError) -> String {
     var current = path
-    for _ in 0..<32 {
+    for _ in 0...maxLinks {
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let length = readlink(current, &buffer, buffer.count - 1)
       guard length > 0 else { return current }
@@ -195,19 +285,47 @@ enum FileSystem {
         : ((current as NSString).deletingLastPathComponent as NSString)
           .appendingPathComponent(target)
     }
-    return current
+    throw StoreFileError(path: path, problem: .tooManyLinks)
+  }
+
+  /// Gives the file open at `descriptor` the owner `owner`, when that is not who runs and
+  /// this process may (root may; others can only keep themselves).
+  static func keepOwner(_ descriptor: Int32, _ owner: (uid_t, gid_t)) {
+    guard owner.0 != geteuid() || owner.1 != getegid() else { return }
+    _ = fchown(descriptor, owner.0, owner.1)
   }
 
   private static func createTemporaryFile(
-    in folder: String, for name: String, path: String
+    in folder: DataFolder, for name: String, path: String
   ) throws(StoreFileError) -> (String, Int32) {
     while true {
       let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let temporary = (folder as NSString).appendingPathComponent(".\(name).\(suffix).tmp")
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      if descriptor >= 0 { return (temporary, descriptor) }
+      let temporary = ".\(name).\(suffix).tmp"
+      let descriptor = openat(
+        folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor >= 0 {
+        // Locked while it is written, so that a cleaner sees it is not stale.
+        flock(descriptor, LOCK_EX | LOCK_NB)
+        return (temporary, descriptor)
+      }
       if errno != EEXIST { throw StoreFileError(path: path, problem: .cannotWrite(errno: errno)) }
     }
+  }
+
+  private static func isBase36(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+  }
+
+  /// Sets the modification time of the file at `descriptor` more than
+  /// ``FileVersion/safeAge`` seconds back (and its access time to now), returning 0 or the
+  /// `errno` of the failure.
+  private static func dateBack(_ descriptor: Int32) -> Int32 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var times = [now, now]
+    times[1].tv_sec -= Int(FileVersion.safeAge.rounded(.up))
+    return futimens(descriptor, times) == 0 ? 0 : errno
   }
 
   /// Writes every byte of `data`, returning 0 or the `errno` of the failure.
@@ -225,20 +343,61 @@ enum FileSystem {
       return 0
     }
   }
-
-  /// Makes a rename in `folder` durable. Failing to is not an error: the data file itself
-  /// is already durable, and some file systems refuse to sync a folder.
-  private static func syncFolder(_ folder: String) {
-    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
-  }
 }
 
-/// `read(2)`, named apart from `FileSystem.read(_:)`.
-private func systemRead(
-  _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
-) -> Int {
-  read(descriptor, buffer, count)
+/// A regular file held open for reading; closed when released.
+final class OpenFile {
+  let descriptor: Int32
+  /// The identity of the open file.
+  let identity: FileIdentity
+
+  /// Opens the regular file `name` (relative to `folder`, or a path with `AT_FDCWD`), or
+  /// returns `nil` when there is none. Anything else — a folder, a FIFO, a device, or inside
+  /// a folder a symbolic link — is refused without blocking.
+  init?(_ name: String, in folder: Int32, path: String) throws(StoreFileError) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: inside a folder
+    // the name was checked to be the file itself.
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (folder == AT_FDCWD ? 0 : O_NOFOLLOW)
+    let descriptor = openat(folder, name, flags)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      if errno == ELOOP { throw StoreFileError(path: path, problem: .notARegularFile) }
+      throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
+    }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw StoreFileError(path: path, problem: .cannotRead(errno: code))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw StoreFileError(path: path, problem: .notARegularFile)
+    }
+    self.descriptor = descriptor
+    identity = FileIdentity(info)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Every byte of the file, from its start.
+  func contents(path: String) throws(StoreFileError) -> Data {
+    var bytes = [UInt8](repeating: 0, count: max(Int(identity.size), 0) + 1)
+    var count = 0
+    while true {
+      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+      let read = bytes.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count))
+      }
+      if read == 0 { break }
+      if read < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
+      }
+      count += read
+    }
+    return Data(bytes[..<count])
+  }
 }

@@ -4,16 +4,20 @@ import Foundation
 /// file-backed store.
 ///
 /// An action on a store opened on a file runs as:
-/// 1. take an exclusive lock on a lock file beside the data file (`todos.json.lock`);
+/// 1. take an exclusive lock on a lock file beside the data file (`todos.json.lock`; see
+///    ``FileLock``), waiting at most the lock timeout;
 /// 2. if the file changed since this backing last read or wrote it — told cheaply by its
-///    identity (device, inode, size, modification and change times) — reload it first;
-/// 3. run the reducer (actions are pure, so replaying one on fresher state is safe);
+///    identity, confirmed by content when that identity is racy (see ``FileVersion``) —
+///    reload it first;
+/// 3. run the reducer (positions were resolved to identities before, so replaying an action
+///    on fresher state keeps its intent);
 /// 4. if the state changed, write it to a new temporary file in the same folder, `fsync`,
 ///    rename it over the data file, `fsync` the folder;
 /// 5. release the lock; the store then notifies its observers.
 ///
-/// The first transaction of a backing also removes the temporary files that writers killed
-/// in the middle of step 4 left behind.
+/// The folder is held open (see ``DataFolder``) and every step happens relative to it. The
+/// first transaction of a backing also removes the temporary files that writers killed in
+/// the middle of step 4 left behind.
 ///
 /// So two processes never lose each other's updates, a crash leaves the old file or the
 /// new one, never a torn one, and what an action returned from is on disk. When the file
@@ -21,112 +25,184 @@ import Foundation
 ///
 /// Reading never creates or writes anything: a missing file is the empty state, and the
 /// folder (`0700`), the lock file and the data file (`0600`, or the old file's
-/// permissions) are created by the first write. A symbolic link is followed: its target is
-/// read and replaced, the link stays (a link to a missing folder is not followed into it:
-/// writing fails).
+/// permissions and owner) are created by the first write. A symbolic link is followed: its
+/// target is read and replaced, the link stays (a link to a missing folder is not followed
+/// into it: writing fails).
 @MainActor
 final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// The data file's path as given (the link, when it is one).
   let path: String
-  /// The identity of the file as last read or written; `nil` when it was missing.
-  private var identity: FileIdentity?
+  /// How long a transaction waits for another process's lock.
+  let lockTimeout: Duration
+  /// The file as last read or written; `nil` when it was missing.
+  private var version: FileVersion?
+  /// The folder of the file's target, once a transaction has opened it.
+  private var folder: DataFolder?
   private var watcher: FileWatcher?
   /// Whether this backing has removed the temporary files of crashed writers.
   private var removedStaleTemporaries = false
 
-  private init(path: String, identity: FileIdentity?) {
+  private init(path: String, lockTimeout: Duration) {
     self.path = path
-    self.identity = identity
+    self.lockTimeout = lockTimeout
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
   ///   this state; the file is left untouched.
-  static func open(_ url: URL) throws(StoreFileError) -> (JSONFileBacking, State) {
-    let path = url.standardizedFileURL.path
-    let backing = JSONFileBacking(path: path, identity: nil)
-    let (state, identity) = try backing.read(FileSystem.resolvingSymbolicLinks(path))
-    backing.identity = identity
+  static func open(_ url: URL, lockTimeout: Duration) throws(StoreFileError) -> (
+    JSONFileBacking, State
+  ) {
+    let backing = JSONFileBacking(path: url.standardizedFileURL.path, lockTimeout: lockTimeout)
+    let (state, version) = try backing.read(FileSystem.resolvingLinks(backing.path))
+    backing.version = version
     return (backing, state)
   }
 
   func transaction(
     from current: State, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
-    let target = FileSystem.resolvingSymbolicLinks(path)
+    let target = try FileSystem.resolvingLinks(path)
     var state = current
     // Whether `update` changed `state`; nil while it has not run on it.
     var changed: Bool?
-    if try FileSystem.identity(of: target) == identity {
+    if try isCurrent(
+      FileSystem.identity(of: target),
+      reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+    {
       // The state in memory is the stored one: an action that changes nothing needs no
       // lock and no write, and so creates no file.
       changed = try update(&state)
       guard changed == true else { return nil }
     }
-    // The data folder is created, never a folder a link points into: a dangling link whose
-    // target's folder is missing fails to write.
-    try FileSystem.createFolder((path as NSString).deletingLastPathComponent, for: path)
-    return try FileSystem.withExclusiveLock(on: target) {
+    let folder = try dataFolder(for: target)
+    let name = (target as NSString).lastPathComponent
+    return try FileLock.withLock(of: name, in: folder, timeout: lockTimeout, path: path) {
+      deadline in
       if !removedStaleTemporaries {
-        FileSystem.removeStaleTemporaries(of: target)
+        FileSystem.removeStaleTemporaries(of: name, in: folder)
         removedStaleTemporaries = true
       }
-      var newIdentity = identity
-      var reloaded = false
-      if try FileSystem.identity(of: target) != identity {
-        (state, newIdentity) = try read(target)
-        reloaded = state != current
-        changed = nil
+      while true {
+        let file = try FileSystem.openLocked(
+          name, in: folder, until: deadline, timeout: lockTimeout, path: path)
+        var newVersion = version
+        var reloaded = false
+        if try !isCurrent(
+          file?.identity,
+          reading: { () throws(StoreFileError) in
+            try file?.contents(path: path)
+          })
+        {
+          if let file {
+            let data = try file.contents(path: path)
+            state = try StateFileCoding.decode(data, path: path)
+            newVersion = FileVersion(identity: file.identity, content: data)
+          } else {
+            (state, newVersion) = (State(), nil)
+          }
+          reloaded = state != current
+          changed = nil
+        }
+        let didChange = try changed ?? update(&state)
+        if didChange {
+          let data = try StateFileCoding.encode(state, path: path)
+          do {
+            let identity = try FileSystem.replace(
+              name, in: folder, with: data, creating: file == nil, path: path)
+            newVersion = FileVersion(identity: identity, content: data)
+          } catch is FileSystem.Raced {
+            // Another writer created the file meanwhile: start again from what it wrote.
+            (state, changed) = (current, nil)
+            continue
+          }
+        }
+        version = newVersion
+        guard didChange || reloaded else { return nil }
+        return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
       }
-      let didChange = try changed ?? update(&state)
-      if didChange {
-        newIdentity = try FileSystem.replace(
-          target, with: StateFileCoding.encode(state, path: path))
-      }
-      identity = newIdentity
-      guard didChange || reloaded else { return nil }
-      return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
     }
   }
 
   func reloadIfChanged() throws -> State? {
-    let target = FileSystem.resolvingSymbolicLinks(path)
-    guard try FileSystem.identity(of: target) != identity else { return nil }
-    let (state, newIdentity) = try read(target)
-    identity = newIdentity
+    let target = try FileSystem.resolvingLinks(path)
+    let identity = try FileSystem.identity(of: target)
+    guard
+      try !isCurrent(
+        identity,
+        reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+    else { return nil }
+    let (state, newVersion) = try read(target)
+    version = newVersion
     return state
   }
 
   func watch(onChange: @escaping @MainActor () -> Void) throws {
     guard watcher == nil else { return }
-    let target = FileSystem.resolvingSymbolicLinks(path)
-    watcher = FileWatcher(path: target) { onChange() }
+    watcher = FileWatcher(path: path) { onChange() }
   }
 
   func stopWatching() {
     watcher = nil
   }
 
-  /// The state stored at `target` (the empty state when there is no file) and its identity.
+  /// Whether the file whose identity is now `identity` (`nil`: missing) still holds the
+  /// version last read or written; `contents` reads it when that must be confirmed.
+  private func isCurrent(
+    _ identity: FileIdentity?, reading contents: () throws(StoreFileError) -> Data?
+  ) throws(StoreFileError) -> Bool {
+    guard let identity, var known = version else { return identity == nil && version == nil }
+    let current = try known.isCurrent(identity, content: contents)
+    version = known
+    return current
+  }
+
+  /// The folder of `target`, held open: the one opened before while it is still at its path,
+  /// else the folder there now — never one put there as a link or by someone else.
+  private func dataFolder(for target: String) throws(StoreFileError) -> DataFolder {
+    let folderPath = (target as NSString).deletingLastPathComponent
+    if let folder, folder.path == folderPath {
+      switch folder.status {
+      case .current: return folder
+      case .replaced:
+        throw StoreFileError(path: path, problem: .folderReplaced(folder: folderPath))
+      case .missing, .remade: break
+      }
+    }
+    // The data folder is created, never a folder a link points into: a dangling link whose
+    // target's folder is missing fails to write.
+    try FileSystem.createFolder((path as NSString).deletingLastPathComponent, for: path)
+    let opened = try DataFolder(opening: folderPath, for: path)
+    folder = opened
+    return opened
+  }
+
+  /// The state stored at `target` (the empty state when there is no file) and its version.
   private func read(_ target: String) throws(StoreFileError) -> (
-    state: State, identity: FileIdentity?
+    state: State, version: FileVersion?
   ) {
-    guard let (data, identity) = try FileSystem.read(target) else { return (State(), nil) }
-    return (try StateFileCoding.decode(data, path: path), identity)
+    guard let (data, identity) = try FileSystem.read(target, path: path) else {
+      return (State(), nil)
+    }
+    return (
+      try StateFileCoding.decode(data, path: path), FileVersion(identity: identity, content: data)
+    )
   }
 }
 
 extension Store where State: PersistentState {
   /// A core for a store kept in the JSON file at `url`, with the file's state (the empty
-  /// state when there is no file), whose effects use `environment`. Each store's
-  /// `init(contentsOf:)` is built on it.
+  /// state when there is no file), whose effects use `environment`, and whose actions wait at
+  /// most `lockTimeout` for another process's lock. Each store's `init(contentsOf:)` is built
+  /// on it.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public static func fileCore(
-    contentsOf url: URL, environment: StoreEnvironment = .live
+    contentsOf url: URL, environment: StoreEnvironment = .live,
+    lockTimeout: Duration = .seconds(3)
   ) throws(StoreFileError) -> StoreCore<Self> {
-    let (backing, state) = try JSONFileBacking<State>.open(url)
+    let (backing, state) = try JSONFileBacking<State>.open(url, lockTimeout: lockTimeout)
     return StoreCore(state: state, backing: backing, environment: environment)
   }
 }

@@ -182,10 +182,15 @@ public final class KeyValueFile: KeyValueStore {
 
   /// The key-value file at `url`; a missing file has no values set.
   ///
+  /// An action waits at most `lockTimeout` for another process that holds the file's lock,
+  /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
+  ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL, keys: [AnySettingsKey] = []) throws {
+  public init(
+    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .seconds(3)
+  ) throws {
     self.keys = keys
-    core = try KeyValueFile.fileCore(contentsOf: url)
+    core = try KeyValueFile.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 
   /// Registers `key`, replacing a registered key of the same name. Registering writes

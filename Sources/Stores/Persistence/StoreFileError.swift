@@ -23,6 +23,16 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     case cannotWrite(errno: Int32)
     /// The folder that holds the file does not exist and cannot be created (`errno`).
     case cannotCreateFolder(path: String, errno: Int32)
+    /// More than `FileSystem.maxLinks` symbolic links (or a loop) lead to the file.
+    case tooManyLinks
+    /// Another process held the file's lock, `lock`, for longer than `waited`; `holder` is its
+    /// process id when known. Nothing was changed: try again.
+    case lockTimedOut(lock: String, holder: Int32?, waited: Duration)
+    /// The lock file `lock` is a symbolic link or not a regular file, so it is not used.
+    case unsafeLockFile(lock: String)
+    /// The folder `folder` that held the file while the store was open was replaced by a
+    /// symbolic link or by something of another owner; writing there would follow it.
+    case folderReplaced(folder: String)
   }
 
   /// The path of the data file concerned.
@@ -61,10 +71,34 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
           ? " — check the permissions of the file and its folder" : "")
     case .cannotCreateFolder(let folder, let errno):
       return "cannot create the folder \(folder) for \(path): \(Self.explain(errno))"
+    case .tooManyLinks:
+      return "\(path): more than \(FileSystem.maxLinks) symbolic links lead to it (or they loop) "
+        + "— point the link at the file itself"
+    case .lockTimedOut(let lock, let holder, let waited):
+      let seconds = waited.components.seconds
+      let who = holder.map { "process \($0)\(Self.processName($0).map { " (\($0))" } ?? "")" }
+      return "\(path): \(who ?? "another process") has held the lock \(lock) for more than "
+        + "\(seconds) s; nothing was changed — try again, and if it stays locked, check "
+        + "\(holder.map { "what process \($0) is doing (stopped?)" } ?? "which process holds it")"
+    case .unsafeLockFile(let lock):
+      return "\(path): the lock file \(lock) is a symbolic link or not a regular file — remove it "
+        + "(a new one is made)"
+    case .folderReplaced(let folder):
+      return "\(path): the folder \(folder) was replaced since the store opened it — "
+        + "open the store again"
     }
   }
 
   private static func explain(_ errno: Int32) -> String {
     String(cString: strerror(errno))
+  }
+
+  /// The name of the running process `pid`, where the system tells it (Linux).
+  private static func processName(_ pid: Int32) -> String? {
+    guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
+      return nil
+    }
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : quoted(trimmed)
   }
 }

@@ -65,9 +65,12 @@ public final class SettingsStore: KeyValueStore {
 
   /// The settings in the file at `url`; a missing file is all defaults.
   ///
+  /// An action waits at most `lockTimeout` for another process that holds the file's lock,
+  /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
+  ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL) throws {
-    core = try SettingsStore.fileCore(contentsOf: url)
+  public init(contentsOf url: URL, lockTimeout: Duration = .seconds(3)) throws {
+    core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 
   /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.

@@ -102,9 +102,12 @@ public final class TodosStore: Store {
 
   /// The todos kept in the JSON file at `url`; a missing file is an empty list.
   ///
+  /// An action waits at most `lockTimeout` for another process that holds the file's lock,
+  /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
+  ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL) throws {
-    core = try TodosStore.fileCore(contentsOf: url)
+  public init(contentsOf url: URL, lockTimeout: Duration = .seconds(3)) throws {
+    core = try TodosStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 
   /// The todos, in order. Read-only: change them with actions.

@@ -218,9 +218,16 @@ public final class WorkoutsStore: Store {
   /// The diary kept in the JSON file at `url`, whose effects use `environment`; a missing
   /// file is an empty diary.
   ///
+  /// An action waits at most `lockTimeout` for another process that holds the file's lock,
+  /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
+  ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL, environment: StoreEnvironment = .live) throws {
-    core = try WorkoutsStore.fileCore(contentsOf: url, environment: environment)
+  public init(
+    contentsOf url: URL, environment: StoreEnvironment = .live,
+    lockTimeout: Duration = .seconds(3)
+  ) throws {
+    core = try WorkoutsStore.fileCore(
+      contentsOf: url, environment: environment, lockTimeout: lockTimeout)
   }
 
   /// The pure reducer: applies `action` to `state`, returns whether it changed anything.

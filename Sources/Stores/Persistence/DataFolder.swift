@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The folder of a data file, held open: every step of a transaction — the lock, the
+/// temporary file, the rename — happens relative to this descriptor (`openat`, `renameat`),
+/// so that a path swapped for a link meanwhile is noticed, never followed into another folder.
+final class DataFolder {
+  /// The folder's path when it was opened.
+  let path: String
+  let descriptor: Int32
+  /// Who owns the folder: new files in it get this owner when root writes them.
+  let owner: (uid_t, gid_t)
+  private let device: UInt64
+  private let inode: UInt64
+
+  /// Opens the existing folder at `path`, for the data file at `dataPath` (named in errors).
+  init(opening path: String, for dataPath: String) throws(StoreFileError) {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw StoreFileError(path: dataPath, problem: .cannotWrite(errno: errno))
+    }
+    var info = stat()
+    fstat(descriptor, &info)
+    self.path = path
+    self.descriptor = descriptor
+    owner = (info.st_uid, info.st_gid)
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// What is at the folder's path now.
+  enum Status {
+    /// This folder.
+    case current
+    /// Nothing: the folder was removed or moved away.
+    case missing
+    /// Another folder, of the same owner (the folder was made anew).
+    case remade
+    /// A symbolic link or something owned by someone else, put where the folder was.
+    case replaced
+  }
+
+  /// Whether the folder at ``path`` is still this one.
+  var status: Status {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .missing }
+    var own = stat()
+    fstat(descriptor, &own)
+    if UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode && own.st_nlink > 0 {
+      return .current
+    }
+    var entry = stat()
+    guard lstat(path, &entry) == 0, entry.st_mode & S_IFMT == S_IFDIR,
+      entry.st_uid == owner.0
+    else { return .replaced }
+    return .remade
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The exclusive lock of a data file: `flock` on a lock file beside it (`todos.json.lock`),
+/// which holds nothing but the process id of the last holder.
+///
+/// - The lock file is opened relative to the data folder with `O_NOFOLLOW`: a link put in its
+///   place is refused, never followed to create a file elsewhere.
+/// - Waiting is bounded: past `timeout`, the wait fails with an error naming the lock file
+///   and its holder, so a holder that is stopped (SIGSTOP, a debugger) never blocks anyone
+///   forever.
+/// - After locking, the locked file is checked to still be the one at its path: if someone
+///   deleted or replaced the lock file meanwhile, the lock is taken again on the new one, so
+///   two writers never both hold "the" lock.
+/// - The lock is released when `body` returns or throws, and by the system if the process
+///   dies.
+enum FileLock {
+  /// Runs `body` holding the lock of the data file `name` in `folder`; `body` is given the
+  /// deadline of the wait, for any further lock it takes.
+  ///
+  /// - Throws: ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)`` when another
+  ///   process holds the lock longer than `timeout`; ``StoreFileError/Problem/unsafeLockFile(lock:)``
+  ///   when the lock file is a link or not a regular file; `cannotWrite` when it cannot be
+  ///   created; and whatever `body` throws.
+  static func withLock<Result>(
+    of name: String, in folder: DataFolder, timeout: Duration, path: String,
+    _ body: (ContinuousClock.Instant) throws -> Result
+  ) throws -> Result {
+    let lockName = name + ".lock"
+    let lockPath = (folder.path as NSString).appendingPathComponent(lockName)
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let descriptor = try openLockFile(lockName, in: folder, lockPath: lockPath, path: path)
+      var locked = false
+      defer { if !locked { close(descriptor) } }
+      try wait(for: descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
+      guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
+      locked = true
+      defer { close(descriptor) }
+      let pid = Array("\(getpid())\n".utf8)
+      ftruncate(descriptor, 0)
+      _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+      return try body(deadline)
+    }
+  }
+
+  /// Opens (creating it `0600`, owned like its folder) the lock file, refusing a link.
+  private static func openLockFile(
+    _ name: String, in folder: DataFolder, lockPath: String, path: String
+  ) throws(StoreFileError) -> Int32 {
+    let descriptor = openat(
+      folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+    guard descriptor >= 0 else {
+      if errno == ELOOP || errno == ENXIO || errno == EISDIR {
+        throw StoreFileError(path: path, problem: .unsafeLockFile(lock: lockPath))
+      }
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw StoreFileError(path: path, problem: .unsafeLockFile(lock: lockPath))
+    }
+    if info.st_uid == geteuid() {
+      // Whatever the umask was when it was created, it stays openable for writing.
+      if info.st_mode & 0o777 != 0o600 { fchmod(descriptor, 0o600) }
+      if info.st_uid != folder.owner.0 { FileSystem.keepOwner(descriptor, folder.owner) }
+    }
+    return descriptor
+  }
+
+  /// Takes the `flock` on `descriptor`, polling with growing pauses until `deadline`.
+  static func wait(
+    for descriptor: Int32, until deadline: ContinuousClock.Instant, timeout: Duration,
+    lockPath: String, path: String
+  ) throws(StoreFileError) {
+    var pause = Duration.microseconds(200)
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else {
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+      }
+      let now = ContinuousClock.now
+      guard now < deadline else {
+        throw StoreFileError(
+          path: path,
+          problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
+      }
+      let nap = min(pause, deadline - now)
+      let (seconds, attoseconds) = nap.components
+      var request = timespec(
+        tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+      nanosleep(&request, nil)
+      pause = min(pause * 2, .milliseconds(50))
+    }
+  }
+
+  /// The process id the holder wrote into the lock file, if it is a running process.
+  private static func holder(_ descriptor: Int32) -> Int32? {
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    guard count > 0,
+      let pid = Int32(
+        String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(
+          in: .whitespacesAndNewlines)),
+      pid > 0, kill(pid, 0) == 0 || errno == EPERM
+    else { return nil }
+    return pid
+  }
+
+  /// Whether the file locked at `descriptor` is the one named `name` in `folder` now.
+  private static func isStillAtItsPath(_ descriptor: Int32, _ name: String, in folder: DataFolder)
+    -> Bool
+  {
+    var locked = stat()
+    var named = stat()
+    return fstat(descriptor, &locked) == 0
+      && fstatat(folder.descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0
+      && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+  }
+}

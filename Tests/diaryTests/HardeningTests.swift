@@ -1,0 +1,365 @@
+import Foundation
+import StoreTesting
+import Stores
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The defects an adversarial run found, each reproduced with real processes and files — a
+/// deleted lock file, an in-place edit within a clock tick, a FIFO, a stopped lock holder,
+/// root and other owners, a hostile umask, links, temporaries — through the library and the
+/// built `diary`.
+@MainActor
+@Suite("Reliability: hardening", .serialized)
+struct HardeningTests {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+  static let writer = DiaryProcess.builtProduct("stores-writer")
+
+  // MARK: No write lost
+
+  @Test("a lock file deleted while writers run never lets two of them in at once")
+  func deletedLockFile() throws {
+    let file = folder.file("todos.json")
+    let writers = try (0..<4).map { index in
+      try WriterProcess(
+        Self.writer, ["todos", file.path, "100", "w\(index)"], environment: diary.environment)
+    }
+    var deletions = 0
+    while writers.contains(where: { $0.process.isRunning }) {
+      if unlink(file.path + ".lock") == 0 { deletions += 1 }
+      usleep(200)
+    }
+    for writer in writers { writer.process.waitUntilExit() }
+    #expect(writers.allSatisfy { $0.process.terminationStatus == 0 })
+    let titles = try TodosStore(contentsOf: file).todos.map(\.title)
+    #expect(titles.count == 400, "lost \(400 - titles.count) acknowledged adds")
+    #expect(deletions > 0, "the lock file was deleted under the writers")
+  }
+
+  @Test("a same-size edit in place within one clock tick is noticed, not overwritten")
+  func racilyClean() throws {
+    let mount = try #require(
+      CoarseClockFolder(), "needs root to mount a ramfs, whose timestamps are coarse")
+    let url = mount.url.appendingPathComponent("todos.json")
+    for round in 0..<300 {
+      try? FileManager.default.removeItem(at: url)
+      // The store's own write, then another process's edit in place, at once.
+      let store = try TodosStore(contentsOf: url)
+      try store.trySend(.addTodo(Todo(id: Gen<UUID>.testID(0), title: "aaaa")))
+      try editInPlace(url, replacing: "aaaa", with: "bbbb")
+      try store.refresh()
+      try #require(store.todos.map(\.title) == ["bbbb"], "round \(round): the edit was missed")
+      // A file someone else wrote just now, read, then edited in place again.
+      try editInPlace(url, replacing: "bbbb", with: "cccc")
+      let reader = try TodosStore(contentsOf: url)
+      try editInPlace(url, replacing: "cccc", with: "dddd")
+      try reader.trySend(.toggleTodo(id: Gen<UUID>.testID(0)))
+      try #require(reader.todos.map(\.title) == ["dddd"], "round \(round): overwritten")
+      try #require(try TodosStore(contentsOf: url).todos.first?.title == "dddd")
+    }
+  }
+
+  /// Rewrites the file in place (same inode, same size), as an editor or `cp` does.
+  func editInPlace(_ url: URL, replacing old: String, with new: String) throws {
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let descriptor = open(url.path, O_WRONLY | O_TRUNC)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let bytes = Array(text.replacingOccurrences(of: old, with: new).utf8)
+    #expect(write(descriptor, bytes, bytes.count) == bytes.count)
+  }
+
+  // MARK: No hang
+
+  @Test(
+    "a FIFO as a data file is refused at once (66), reading or writing",
+    arguments: [
+      ["todos", "list"], ["todos", "add", "x"], ["settings", "list"],
+      ["workouts", "add", "Run", "--distance", "5"],
+    ])
+  func fifo(arguments: [String]) throws {
+    let name = arguments[0] == "settings" ? "settings.json" : "\(arguments[0]).json"
+    #expect(mkfifo(folder.file(name).path, 0o600) == 0)
+    let result = try runWithin(seconds: 10, arguments)
+    #expect(result.exitCode == 66, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("is not a regular file"))
+    #expect(folder.names == [name], "nothing else was created")
+    #expect(throws: StoreFileError(path: folder.file(name).path, problem: .notARegularFile)) {
+      if name == "todos.json" { _ = try TodosStore(contentsOf: folder.file(name)) }
+      if name == "settings.json" { _ = try SettingsStore(contentsOf: folder.file(name)) }
+      if name == "workouts.json" { _ = try WorkoutsStore(contentsOf: folder.file(name)) }
+    }
+  }
+
+  @Test("a stopped lock holder makes writers fail after the timeout (75), naming it")
+  func stoppedHolder() throws {
+    let file = folder.file("todos.json")
+    let holder = try WriterProcess(
+      Self.writer, ["hold", file.path, "60", "held"], environment: diary.environment,
+      waitingFor: "locked")
+    kill(holder.process.processIdentifier, SIGSTOP)
+    defer {
+      kill(holder.process.processIdentifier, SIGCONT)
+      _ = holder.kill()
+    }
+    let before = folder.snapshot()
+    let started = ContinuousClock.now
+    let result = try runWithin(seconds: 30, ["todos", "add", "x"])
+    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(result.exitCode == 75, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("\(file.path).lock"))
+    #expect(result.errorOutput.contains("process \(holder.process.processIdentifier)"))
+    #expect(result.errorOutput.contains("try again"))
+    #expect(folder.snapshot() == before, "nothing changed")
+
+    let store = try TodosStore(contentsOf: file, lockTimeout: .milliseconds(200))
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.addTodo(Todo(title: "y")))
+    }
+    guard case .lockTimedOut(let lock, let pid, _) = error?.problem else {
+      Issue.record("expected a lock timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(lock == file.path + ".lock")
+    #expect(pid == holder.process.processIdentifier)
+    #expect(store.todos.map(\.title) == ["held first"], "the write it saw, not its own")
+  }
+
+  // MARK: Owner, mode, umask
+
+  @Test("root writing a user's file keeps its owner, group and mode; new files get the folder's")
+  func keepsTheOwner() throws {
+    try #require(geteuid() == 0, "needs root to give files to another user")
+    let (uid, gid): (uid_t, gid_t) = (54_321, 54_322)
+    let data = folder.file("user")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    #expect(chown(data.path, uid, gid) == 0)
+    let user = DiaryProcess(folder: data)
+    #expect(user.run("todos", "add", "first").exitCode == 0)
+    for name in ["todos.json", "todos.json.lock"] {
+      let info = try fileInfo(data.appendingPathComponent(name))
+      #expect((info.st_uid, info.st_gid) == (uid, gid), "\(name) belongs to the folder's owner")
+      #expect(info.st_mode & 0o777 == 0o600, "\(name)")
+    }
+    chmod(data.appendingPathComponent("todos.json").path, 0o640)
+    #expect(user.run("todos", "add", "second").exitCode == 0)
+    let info = try fileInfo(data.appendingPathComponent("todos.json"))
+    #expect((info.st_uid, info.st_gid) == (uid, gid))
+    #expect(info.st_mode & 0o777 == 0o640)
+    let nested = DiaryProcess(folder: data.appendingPathComponent("sub/folder"))
+    #expect(nested.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+    let created = try fileInfo(data.appendingPathComponent("sub"))
+    #expect((created.st_uid, created.st_gid) == (uid, gid))
+    #expect(created.st_mode & 0o777 == 0o700)
+  }
+
+  @Test(
+    "a restrictive umask still makes files the next write can replace",
+    arguments: [
+      "0277", "0377", "0777",
+    ])
+  func umask(mask: String) throws {
+    var masked = DiaryProcess(folder: folder.file("data"))
+    masked.launcher = ["/bin/sh", "-c", "umask \(mask); exec \"$0\" \"$@\""]
+    for title in ["one", "two", "three"] {
+      let result = masked.run("todos", "add", title)
+      #expect(result.exitCode == 0, "\(result.errorOutput)")
+    }
+    #expect(masked.run("settings", "set", "sleepGoal", "6").exitCode == 0)
+    #expect(masked.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+    #expect(try fileInfo(folder.file("data")).st_mode & 0o777 == 0o700)
+    for name in ["todos.json", "todos.json.lock", "settings.json"] {
+      #expect(try fileInfo(folder.file("data/\(name)")).st_mode & 0o777 == 0o600, "\(name)")
+    }
+    #expect(try TodosStore(contentsOf: folder.file("data/todos.json")).todos.count == 3)
+  }
+
+  // MARK: Links
+
+  @Test("a chain of too many links is refused, and no link is replaced by a file")
+  func linkChain() throws {
+    let target = folder.copy(
+      fixturesFolder.appendingPathComponent("todos/sample.json"), as: "real.json")
+    var previous = target.path
+    for index in 0..<40 {
+      let link = folder.file("link\(index)").path
+      #expect(symlink(previous, link) == 0)
+      previous = link
+    }
+    #expect(rename(previous, folder.file("todos.json").path) == 0)
+    let before = folder.snapshot()
+    let result = diary.run("todos", "add", "x")
+    #expect(result.exitCode == 66, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("symbolic links"))
+    #expect(folder.snapshot() == before)
+    #expect(throws: StoreFileError.self) { try TodosStore(contentsOf: folder.file("todos.json")) }
+    // 32 links are followed.
+    let short = folder.file("short.json")
+    #expect(symlink(folder.file("link30").path, short.path) == 0)
+    let store = try TodosStore(contentsOf: short)
+    try store.trySend(.addTodo(Todo(title: "through 32 links")))
+    #expect(try TodosStore(contentsOf: target).todos.first?.title == "through 32 links")
+    #expect(try linkTarget(folder.file("link0")) == target.path, "the links stay links")
+  }
+
+  @Test("a lock file that is a link is refused, and nothing is made where it points")
+  func lockFileLink() throws {
+    let outside = TemporaryFolder()
+    let elsewhere = outside.file("planted.lock")
+    #expect(symlink(elsewhere.path, folder.file("todos.json.lock").path) == 0)
+    let result = diary.run("todos", "add", "x")
+    #expect(result.exitCode == 73, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("todos.json.lock is a symbolic link"))
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("todos.json").path))
+  }
+
+  @Test("a data folder swapped for a link while a store is open is noticed, not followed")
+  func swappedFolder() throws {
+    let data = folder.file("data")
+    let store = try TodosStore(contentsOf: data.appendingPathComponent("todos.json"))
+    try store.trySend(.addTodo(Todo(title: "before")))
+    let other = TemporaryFolder()
+    #expect(rename(data.path, folder.file("moved").path) == 0)
+    #expect(symlink(other.url.path, data.path) == 0)
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.addTodo(Todo(title: "after")))
+    }
+    #expect(error?.problem == .folderReplaced(folder: data.path))
+    #expect(other.names.isEmpty, "nothing was written into the other folder")
+    #expect(store.todos.map(\.title) == ["before"])
+  }
+
+  @Test("a data folder removed and made anew by its owner is written again")
+  func remadeFolder() throws {
+    let data = folder.file("data")
+    let store = try TodosStore(contentsOf: data.appendingPathComponent("todos.json"))
+    try store.trySend(.addTodo(Todo(title: "before")))
+    try FileManager.default.removeItem(at: data)
+    try store.trySend(.addTodo(Todo(title: "after")))
+    #expect(try TodosStore(contentsOf: data.appendingPathComponent("todos.json")).todos.count == 1)
+  }
+
+  // MARK: Temporaries
+
+  @Test("a store on 'todos' leaves diary's in-flight temporaries of 'todos.json' alone")
+  func temporariesOfAnotherFile() throws {
+    let inFlight = folder.write("{}", to: ".todos.json.1x2y3z.tmp")
+    let stale = folder.write("{}", to: ".todos.k9z.tmp")
+    let notOurs = folder.write("{}", to: ".todos.has.dots.tmp")
+    let store = try TodosStore(contentsOf: folder.file("todos"))
+    try store.trySend(.addTodo(Todo(title: "x")))
+    #expect(FileManager.default.fileExists(atPath: inFlight.path))
+    #expect(FileManager.default.fileExists(atPath: notOurs.path))
+    #expect(!FileManager.default.fileExists(atPath: stale.path), "a crashed writer's own is gone")
+  }
+
+  // MARK: The watch
+
+  @Test("the watch goes on after its folder is renamed away or removed and made anew")
+  func watchSurvivesTheFolder() async throws {
+    let data = folder.file("data")
+    let url = data.appendingPathComponent("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    try store.trySend(.addTodo(Todo(title: "first")))
+    try store.watch()
+    #expect(rename(data.path, folder.file("old").path) == 0)
+    #expect(await eventually { store.todos.isEmpty }, "the file went away with its folder")
+    let diary = DiaryProcess(folder: data)
+    #expect(diary.run("todos", "add", "in a new folder").exitCode == 0)
+    #expect(await eventually { store.todos.map(\.title) == ["in a new folder"] })
+    try FileManager.default.removeItem(at: data)
+    #expect(await eventually { store.todos.isEmpty })
+    #expect(diary.run("todos", "add", "again").exitCode == 0)
+    #expect(await eventually { store.todos.map(\.title) == ["again"] })
+    #expect(diary.run("todos", "add", "and again").exitCode == 0)
+    #expect(await eventually { store.todos.count == 2 }, "watching the new folder")
+  }
+
+  @Test("the watch follows a link to the data file when it is pointed elsewhere")
+  func watchFollowsARetargetedLink() async throws {
+    let first = try TodosStore(contentsOf: folder.file("a/todos.json"))
+    try first.trySend(.addTodo(Todo(title: "in a")))
+    let second = try TodosStore(contentsOf: folder.file("b/todos.json"))
+    try second.trySend(.addTodo(Todo(title: "in b")))
+    let link = folder.file("data/todos.json")
+    try FileManager.default.createDirectory(
+      at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+    #expect(symlink(folder.file("a/todos.json").path, link.path) == 0)
+    let store = try TodosStore(contentsOf: link)
+    try store.watch()
+    #expect(store.todos.map(\.title) == ["in a"])
+    // Retarget the link atomically, as `ln -sfn` does.
+    #expect(symlink(folder.file("b/todos.json").path, link.path + ".new") == 0)
+    #expect(rename(link.path + ".new", link.path) == 0)
+    #expect(await eventually { store.todos.map(\.title) == ["in b"] })
+    try second.trySend(.addTodo(Todo(title: "b again")))
+    #expect(await eventually { store.todos.count == 2 }, "watching the new target's folder")
+    try store.trySend(.addTodo(Todo(title: "through the link")))
+    try second.refresh()
+    #expect(second.todos.first?.title == "through the link")
+    try first.refresh()
+    #expect(first.todos.map(\.title) == ["in a"])
+  }
+
+  // MARK: Helpers
+
+  /// Runs `diary` with `arguments`, killing it after `seconds` (a hang fails the test).
+  func runWithin(seconds: Int, _ arguments: [String]) throws -> DiaryProcess.Result {
+    let process = try BackgroundDiary(arguments, environment: diary.environment)
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+    let hung = process.isRunning
+    if hung { process.kill() }
+    let result = process.wait()
+    try #require(!hung, "diary \(arguments) hung")
+    return result
+  }
+
+  func fileInfo(_ url: URL) throws -> stat {
+    var info = stat()
+    try #require(lstat(url.path, &info) == 0, "\(url.path)")
+    return info
+  }
+
+  func linkTarget(_ url: URL) throws -> String {
+    try FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+  }
+}
+
+/// A folder on a ramfs, whose timestamps move with the kernel's coarse clock (a tick of a few
+/// milliseconds), where root can mount one; unmounted when released.
+final class CoarseClockFolder {
+  let url: URL
+
+  init?() {
+    guard geteuid() == 0 else { return nil }
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stores-ramfs-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    guard Self.run(["/bin/mount", "-t", "ramfs", "ramfs", url.path]) else {
+      try? FileManager.default.removeItem(at: url)
+      return nil
+    }
+  }
+
+  deinit {
+    _ = Self.run(["/bin/umount", url.path])
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  private static func run(_ command: [String]) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+}
