@@ -9,15 +9,20 @@ final class EffectRunner<Action: Sendable> {
 
   private let send: Send<Action>
   private let fail: @MainActor (any Error) -> Void
+  private let tracking: (any EffectTracking)?
   private var running: [Int: Running] = [:]
   private var nextKey = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   /// A runner whose effects send their actions through `send` and report their errors to
-  /// `fail`.
-  init(send: Send<Action>, fail: @escaping @MainActor (any Error) -> Void) {
+  /// `fail`, and tell `tracking` when they start and end.
+  init(
+    send: Send<Action>, fail: @escaping @MainActor (any Error) -> Void,
+    tracking: (any EffectTracking)?
+  ) {
     self.send = send
     self.fail = fail
+    self.tracking = tracking
   }
 
   deinit {
@@ -40,7 +45,8 @@ final class EffectRunner<Action: Sendable> {
       if let id, cancelInFlight { cancel(id) }
       let key = nextKey
       nextKey += 1
-      let send = send
+      let (send, tracking) = (send, tracking)
+      tracking?.effectStarted()
       // The task's body runs on the main actor, so it cannot finish before it is recorded;
       // `operation` is nonisolated and runs off the main actor.
       let task = Task { [weak self] in
@@ -49,6 +55,7 @@ final class EffectRunner<Action: Sendable> {
         } catch {
           if !Task.isCancelled && !(error is CancellationError) { self?.fail(error) }
         }
+        tracking?.effectEnded()
         self?.finished(key)
       }
       running[key] = Running(id: id, task: task)

@@ -60,6 +60,11 @@ public protocol Store: AnyObject, Observable {
     for action: Action, state: State, environment: StoreEnvironment
   ) -> Effect<Action>
 
+  /// Whether `action` changes only what the state keeps in memory and never writes to a file
+  /// (an import's progress, say): a store on a file then applies it at once, without a
+  /// transaction. The default is `false`: every action is a transaction.
+  nonisolated static func isMemoryOnly(_ action: Action) -> Bool
+
   /// The machinery that holds the state and notifies observers.
   var core: StoreCore<Self> { get }
 
@@ -97,6 +102,9 @@ extension Store {
   ) -> Effect<Action> {
     .none
   }
+
+  @inlinable
+  public nonisolated static func isMemoryOnly(_ action: Action) -> Bool { false }
 }
 
 extension Store {

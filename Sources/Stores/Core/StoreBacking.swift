@@ -23,8 +23,9 @@ public protocol StoreBacking<State>: AnyObject {
   ) throws -> BackingTransaction<State>?
 
   /// The stored state if something else changed it since this backing last read or wrote
-  /// it, else `nil`.
-  func reloadIfChanged() throws -> State?
+  /// it, else `nil`; `current` is the state in memory, whose memory-only parts the stored
+  /// state keeps (see `PersistentState.keepMemoryOnlyState(from:)`).
+  func reloadIfChanged(from current: State) throws -> State?
 
   /// Starts noticing changes made by others (another process, another store on the same
   /// file) and calls `onChange` on the main actor after each; the watch lasts as long as

@@ -84,7 +84,7 @@ public final class StoreCore<Owner: Store>: Observable {
   /// See ``Store/send(_:)``.
   @inlinable
   public func send(_ action: consuming Action) {
-    guard backing != nil else {
+    guard backing != nil, !Owner.isMemoryOnly(action) else {
       let changed = Owner.reduce(&storedState, action)
       let effect = Owner.effect(for: action, state: storedState, environment: environment)
       if changed { didChange(.action(consume action)) }
@@ -97,7 +97,7 @@ public final class StoreCore<Owner: Store>: Observable {
   /// See ``Store/trySend(_:)``.
   @inlinable
   public func trySend(_ action: consuming Action) throws {
-    guard backing != nil else {
+    guard backing != nil, !Owner.isMemoryOnly(action) else {
       send(action)
       return
     }
@@ -106,7 +106,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/trySend(_:requiring:)``.
   public func trySend(_ action: Action, requiring condition: (State) throws -> Void) throws {
-    guard backing != nil else {
+    guard backing != nil, !Owner.isMemoryOnly(action) else {
       try condition(storedState)
       send(action)
       return
@@ -151,7 +151,8 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/refresh()``.
   public func refresh() throws {
-    guard let backing, let reloaded = try backing.reloadIfChanged(), reloaded != storedState
+    guard let backing, let reloaded = try backing.reloadIfChanged(from: storedState),
+      reloaded != storedState
     else { return }
     storedState = reloaded
     didChange(.reload)
@@ -179,14 +180,24 @@ public final class StoreCore<Owner: Store>: Observable {
     await effects?.settle()
   }
 
+  /// Whether an effect of the store is running: for tests, which fail on effects left
+  /// running.
+  package var isRunningEffects: Bool { !(effects?.isIdle ?? true) }
+
+  /// Called after each action an effect sent was applied, for tests that check every one.
+  package var onEffectAction: (@MainActor (Action) -> Void)?
+
   /// Runs `effect`, creating the runner on first use.
   @usableFromInline
   func start(_ effect: Effect<Action>) {
     let runner =
       effects
       ?? EffectRunner(
-        send: Send { [weak self] action in self?.send(action) },
-        fail: { [weak self] error in self?.lastError = error })
+        send: Send { [weak self] action in
+          self?.send(action)
+          self?.onEffectAction?(action)
+        },
+        fail: { [weak self] error in self?.lastError = error }, tracking: environment.effects)
     effects = runner
     runner.start(effect)
   }

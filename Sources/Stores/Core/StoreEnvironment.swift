@@ -14,6 +14,9 @@ public struct StoreEnvironment: Sendable {
   public var uuid: @Sendable () -> UUID
   /// Waits for a duration; throws `CancellationError` when the waiting task is cancelled.
   public var sleep: @Sendable (Duration) async throws -> Void
+  /// Told when each effect of a store with this environment starts and ends: a test clock
+  /// uses it to know when every effect is asleep on it.
+  package var effects: (any EffectTracking)?
 
   public init(
     now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,
@@ -29,4 +32,10 @@ public struct StoreEnvironment: Sendable {
     StoreEnvironment(
       now: { Date() }, uuid: { UUID() }, sleep: { try await Task.sleep(for: $0) })
   }
+}
+
+/// Learns when effects start and end (see ``StoreEnvironment``).
+package protocol EffectTracking: Sendable {
+  func effectStarted()
+  func effectEnded()
 }

@@ -102,6 +102,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
           } else {
             (state, newVersion) = (State(), nil)
           }
+          state.keepMemoryOnlyState(from: current)
           reloaded = state != current
           changed = nil
         }
@@ -125,7 +126,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     }
   }
 
-  func reloadIfChanged() throws -> State? {
+  func reloadIfChanged(from current: State) throws -> State? {
     let target = try FileSystem.resolvingLinks(path)
     let identity = try FileSystem.identity(of: target)
     guard
@@ -133,7 +134,8 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         identity,
         reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     else { return nil }
-    let (state, newVersion) = try read(target)
+    var (state, newVersion) = try read(target)
+    state.keepMemoryOnlyState(from: current)
     version = newVersion
     return state
   }

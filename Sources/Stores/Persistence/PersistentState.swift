@@ -29,10 +29,17 @@ public protocol PersistentState: Codable, Equatable, Sendable {
   ///
   /// The default implementation refuses every older version.
   static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> Self
+
+  /// Carries over from `previous`, the state in memory, what the state keeps only in memory
+  /// (not in its file), when the file is read again after another process changed it. The
+  /// default keeps nothing: for states that are all in their file.
+  mutating func keepMemoryOnlyState(from previous: Self)
 }
 
 extension PersistentState {
   public static var fileVersion: Int { 1 }
+
+  public mutating func keepMemoryOnlyState(from previous: Self) {}
 
   public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> Self {
     throw DecodingError.dataCorrupted(

@@ -40,7 +40,7 @@ final class MemoryBacking: StoreBacking {
       ? BackingTransaction(state: state, reloaded: reloaded, changed: changed) : nil
   }
 
-  func reloadIfChanged() throws -> ListStore.State? {
+  func reloadIfChanged(from current: ListStore.State) throws -> ListStore.State? {
     guard stored != storeSeen else { return nil }
     storeSeen = stored
     return stored

@@ -22,6 +22,8 @@ final class NotesStore: Store {
   enum Action: Sendable {
     case add(Note)
     case clear
+    /// Adds the note a second later, through an effect.
+    case addLater(Note)
   }
 
   nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
@@ -32,12 +34,24 @@ final class NotesStore: Store {
     case .clear:
       defer { state.notes.removeAll() }
       return !state.notes.isEmpty
+    case .addLater:
+      return false
+    }
+  }
+
+  nonisolated static func effect(
+    for action: Action, state: State, environment: StoreEnvironment
+  ) -> Effect<Action> {
+    guard case .addLater(let note) = action else { return .none }
+    return .run { send in
+      try await environment.sleep(.seconds(1))
+      await send(.add(note))
     }
   }
 
   @ObservationIgnored let core: StoreCore<NotesStore>
 
-  init(contentsOf url: URL) throws {
-    core = try NotesStore.fileCore(contentsOf: url)
+  init(contentsOf url: URL, environment: StoreEnvironment = .live) throws {
+    core = try NotesStore.fileCore(contentsOf: url, environment: environment)
   }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import Stores
+import Testing
+
+@testable import StoreTesting
+
+/// Effects: started for every action with the state after it, cancellable by id and in
+/// flight, cancelled with their store (which they never keep alive), their errors kept, their
+/// actions sent like any other — through the file of a store on a file.
+@MainActor
+@Suite("Effects")
+struct EffectTests {
+  let clock = TestClock()
+  var environment: StoreEnvironment { .test(clock: clock) }
+
+  @Test("an effect starts after the reducer, with the state after it, and its action comes back")
+  func debouncedSearch() async {
+    let tester = StoreTester(SearchStore(environment: environment))
+    await tester.send(.search("milk")) { $0.query = "milk" }
+    await clock.advance(by: .milliseconds(299))
+    #expect(clock.sleeperCount == 1, "still waiting")
+    await clock.advance(by: .milliseconds(1))
+    await tester.receive(.showResults(["MILK", "milk!"])) { $0.results = ["MILK", "milk!"] }
+    await tester.finish()
+  }
+
+  @Test("run(id:cancelInFlight:) cancels the running effect with the id: the latest wins")
+  func cancelInFlight() async {
+    let tester = StoreTester(SearchStore(environment: environment))
+    await tester.send(.search("m")) { $0.query = "m" }
+    await clock.advance(by: .milliseconds(200))
+    await tester.send(.search("mi")) { $0.query = "mi" }
+    await clock.advance(by: .milliseconds(200))
+    await tester.send(.search("mil")) { $0.query = "mil" }
+    await clock.advance(by: SearchStore.debounce)
+    await tester.receive(.showResults(["MIL", "mil!"])) { $0.results = ["MIL", "mil!"] }
+    await tester.finish()
+  }
+
+  @Test("effects start for actions that change nothing, and cancel(id:) stops them")
+  func cancelByID() async {
+    let tester = StoreTester(SearchStore(environment: environment))
+    await tester.send(.startTimer)
+    for tick in 1...3 {
+      await clock.advance(by: .seconds(1))
+      await tester.receive(.tick) { $0.ticks = tick }
+    }
+    await tester.send(.stopTimer)
+    await clock.advance(by: .seconds(10))
+    await tester.finish()
+    #expect(tester.store.state.ticks == 3)
+  }
+
+  @Test("releasing a store cancels its effects, and a running effect never keeps it alive")
+  func release() async throws {
+    let cancelled = Flag()
+    var environment = environment
+    let sleep = environment.sleep
+    environment.sleep = { duration in
+      do {
+        try await sleep(duration)
+      } catch {
+        cancelled.set()
+        throw error
+      }
+    }
+    var store: SearchStore? = SearchStore(environment: environment)
+    weak let weakStore = store
+    store?.send(.startTimer)
+    await Task.yield()
+    store = nil
+    #expect(weakStore == nil, "the effect does not keep the store alive")
+    #expect(await eventually { cancelled.isSet }, "the effect was cancelled")
+  }
+
+  @Test("an error thrown by an effect ends it and is kept in lastError")
+  func errors() async {
+    let store = SearchStore(environment: environment)
+    store.send(.fail)
+    await store.settle()
+    #expect(store.lastError as? SearchStore.Failure == SearchStore.Failure())
+  }
+
+  @Test("settle returns when every effect is done, also those started by their actions")
+  func settle() async {
+    let store = SearchStore(environment: environment)
+    await store.settle()
+    store.send(.burst(50))
+    await store.settle()
+    #expect(store.state.results.count == 1)
+    #expect(!store.core.isRunningEffects)
+  }
+
+  @Test("an effect's action goes through the transaction of a store on a file")
+  func throughTheFile() async throws {
+    let folder = TemporaryFolder()
+    let url = folder.file("notes.json")
+    let store = try NotesStore(contentsOf: url, environment: environment)
+    let note = NotesStore.Note(text: "later", date: Date(timeIntervalSinceReferenceDate: 0))
+    try store.trySend(.addLater(note))
+    #expect(!FileManager.default.fileExists(atPath: url.path), "nothing yet")
+    let other = try NotesStore(contentsOf: url)
+    try other.trySend(.add(.init(text: "meanwhile", date: note.date)))
+    await clock.advance(by: .seconds(1))
+    await store.settle()
+    #expect(store.state.notes.map(\.text) == ["meanwhile", "later"])
+    #expect(try NotesStore(contentsOf: url).state == store.state)
+  }
+
+  @Test("the tester fails on an action nobody received and on effects left running")
+  func exhaustive() async {
+    let failures = Protected<[String]>([])
+    await FailureRecording.$recorder.withValue({ message, _ in
+      failures.withLock { $0.append(message) }
+    }) {
+      let tester = StoreTester(SearchStore(environment: environment))
+      await tester.send(.search("x")) { $0.query = "x" }
+      await clock.advance(by: SearchStore.debounce)
+      try? await Task.sleep(for: .milliseconds(50))
+      await tester.send(.startTimer)
+      await tester.send(.nothing) { $0.query = "wrong" }
+      await tester.finish(timeout: .milliseconds(10))
+    }
+    let messages = failures.withLock { $0 }
+    #expect(messages.count == 3, "\(messages)")
+    #expect(messages.first?.contains("not received before sending .startTimer") == true)
+    #expect(messages.dropFirst().first?.contains("the state after sending .nothing") == true)
+    #expect(messages.last == "effects are still running at the end of the test")
+  }
+}
+
+/// A flag that tasks can set.
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
+}
