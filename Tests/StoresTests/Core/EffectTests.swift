@@ -110,9 +110,10 @@ struct EffectTests {
   @Test("the tester fails on an action nobody received and on effects left running")
   func exhaustive() async {
     let failures = Protected<[String]>([])
-    await FailureRecording.$recorder.withValue({ message, _ in
+    let record: @Sendable (String, SourceLocation) -> Void = { message, _ in
       failures.withLock { $0.append(message) }
-    }) {
+    }
+    await FailureRecording.$recorder.withValue(record) {
       let tester = StoreTester(SearchStore(environment: environment))
       await tester.send(.search("x")) { $0.query = "x" }
       await clock.advance(by: SearchStore.debounce)
