@@ -8,14 +8,16 @@ import XCTest
 /// fail, typically with `require(_:_:)`; a thrown error is a failure in both forms, and its
 /// description goes into the report. (This is one generic function rather than a `Bool` and a
 /// `Void` overload, so multi-statement closures without `return` are not ambiguous; any other
-/// return type aborts the check with an explanation.)
+/// return type aborts the check with an explanation.) A failed `#expect` or `#require` in the
+/// property fails the case too, and shrinks like any failure: while shrinking, Swift Testing
+/// lists the candidates' failed expectations as known issues; then the shrunk case runs once
+/// more, so that its expectations are recorded as issues at their lines, next to the report.
 ///
 /// Runs 100 cases (or `iterations`; `STORES_PROPERTY_ITERATIONS` raises either), small ones
-/// first. The
-/// first failure is shrunk to a minimal counterexample, and the report — location, cases run,
-/// original and shrunk input, shrink steps, failure reason and a
-/// `replay: STORES_PROPERTY_SEED=0x…` line — is recorded with `Issue.record` inside a Swift
-/// Testing test, or with `XCTFail` otherwise (XCTest).
+/// first; cases discarded with `assume(_:)` do not count. The first failure is shrunk to a
+/// minimal counterexample, and the report — location, cases run, original and shrunk input,
+/// shrink steps, failure reason and a `replay: STORES_PROPERTY_SEED=0x…` line — is recorded
+/// with `Issue.record` inside a Swift Testing test, or with `XCTFail` otherwise (XCTest).
 ///
 /// The property runs synchronously on the caller's actor, so a `@MainActor` test can touch
 /// main-actor state (such as a store) in it.
@@ -50,9 +52,15 @@ public func check<Value, Verdict>(
   let location = SourceLocation(
     fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   let result = Property.run(
-    gen, iterations: iterations, seed: seed, sourceLocation: location, property)
+    gen, iterations: iterations, seed: seed, fileID: fileID, line: Int(line), column: Int(column),
+    property)
   if let message = result.message {
     recordFailure(message, at: location, filePath: filePath, line: line)
+  }
+  if let counterexample = result.counterexample, counterexample.isIssue {
+    // Replays the shrunk case outside the known-issue scope, so that the property's own issue
+    // is recorded at its line, next to the report.
+    _ = try? property(counterexample.shrunk)
   }
   return result
 }

@@ -8,12 +8,14 @@ enum Report {
   /// A multi-line report: location, cases run, original and shrunk inputs, shrink steps, the
   /// failure and the `replay:` line.
   static func failure<Value>(
-    _ counterexample: Counterexample<Value>, at location: String, iterations: Int
+    _ counterexample: Counterexample<Value>, at location: String, iterations: Int,
+    discardedCases: Int, describe: (Value) -> String
   ) -> String {
     let passed = counterexample.passedCases
+    let discarded = discardedCases == 0 ? "" : ", \(discardedCases) discarded"
     var lines = [
       "Property falsified at \(location) after \(passed) passing \(passed == 1 ? "case" : "cases")"
-        + " (case \(passed + 1) of \(iterations)).",
+        + " (case \(passed + 1) of \(iterations)\(discarded)).",
       "original input: \(describe(counterexample.original))",
     ]
     if counterexample.originalFailure != counterexample.failure {
@@ -31,7 +33,7 @@ enum Report {
   /// `value` for people — like `String(reflecting:)`, but showing what an `IndexSet` holds
   /// (`[1, 3...5]`, not "4 indexes"), also inside tuples, collections, structures and enum
   /// payloads — truncated to `maxValueLength` characters.
-  static func describe(_ value: some Any) -> String {
+  static func describe<Value>(_ value: Value) -> String {
     let text = render(value)
     guard text.count > maxValueLength else { return text }
     let omitted = text.count - maxValueLength

@@ -47,3 +47,20 @@ public func requireEqual<T: Equatable>(
       location: "\(fileID):\(line)")
   }
 }
+
+/// Discards the current case unless `condition` holds: `check` does not count the case and
+/// generates another one instead, like Hypothesis's `assume`.
+///
+/// Use it for preconditions that are hard to build into the generator:
+/// `try assume(a != b)`. A run that discards 10 times as many cases as it was to test aborts
+/// with an explanation, since it tests little; generate what the property assumes instead
+/// when most cases would be discarded. While shrinking, a discarded candidate counts as
+/// passing.
+///
+/// - Throws: An error only `check` and `Property.run` understand, when `condition` is false.
+public func assume(_ condition: Bool) throws {
+  guard condition else { throw Discarded() }
+}
+
+/// Thrown by `assume` to discard a case.
+struct Discarded: Error {}
