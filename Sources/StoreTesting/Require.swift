@@ -31,7 +31,10 @@ public func require(
   }
 }
 
-/// Throws a `PropertyFailure` showing both values unless `actual == expected`.
+/// Throws a `PropertyFailure` unless `actual == expected`, showing how they differ: for values
+/// with inner structure (structures, enums, collections, dictionaries, sets), every place that
+/// differs, with its path — `[1].title: "b", expected "a"` — found by reflection; for others,
+/// both values. O(size of the values) when they differ, the cost of `==` otherwise.
 public func requireEqual<T: Equatable>(
   _ actual: T,
   _ expected: T,
@@ -41,10 +44,11 @@ public func requireEqual<T: Equatable>(
 ) throws(PropertyFailure) {
   guard actual == expected else {
     let detail = message()
+    let difference =
+      Diff.report(actual, expected)
+      ?? "\(Report.describe(actual)) is not equal to \(Report.describe(expected))"
     throw PropertyFailure(
-      (detail.isEmpty ? "" : "\(detail): ")
-        + "\(Report.describe(actual)) is not equal to \(Report.describe(expected))",
-      location: "\(fileID):\(line)")
+      (detail.isEmpty ? "" : "\(detail): ") + difference, location: "\(fileID):\(line)")
   }
 }
 
