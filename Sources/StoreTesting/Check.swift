@@ -49,13 +49,11 @@ public func check<Value, Verdict>(
   column: UInt = #column,
   _ property: (Value) throws -> Verdict
 ) -> CheckResult<Value> {
-  let location = SourceLocation(
-    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   let result = Property.run(
     gen, iterations: iterations, seed: seed, fileID: fileID, line: Int(line), column: Int(column),
     property)
   if let message = result.message {
-    recordFailure(message, at: location, filePath: filePath, line: line)
+    recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
   if let counterexample = result.counterexample, counterexample.isIssue {
     // Replays the shrunk case outside the known-issue scope, so that the property's own issue
@@ -70,10 +68,13 @@ enum FailureRecording {
   @TaskLocal static var recorder: (@Sendable (String, SourceLocation) -> Void)?
 }
 
-/// Records `message` as a Swift Testing issue when a test is running, otherwise with `XCTFail`.
-private func recordFailure(
-  _ message: String, at location: SourceLocation, filePath: StaticString, line: UInt
+/// Records `message` as a Swift Testing issue at the given place when a test is running,
+/// otherwise with `XCTFail`.
+func recordFailure(
+  _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
+  let location = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   if let recorder = FailureRecording.recorder {
     recorder(message, location)
   } else if Test.current != nil {

@@ -64,7 +64,8 @@ public enum Property {
     return withoutActuallyEscaping(property) { property in
       run(
         iterations: iterations, seed: seed, maxShrinkAttempts: maxShrinkAttempts,
-        environment: environment, location: location, describe: Report.describe
+        environment: environment, location: location, subject: "input",
+        describe: Report.describe
       ) { source in
         let value: Value
         do {
@@ -82,7 +83,7 @@ public enum Property {
   /// case from a source (random for new cases, replaying while shrinking).
   static func run<Value>(
     iterations: Int?, seed: UInt64?, maxShrinkAttempts: Int, environment: [String: String],
-    location: String, describe: (Value) -> String,
+    location: String, subject: String, describe: (Value) -> String,
     runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) -> CheckResult<Value> {
     let configuration: RunConfiguration
@@ -140,7 +141,7 @@ public enum Property {
           casesRun: passed + 1, discardedCases: discarded,
           message: Report.failure(
             counterexample, at: location, iterations: iterations, discardedCases: discarded,
-            describe: describe))
+            subject: subject, describe: describe))
       }
     }
     return CheckResult(
