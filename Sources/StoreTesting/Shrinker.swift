@@ -109,10 +109,11 @@ struct Shrinker<Value> {
   /// Replaces each level of a recursive value with a level inside it drawn by the same
   /// generator, outermost first: a sum with one of its terms, a tree with one of its subtrees.
   private mutating func replaceNodesWithDescendants() {
-    var index = 0
-    while index < best.nodes.count && !exhausted {
+    // Levels are recorded as they finish, so an outer level comes after the levels inside it.
+    var index = best.nodes.count - 1
+    while index >= 0 && !exhausted {
       let node = best.nodes[index]
-      for inner in best.nodes
+      for inner in best.nodes.reversed()
       where inner.label == node.label && inner.range != node.range
         && node.range.contains(inner.range.lowerBound)
         && inner.range.upperBound <= node.range.upperBound
@@ -121,7 +122,7 @@ struct Shrinker<Value> {
         candidate.replaceSubrange(node.range, with: best.choices[inner.range])
         if consider(candidate) { break }
       }
-      index += 1
+      index = Swift.min(index, best.nodes.count) - 1
     }
   }
 
