@@ -8,14 +8,16 @@ import XCTest
 /// fail, typically with `require(_:_:)`; a thrown error is a failure in both forms, and its
 /// description goes into the report. (This is one generic function rather than a `Bool` and a
 /// `Void` overload, so multi-statement closures without `return` are not ambiguous; any other
-/// return type aborts the check with an explanation.)
+/// return type aborts the check with an explanation.) A failed `#expect` or `#require` in the
+/// property fails the case too, and shrinks like any failure: while shrinking, Swift Testing
+/// lists the candidates' failed expectations as known issues; then the shrunk case runs once
+/// more, so that its expectations are recorded as issues at their lines, next to the report.
 ///
 /// Runs 100 cases (or `iterations`; `STORES_PROPERTY_ITERATIONS` raises either), small ones
-/// first. The
-/// first failure is shrunk to a minimal counterexample, and the report — location, cases run,
-/// original and shrunk input, shrink steps, failure reason and a
-/// `replay: STORES_PROPERTY_SEED=0x…` line — is recorded with `Issue.record` inside a Swift
-/// Testing test, or with `XCTFail` otherwise (XCTest).
+/// first; cases discarded with `assume(_:)` do not count. The first failure is shrunk to a
+/// minimal counterexample, and the report — location, cases run, original and shrunk input,
+/// shrink steps, failure reason and a `replay: STORES_PROPERTY_SEED=0x…` line — is recorded
+/// with `Issue.record` inside a Swift Testing test, or with `XCTFail` otherwise (XCTest).
 ///
 /// The property runs synchronously on the caller's actor, so a `@MainActor` test can touch
 /// main-actor state (such as a store) in it.
@@ -47,12 +49,16 @@ public func check<Value, Verdict>(
   column: UInt = #column,
   _ property: (Value) throws -> Verdict
 ) -> CheckResult<Value> {
-  let location = SourceLocation(
-    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   let result = Property.run(
-    gen, iterations: iterations, seed: seed, sourceLocation: location, property)
+    gen, iterations: iterations, seed: seed, fileID: fileID, line: Int(line), column: Int(column),
+    property)
   if let message = result.message {
-    recordFailure(message, at: location, filePath: filePath, line: line)
+    recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+  if let counterexample = result.counterexample, counterexample.isIssue {
+    // Replays the shrunk case outside the known-issue scope, so that the property's own issue
+    // is recorded at its line, next to the report.
+    _ = try? property(counterexample.shrunk)
   }
   return result
 }
@@ -62,10 +68,13 @@ enum FailureRecording {
   @TaskLocal static var recorder: (@Sendable (String, SourceLocation) -> Void)?
 }
 
-/// Records `message` as a Swift Testing issue when a test is running, otherwise with `XCTFail`.
-private func recordFailure(
-  _ message: String, at location: SourceLocation, filePath: StaticString, line: UInt
+/// Records `message` as a Swift Testing issue at the given place when a test is running,
+/// otherwise with `XCTFail`.
+func recordFailure(
+  _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
+  let location = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   if let recorder = FailureRecording.recorder {
     recorder(message, location)
   } else if Test.current != nil {

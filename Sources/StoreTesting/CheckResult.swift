@@ -18,8 +18,11 @@ public struct CheckResult<Value> {
   public let seed: UInt64
   /// The number of cases the run was configured for.
   public let iterations: Int
-  /// The number of cases generated and tested, including the failing one.
+  /// The number of cases generated and tested, including the failing one, but not the
+  /// discarded ones.
   public let casesRun: Int
+  /// The number of cases the property discarded with `assume(_:)`.
+  public let discardedCases: Int
   /// The full human-readable report recorded by `check`; `nil` when the property passed.
   public let message: String?
 
@@ -56,6 +59,9 @@ public struct Counterexample<Value> {
   public let shrinkSteps: Int
   /// How many candidate inputs the shrinker evaluated.
   public let shrinkAttempts: Int
+  /// Whether `failure` is an issue the property recorded (a failed `#expect`), which `check`
+  /// replays so that the issue shows at its line.
+  let isIssue: Bool
 }
 
 extension CheckResult: Sendable where Value: Sendable {}

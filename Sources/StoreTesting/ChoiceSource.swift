@@ -9,9 +9,21 @@
 /// - In *replay* mode the choices come from a given sequence (clamped to each draw's `max`);
 ///   once it runs out, every draw returns 0, the simplest value. The shrinker edits recorded
 ///   sequences and replays them.
+///
+/// Besides the choices, the source records where each primitive value (`value(_:)`), each
+/// collection element (`element(_:)`) and each level of a recursive value (`node(label:_:)`)
+/// lies in the sequence, which the shrinker uses to lower equal values together, to delete
+/// whole elements and to replace a subtree with a smaller one inside it.
 struct ChoiceSource {
   /// A hard cap on draws per value, so a runaway recursive generator fails instead of hanging.
   static let maxChoices = 1_000_000
+
+  /// Where one primitive value's choices are, and the maxima they were drawn with (values drawn
+  /// the same way have the same maxima).
+  struct ValueSpan: Hashable {
+    let range: Range<Int>
+    let maxima: [UInt64]
+  }
 
   private var rng: SeededRandom?
   private let prefix: [UInt64]
@@ -20,6 +32,23 @@ struct ChoiceSource {
   let size: Int
   /// Every choice drawn so far, after clamping: the canonical description of the value.
   private(set) var choices: [UInt64] = []
+  /// The maximum of each choice in `choices`.
+  private var maxima: [UInt64] = []
+  /// The primitive values drawn so far, in the order they were finished.
+  private(set) var values: [ValueSpan] = []
+  /// The collection elements drawn so far, each with the choice that decided to draw it.
+  private(set) var elements: [Range<Int>] = []
+  /// The levels of recursive values drawn so far (see `node(label:_:)`).
+  private(set) var nodes: [Node] = []
+
+  /// Where one level of a recursive value is, and which recursive generator drew it.
+  struct Node {
+    let range: Range<Int>
+    let label: ObjectIdentifier
+  }
+  /// Random mode only: the values drawn so far in this case, by type, so that generators can
+  /// repeat one (failures often need two equal or nearby values).
+  private var earlier: [ObjectIdentifier: [Any]] = [:]
 
   /// A random-mode source for one test case.
   init(seed: UInt64, size: Int) {
@@ -62,6 +91,7 @@ struct ChoiceSource {
       value = Swift.min(intended, max)
     }
     choices.append(value)
+    maxima.append(max)
     return value
   }
 
@@ -99,5 +129,47 @@ struct ChoiceSource {
       shift -= 64
     }
     return result
+  }
+
+  /// Draws one primitive value (a number, a character, …) with `body` and records where its
+  /// choices are. In random mode, the value is also remembered for `earlierValue(of:)`.
+  mutating func value<T>(_ body: (inout ChoiceSource) throws -> T) throws -> T {
+    let start = choices.count
+    let value = try body(&self)
+    values.append(ValueSpan(range: start..<choices.count, maxima: Array(maxima[start...])))
+    if !isReplaying {
+      earlier[ObjectIdentifier(T.self), default: []].append(value)
+    }
+    return value
+  }
+
+  /// Draws one collection element with `body`, where `body` starts with the choice that
+  /// decides whether there is one more element; records where its choices are.
+  mutating func element<T>(_ body: (inout ChoiceSource) throws -> T?) throws -> T? {
+    let start = choices.count
+    let element = try body(&self)
+    if element != nil {
+      elements.append(start..<choices.count)
+    }
+    return element
+  }
+
+  /// Draws one level of a recursive value with `body` and records where its choices are, so
+  /// that the shrinker can replace it with a level inside it drawn by the same generator
+  /// (`label`), e.g. a sum with one of its terms.
+  mutating func node<T>(label: ObjectIdentifier, _ body: (inout ChoiceSource) throws -> T) throws
+    -> T
+  {
+    let start = choices.count
+    let node = try body(&self)
+    nodes.append(Node(range: start..<choices.count, label: label))
+    return node
+  }
+
+  /// Random mode: one of the values of type `T` drawn so far in this case (by `value(_:)`),
+  /// picked uniformly; `nil` in replay mode or when there is none. O(1).
+  mutating func earlierValue<T>(of type: T.Type) -> T? {
+    guard let pool = earlier[ObjectIdentifier(type)], !pool.isEmpty else { return nil }
+    return random { random, _ in pool[Int(random.next(below: UInt64(pool.count)))] as? T } ?? nil
   }
 }

@@ -68,8 +68,13 @@ func drawElements<Element>(
     result.append(try element(&source))
   }
   while result.count < count.upperBound {
-    guard try source.drawBool(intended: result.count < (target ?? 0)) else { break }
-    result.append(try element(&source))
+    let intended = result.count < (target ?? 0)
+    guard
+      let next = try source.element({ source in
+        try source.drawBool(intended: intended) ? try element(&source) : nil
+      })
+    else { break }
+    result.append(next)
   }
   return result
 }

@@ -86,24 +86,66 @@ extension Gen {
     }
   }
 
-  /// A generator of pairs, drawing `a` then `b`. Shrinks both components.
-  public static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)>
-  where Value == (A, B) {
-    Gen<(A, B)> { source in (try a.run(&source), try b.run(&source)) }
+  /// A generator of tuples of any arity, drawing from `gens` in order:
+  /// `Gen<(Int, String, Bool)>.zip(.integer(in: 0...9), .string(), .bool)`, or
+  /// `Gen.zip(a, b)` when the component types are known. Shrinks every component.
+  /// O(1) besides the components' own cost.
+  public static func zip<each Component>(_ gens: repeat Gen<each Component>) -> Gen<Value>
+  where Value == (repeat each Component) {
+    Gen { source in (repeat try (each gens).run(&source)) }
   }
 
-  /// A generator of triples, drawing `a`, `b`, then `c`. Shrinks all components.
-  public static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)>
-  where Value == (A, B, C) {
-    Gen<(A, B, C)> { source in (try a.run(&source), try b.run(&source), try c.run(&source)) }
+  /// A generator that builds its generator from the size of the case: 0 for the first cases
+  /// of a run, growing to 100 for the last (see `Property.run`). The size is drawn as a choice,
+  /// so a shrunk value may have a smaller one. Use it to scale what a generator builds, e.g.
+  /// `Gen.sized { size in Gen<Int>.integer(in: 0...size) }`.
+  public static func sized(_ body: @escaping @Sendable (_ size: Int) -> Gen<Value>) -> Gen<Value> {
+    Gen { source in
+      let size = try source.drawIndex(count: CaseSchedule.maxSize + 1, intended: source.size)
+      return try body(size).run(&source)
+    }
   }
 
-  /// A generator of quadruples, drawing `a`, `b`, `c`, then `d`. Shrinks all components.
-  public static func zip<A, B, C, D>(
-    _ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>, _ d: Gen<D>
-  ) -> Gen<(A, B, C, D)> where Value == (A, B, C, D) {
-    Gen<(A, B, C, D)> { source in
-      (try a.run(&source), try b.run(&source), try c.run(&source), try d.run(&source))
+  /// A generator of recursive values — trees, expressions — that needs no depth of its own.
+  ///
+  /// A value is either `base` or `extend(child)`, a node built from smaller values drawn from
+  /// `child`, which is this generator one level deeper:
+  ///
+  /// ```swift
+  /// indirect enum Expression { case number(Int), sum(Expression, Expression) }
+  /// let expressions = Gen<Expression>.recursive(Gen<Int>.integer(in: 0...9).map { .number($0) }) {
+  ///   child in Gen<(Expression, Expression)>.zip(child, child).map { .sum($0, $1) }
+  /// }
+  /// ```
+  ///
+  /// Each level picks `base` or `extend` with equal odds, and at most `max(1, size / 10)`
+  /// levels extend (1 to 10; the case size is drawn as with `sized(_:)`), so generation always
+  /// terminates and small cases are small. Shrinks toward `base`, then toward shallower values.
+  /// O(levels) to build per value, besides the cost of the values.
+  public static func recursive(
+    _ base: Gen<Value>, _ extend: @escaping @Sendable (_ child: Gen<Value>) -> Gen<Value>
+  ) -> Gen<Value> {
+    let label = RecursionLabel()
+    return sized { size in
+      // Every level starts with the choice "extend?" (forced to 0 at the bottom), so that a
+      // level drawn at one depth reads the same at any other.
+      var level = Gen { source in
+        try source.node(label: ObjectIdentifier(label)) { source in
+          _ = try source.draw(max: 0, intended: 0)
+          return try base.run(&source)
+        }
+      }
+      for _ in 0..<Swift.max(1, size / 10) {
+        let node = extend(level)
+        level = Gen { source in
+          try source.node(label: ObjectIdentifier(label)) { source in
+            let intended = source.random { random, _ in random.nextBool() } ?? false
+            return try source.drawBool(intended: intended)
+              ? node.run(&source) : base.run(&source)
+          }
+        }
+      }
+      return level
     }
   }
 }
@@ -122,8 +164,15 @@ extension Gen where Value: Sendable {
     let elements = Array(collection)
     precondition(!elements.isEmpty, "Gen.element(of:) needs a non-empty collection")
     return Gen { source in
-      let intended = source.random { random, _ in Int(random.next(below: UInt64(elements.count))) }
-      return elements[try source.drawIndex(count: elements.count, intended: intended ?? 0)]
+      try source.value { source in
+        let intended = source.random { random, _ in
+          Int(random.next(below: UInt64(elements.count)))
+        }
+        return elements[try source.drawIndex(count: elements.count, intended: intended ?? 0)]
+      }
     }
   }
 }
+
+/// A unique object per recursive generator, whose identity labels the levels it draws.
+private final class RecursionLabel: Sendable {}

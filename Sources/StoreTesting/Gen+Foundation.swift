@@ -46,7 +46,7 @@ extension Gen where Value == IndexSet {
       ) { source in
         defer { drawn += 1 }
         let target = intended.map { drawn < $0.count ? $0[drawn] : 0 } ?? 0
-        return try source.drawIndex(count: count, intended: target)
+        return try source.value { try $0.drawIndex(count: count, intended: target) }
       }
       return IndexSet(offsets)
     }

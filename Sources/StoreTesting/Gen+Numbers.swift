@@ -2,57 +2,46 @@ extension Gen where Value: FixedWidthInteger & Sendable {
   /// A generator of integers in `range`, for any fixed-width integer type.
   ///
   /// About 1 in 16 values each is the lower bound, the upper bound, the simplest value (0 when
-  /// in range) and a small value near it (within the case size); the rest are uniform.
-  /// Shrinks toward 0 when the range contains it, otherwise toward the bound nearest to 0
-  /// (the lower bound of a positive range). Uses one choice for types up to 64 bits (plus a sign
-  /// choice when the range spans 0).
+  /// in range) and a small value near it (within the case size). Once the case holds values of
+  /// this type (drawn by any generator), about 1 in 16 each repeats one of them, is next to one
+  /// (±1) and is near one (within the case size), so failures that need two equal or close
+  /// values are found. The rest are uniform.
+  ///
+  /// Shrinks toward 0 when the range contains it, otherwise toward the bound nearest to 0 (the
+  /// lower bound of a positive range). Every value is recorded the same way whatever the range:
+  /// a side choice (0: at or above the simplest value, 1: below it) and the distance from the
+  /// simplest value (one choice for types up to 64 bits). So when an earlier choice moves this
+  /// range (say from `-1...` to `0...`), the choices after it keep their meaning, and shrinking
+  /// goes on.
   public static func integer(in range: ClosedRange<Value> = Value.min...Value.max) -> Gen<Value> {
-    let lower = range.lowerBound
-    let upper = range.upperBound
+    let layout = IntegerLayout(range)
     return Gen { source in
-      let intended = source.random { random, size in
-        pickInteger(in: range, size: size, using: &random)
+      try source.value { source in
+        let earlier = source.earlierValue(of: Value.self).flatMap { range.contains($0) ? $0 : nil }
+        let intended = source.random { random, size in
+          pickInteger(in: range, size: size, earlier: earlier, using: &random)
+        }
+        return try layout.draw(from: &source, intended: intended ?? layout.origin)
       }
-      if lower >= 0 {
-        let max = Value.Magnitude(truncatingIfNeeded: upper &- lower)
-        let target = Value.Magnitude(truncatingIfNeeded: (intended ?? lower) &- lower)
-        return lower
-          &+ Value(truncatingIfNeeded: try source.drawMagnitude(max: max, intended: target))
-      }
-      if upper <= 0 {
-        let max = Value.Magnitude(truncatingIfNeeded: upper &- lower)
-        let target = Value.Magnitude(truncatingIfNeeded: upper &- (intended ?? upper))
-        return upper
-          &- Value(truncatingIfNeeded: try source.drawMagnitude(max: max, intended: target))
-      }
-      let target = intended ?? 0
-      if try source.drawBool(intended: target < 0) {
-        let magnitude = try source.drawMagnitude(
-          max: lower.magnitude, intended: target < 0 ? target.magnitude : 0)
-        return 0 &- Value(truncatingIfNeeded: magnitude)
-      }
-      let magnitude = try source.drawMagnitude(
-        max: upper.magnitude, intended: target >= 0 ? target.magnitude : 0)
-      return Value(truncatingIfNeeded: magnitude)
     }
   }
 
   private static func pickInteger(
-    in range: ClosedRange<Value>, size: Int, using random: inout SeededRandom
+    in range: ClosedRange<Value>, size: Int, earlier: Value?, using random: inout SeededRandom
   ) -> Value {
     let lower = range.lowerBound
     let upper = range.upperBound
     let simplest: Value = lower > 0 ? lower : (upper < 0 ? upper : 0)
-    switch random.next(below: 16) {
-    case 0:
+    let reach = Value.Magnitude(truncatingIfNeeded: size)
+    switch (random.next(below: 16), earlier) {
+    case (0, _):
       return lower
-    case 1:
+    case (1, _):
       return upper
-    case 2:
+    case (2, _):
       return simplest
-    case 3:
+    case (3, _):
       // A small value: within `size` of the simplest one.
-      let reach = Value.Magnitude(truncatingIfNeeded: size)
       let span = Value.Magnitude(truncatingIfNeeded: upper &- lower)
       if lower >= 0 {
         return lower
@@ -65,9 +54,57 @@ extension Gen where Value: FixedWidthInteger & Sendable {
       let low = lower.magnitude <= reach ? lower : 0 &- Value(truncatingIfNeeded: reach)
       let high = upper.magnitude <= reach ? upper : Value(truncatingIfNeeded: reach)
       return random.next(in: low...high)
+    case (4, let earlier?):
+      return earlier
+    case (5, let earlier?):
+      return step(from: earlier, by: 1, up: random.nextBool(), in: range)
+    case (6, let earlier?):
+      let distance = random.nextMagnitude(upTo: Swift.max(reach, 1) - 1) + 1
+      return step(from: earlier, by: distance, up: random.nextBool(), in: range)
     default:
       return random.next(in: range)
     }
+  }
+
+  /// `value` moved up or down by `distance`, stopping at the bounds of `range`.
+  private static func step(
+    from value: Value, by distance: Value.Magnitude, up: Bool, in range: ClosedRange<Value>
+  ) -> Value {
+    if up {
+      let room = Value.Magnitude(truncatingIfNeeded: range.upperBound &- value)
+      return distance >= room ? range.upperBound : value &+ Value(truncatingIfNeeded: distance)
+    }
+    let room = Value.Magnitude(truncatingIfNeeded: value &- range.lowerBound)
+    return distance >= room ? range.lowerBound : value &- Value(truncatingIfNeeded: distance)
+  }
+}
+
+/// How integers in a range are encoded as choices: `[side, distance]`, where the *origin* is 0
+/// when the range contains it, otherwise the bound nearest to 0; side 0 is `origin + distance`
+/// and side 1 is `origin - distance`. The side choice can only be 1 when the range reaches
+/// below the origin, and each side's distance is bounded by the room on that side.
+private struct IntegerLayout<Value: FixedWidthInteger & Sendable>: Sendable {
+  let lower: Value
+  let upper: Value
+  let origin: Value
+
+  init(_ range: ClosedRange<Value>) {
+    lower = range.lowerBound
+    upper = range.upperBound
+    origin = lower > 0 ? lower : (upper < 0 ? upper : 0)
+  }
+
+  func draw(from source: inout ChoiceSource, intended: Value) throws -> Value {
+    let up = Value.Magnitude(truncatingIfNeeded: upper &- origin)
+    let down = Value.Magnitude(truncatingIfNeeded: origin &- lower)
+    let below = try source.draw(max: down > 0 ? 1 : 0, intended: intended < origin ? 1 : 0) == 1
+    let distance = try source.drawMagnitude(
+      max: below ? down : up,
+      intended: Value.Magnitude(
+        truncatingIfNeeded: below ? origin &- intended : intended &- origin))
+    return below
+      ? origin &- Value(truncatingIfNeeded: distance)
+      : origin &+ Value(truncatingIfNeeded: distance)
   }
 }
 
@@ -75,8 +112,9 @@ extension Gen where Value == Double {
   /// A generator of finite doubles in `range`.
   ///
   /// About 1 in 16 values each is 0, -0.0 (both when 0 is in range), the lower bound and the
-  /// upper bound; 1 in 8 is a small whole number; the rest are uniform across the range (with a
-  /// resolution of 2^-52 near 0). Shrinks toward 0 when in range, preferring whole numbers, then
+  /// upper bound; 1 in 8 is a small whole number; 1 in 16 repeats a double drawn earlier in the
+  /// case (when one is in range); the rest are uniform across the range (with a resolution of
+  /// 2^-52 near 0). Shrinks toward 0 when in range, preferring whole numbers, then
   /// smaller magnitudes, then short binary fractions (`0.5` before `0.25` before `0.1`). When 0
   /// is outside the range, shrinks toward the whole number nearest to the bound nearest to 0
   /// (`3.0` in `2.5...100`), or that bound if the range holds no whole number.
@@ -87,8 +125,13 @@ extension Gen where Value == Double {
       "Gen.double(in:) needs finite bounds")
     let layout = DoubleLayout(range)
     return Gen { source in
-      let intended = source.random { random, size in layout.pick(size: size, using: &random) }
-      return try layout.draw(from: &source, intended: intended ?? layout.origin)
+      try source.value { source in
+        let earlier = source.earlierValue(of: Double.self).flatMap { range.contains($0) ? $0 : nil }
+        let intended = source.random { random, size in
+          layout.pick(size: size, earlier: earlier, using: &random)
+        }
+        return try layout.draw(from: &source, intended: intended ?? layout.origin)
+      }
     }
   }
 }
@@ -97,8 +140,10 @@ extension Gen where Value == Bool {
   /// A generator of `true` and `false` with equal probability. Shrinks toward `false`.
   public static var bool: Gen<Bool> {
     Gen { source in
-      let intended = source.random { random, _ in random.nextBool() } ?? false
-      return try source.drawBool(intended: intended)
+      try source.value { source in
+        let intended = source.random { random, _ in random.nextBool() } ?? false
+        return try source.drawBool(intended: intended)
+      }
     }
   }
 }
@@ -175,13 +220,14 @@ private struct DoubleLayout: Sendable {
     return UInt64(Swift.min(room.rounded(.down), Self.maxSteps))
   }
 
-  func pick(size: Int, using random: inout SeededRandom) -> Double {
-    switch random.next(below: 16) {
-    case 0: return signed ? 0 : lower
-    case 1: return signed ? -0.0 : upper
-    case 2: return lower
-    case 3: return upper
-    case 4, 5:
+  func pick(size: Int, earlier: Double?, using random: inout SeededRandom) -> Double {
+    switch (random.next(below: 16), earlier) {
+    case (0, _): return signed ? 0 : lower
+    case (1, _): return signed ? -0.0 : upper
+    case (2, _): return lower
+    case (3, _): return upper
+    case (6, let earlier?): return earlier
+    case (4, _), (5, _):
       let negative = signed && negativeExtent >= 1 && random.nextBool()
       let steps = random.next(in: 0...Swift.min(UInt64(size), integerMax(negative: negative)))
       return integerValue(negative: negative, steps: steps)

@@ -154,7 +154,7 @@ extension Gen where Value == Character {
   /// character (`"a"` for the built-in alphabets). Two choices per character (one for a
   /// single-block alphabet).
   public static func character(from alphabet: Alphabet = .unicode) -> Gen<Character> {
-    Gen { source in try alphabet.draw(from: &source) }
+    Gen { source in try source.value { try alphabet.draw(from: &$0) } }
   }
 }
 
@@ -170,7 +170,10 @@ extension Gen where Value == String {
   {
     precondition(length.lowerBound >= 0, "Gen.string needs a non-negative length")
     return Gen { source in
-      String(try drawElements(count: length, from: &source) { try alphabet.draw(from: &$0) })
+      String(
+        try drawElements(count: length, from: &source) { source in
+          try source.value { try alphabet.draw(from: &$0) }
+        })
     }
   }
 

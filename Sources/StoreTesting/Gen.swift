@@ -31,16 +31,12 @@ public struct Gen<Value>: Sendable {
   public func sample(count: Int, seed: UInt64) throws -> [Value] {
     precondition(count >= 0, "Gen.sample(count:seed:) needs a non-negative count")
     return try (0..<count).map { index in
-      try generate(seed: CaseSchedule.caseSeed(index: index, iterations: count, runSeed: seed))
+      try generate(
+        seed: CaseSchedule.caseSeed(
+          index: index, size: CaseSchedule.size(index: index, iterations: count), runSeed: seed))
     }
   }
 
-  /// Re-runs the generator on a recorded choice sequence (replay mode).
-  func replay(_ choices: [UInt64]) throws -> (value: Value, choices: [UInt64]) {
-    var source = ChoiceSource(replaying: choices)
-    let value = try run(&source)
-    return (value, source.choices)
-  }
 }
 
 /// An error raised while generating a value, for example when `Gen.filter` rejects too many
@@ -80,14 +76,15 @@ enum CaseSchedule {
     return index % (maxSize + 1)
   }
 
-  /// The seed of case `index` in a run with the given run seed. Case 0 is the run seed itself.
-  static func caseSeed(index: Int, iterations: Int, runSeed: UInt64) -> UInt64 {
+  /// The seed of the case generated `index`-th in a run with the given run seed, with the given
+  /// size (see `size(index:iterations:)`; it counts only cases not discarded). Case 0 is the run
+  /// seed itself.
+  static func caseSeed(index: Int, size: Int, runSeed: UInt64) -> UInt64 {
     if index == 0 {
       return runSeed
     }
     var mixer = SplitMix64(state: runSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-    let size = UInt64(self.size(index: index, iterations: iterations))
-    return (size << sizeShift) | (mixer.next() & randomBitsMask)
+    return (UInt64(size) << sizeShift) | (mixer.next() & randomBitsMask)
   }
 
   /// A fresh run seed from the system's random source, with size 0 (so the first case is small).

@@ -6,7 +6,8 @@ import Stores
 /// model, and never for one that did not.
 ///
 /// The heart of a model-based property test: generate a start and a sequence of actions,
-/// and let `check` shrink a disagreement to a short sequence.
+/// and let `check` shrink a disagreement to a short sequence. To pick each action from the
+/// store's current state instead (toggle a todo that exists), write a ``StateMachine``.
 ///
 /// ```swift
 /// check(Gen<TodosStore.Action>.todoAction().array(maxCount: 12)) { actions in

@@ -23,12 +23,17 @@ public enum Property {
   /// The property returns `Bool` (`false` is a failure) or nothing (`Void`; a thrown error is a
   /// failure, e.g. from `require`); a thrown error is a failure in both forms. Any other return
   /// type aborts the run. (One generic function instead of two overloads, so that
-  /// multi-statement closures without `return` are not ambiguous.)
+  /// multi-statement closures without `return` are not ambiguous.) Inside a Swift Testing test,
+  /// an issue the property records (a failed `#expect` or `#require`) is a failure too; it is
+  /// not recorded here (see `check`).
+  ///
+  /// A case the property discards with `assume(_:)` does not count: the run goes on until
+  /// `iterations` cases were tested, and aborts once it has discarded 10 times as many.
   ///
   /// Case *k* of *n* has size `k * 100 / (n - 1)`, so small cases come first (runs longer than
   /// 101 cases cycle through sizes 0...100). The first failure is shrunk with at most
-  /// `maxShrinkAttempts` further evaluations of the property. O(iterations + shrink attempts)
-  /// property evaluations.
+  /// `maxShrinkAttempts` further evaluations of the property. O(iterations + discarded cases +
+  /// shrink attempts) property evaluations.
   ///
   /// - Parameters:
   ///   - gen: The generator of inputs.
@@ -36,7 +41,7 @@ public enum Property {
   ///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed.
   ///   - maxShrinkAttempts: The shrinking budget.
   ///   - environment: Where the variables are read from (injectable for tests).
-  ///   - sourceLocation: The location named in the report.
+  ///   - fileID, line, column: The location named in the report (the caller's by default).
   ///   - property: The property; it runs synchronously on the caller's actor.
   public static func run<Value, Verdict>(
     _ gen: Gen<Value>,
@@ -44,88 +49,179 @@ public enum Property {
     seed: UInt64? = nil,
     maxShrinkAttempts: Int = defaultMaxShrinkAttempts,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID,
+    line: Int = #line,
+    column: Int = #column,
     _ property: (Value) throws -> Verdict
   ) -> CheckResult<Value> {
-    let location = "\(sourceLocation.fileID):\(sourceLocation.line):\(sourceLocation.column)"
+    let location = "\(fileID):\(line):\(column)"
     guard Verdict.self == Bool.self || Verdict.self == Void.self else {
       return .aborted(
         "the property returns \(Verdict.self); return a Bool (false fails) "
           + "or nothing (throw to fail)",
-        at: location, seed: seed ?? 0, iterations: 0, casesRun: 0)
+        at: location, seed: seed ?? 0)
     }
+    return withoutActuallyEscaping(property) { property in
+      run(
+        iterations: iterations, seed: seed, maxShrinkAttempts: maxShrinkAttempts,
+        environment: environment, location: location, subject: "input",
+        describe: Report.describe
+      ) { source in
+        let value: Value
+        do {
+          value = try gen.run(&source)
+        } catch {
+          return .invalid("\(error)")
+        }
+        return judge(value) { try property(value) as? Bool != false }
+      }
+    }
+  }
+
+  /// The engine behind every run: resolves the configuration, runs cases until one fails,
+  /// `iterations` pass or too many are discarded, and shrinks the failure. `runCase` runs one
+  /// case from a source (random for new cases, replaying while shrinking).
+  static func run<Value>(
+    iterations: Int?, seed: UInt64?, maxShrinkAttempts: Int, environment: [String: String],
+    location: String, subject: String, describe: (Value) -> String,
+    runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
+  ) -> CheckResult<Value> {
     let configuration: RunConfiguration
     do {
       configuration = try RunConfiguration(
         iterations: iterations, seed: seed, environment: environment)
     } catch {
-      return .aborted(error.description, at: location, seed: seed ?? 0, iterations: 0, casesRun: 0)
+      return .aborted(error.description, at: location, seed: seed ?? 0)
     }
-    return withoutActuallyEscaping(property) { property in
-      runCases(
-        gen, configuration, maxShrinkAttempts: maxShrinkAttempts, location: location,
-        evaluate: { value in evaluate(property, on: value) })
-    }
-  }
-
-  private static func runCases<Value>(
-    _ gen: Gen<Value>, _ configuration: RunConfiguration, maxShrinkAttempts: Int,
-    location: String, evaluate: @escaping (Value) -> String?
-  ) -> CheckResult<Value> {
     let iterations = configuration.iterations
     let runSeed = configuration.seed
-    for index in 0..<iterations {
-      let caseSeed = CaseSchedule.caseSeed(index: index, iterations: iterations, runSeed: runSeed)
+    let maxDiscarded = 10 * iterations
+    var passed = 0
+    var discarded = 0
+    var index = 0
+    while passed < iterations {
+      let caseSeed = CaseSchedule.caseSeed(
+        index: index, size: CaseSchedule.size(index: passed, iterations: iterations),
+        runSeed: runSeed)
+      index += 1
       var source = ChoiceSource(seed: caseSeed, size: CaseSchedule.size(ofCaseSeed: caseSeed))
-      let value: Value
-      do {
-        value = try gen.run(&source)
-      } catch {
+      switch runCase(&source) {
+      case .passed:
+        passed += 1
+      case .discarded:
+        discarded += 1
+        guard discarded < maxDiscarded else {
+          let reason =
+            "discarded \(discarded) cases and tested only \(passed) of \(iterations); "
+            + "generate the inputs the property assumes (with a narrower range, flatMap or "
+            + "filter) instead of discarding most of them"
+          return .aborted(
+            reason, at: location, seed: runSeed, iterations: iterations, casesRun: passed,
+            discardedCases: discarded)
+        }
+      case .invalid(let error):
         let reason =
-          "could not generate case \(index + 1): \(error)\n"
+          "could not generate case \(index): \(error)\n"
           + "replay: \(Property.seedVariable)=\(Report.hex(caseSeed))"
         return .aborted(
-          reason, at: location, seed: runSeed, iterations: iterations, casesRun: index)
+          reason, at: location, seed: runSeed, iterations: iterations, casesRun: passed,
+          discardedCases: discarded)
+      case .failed(let value, let failure, let isIssue):
+        var shrinker = Shrinker(
+          failing: .init(source, value: value, failure: failure, isIssue: isIssue),
+          maxAttempts: maxShrinkAttempts, run: runCase)
+        shrinker.shrink()
+        let counterexample = Counterexample(
+          original: value, shrunk: shrinker.best.value, originalFailure: failure,
+          failure: shrinker.best.failure, replaySeed: caseSeed, passedCases: passed,
+          shrinkSteps: shrinker.steps, shrinkAttempts: shrinker.attempts,
+          isIssue: shrinker.best.isIssue)
+        return CheckResult(
+          outcome: .failed(counterexample), seed: runSeed, iterations: iterations,
+          casesRun: passed + 1, discardedCases: discarded,
+          message: Report.failure(
+            counterexample, at: location, iterations: iterations, discardedCases: discarded,
+            subject: subject, describe: describe))
       }
-      guard let failure = evaluate(value) else { continue }
-      var shrinker = Shrinker(
-        gen: gen, failing: .init(choices: source.choices, value: value, failure: failure),
-        maxAttempts: maxShrinkAttempts, evaluate: evaluate)
-      shrinker.shrink()
-      let counterexample = Counterexample(
-        original: value, shrunk: shrinker.best.value, originalFailure: failure,
-        failure: shrinker.best.failure, replaySeed: caseSeed, passedCases: index,
-        shrinkSteps: shrinker.steps, shrinkAttempts: shrinker.attempts)
-      return CheckResult(
-        outcome: .failed(counterexample), seed: runSeed, iterations: iterations,
-        casesRun: index + 1,
-        message: Report.failure(counterexample, at: location, iterations: iterations))
     }
     return CheckResult(
-      outcome: .passed, seed: runSeed, iterations: iterations, casesRun: iterations, message: nil)
+      outcome: .passed, seed: runSeed, iterations: iterations, casesRun: iterations,
+      discardedCases: discarded, message: nil)
   }
 
-  /// `nil` when the property holds for `value`, otherwise why it failed.
-  private static func evaluate<Value, Verdict>(
-    _ property: (Value) throws -> Verdict, on value: Value
-  ) -> String? {
-    do {
-      return try property(value) as? Bool == false ? "property returned false" : nil
-    } catch let failure as PropertyFailure {
-      return failure.description
-    } catch {
-      return "threw \(String(reflecting: error))"
+  /// Runs `body`, the property on `value`, and judges it: it fails when it returns `false`,
+  /// throws or (inside a Swift Testing test) records an issue; it is discarded when it calls
+  /// `assume` with a false condition. Issues are caught as known issues, so that only the report
+  /// of the shrunk case is recorded.
+  static func judge<Value>(_ value: Value, _ body: () throws -> Bool) -> CaseOutcome<Value> {
+    var outcome = CaseOutcome<Value>.passed
+    func evaluate() {
+      do {
+        if try !body() {
+          outcome = .failed(value, "property returned false", isIssue: false)
+        }
+      } catch is Discarded {
+        outcome = .discarded
+      } catch let failure as PropertyFailure {
+        outcome = .failed(value, failure.description, isIssue: false)
+      } catch {
+        outcome = .failed(value, "threw \(String(reflecting: error))", isIssue: false)
+      }
     }
+    guard Test.current != nil else {
+      evaluate()
+      return outcome
+    }
+    let issues = RecordedIssues()
+    withKnownIssue(
+      isIntermittent: true, evaluate,
+      matching: { issue in
+        issues.append(issue)
+        return true
+      })
+    if let issue = issues.first {
+      if case .discarded = outcome { return outcome }
+      return .failed(value, issue, isIssue: true)
+    }
+    return outcome
+  }
+}
+
+/// How one test case ended.
+enum CaseOutcome<Value> {
+  /// The property held.
+  case passed
+  /// The property failed for `value`, for the reason given; `isIssue` when the reason is an
+  /// issue the property recorded (a failed `#expect`).
+  case failed(Value, String, isIssue: Bool)
+  /// The property discarded the case (`assume`).
+  case discarded
+  /// No value could be generated (e.g. a too-strict `filter`); the reason.
+  case invalid(String)
+}
+
+/// The issues recorded while a case ran, described for the report.
+private final class RecordedIssues: @unchecked Sendable {
+  private let lock = NSLock()
+  private var descriptions: [String] = []
+
+  var first: String? { lock.withLock { descriptions.first } }
+
+  func append(_ issue: Issue) {
+    let place = issue.sourceLocation.map { " at \($0.fileID):\($0.line)" } ?? ""
+    let comments = issue.comments.map { ": \($0.rawValue)" }.joined()
+    lock.withLock { descriptions.append("issue recorded\(place): \(issue.kind)\(comments)") }
   }
 }
 
 extension CheckResult {
   fileprivate static func aborted(
-    _ reason: String, at location: String, seed: UInt64, iterations: Int, casesRun: Int
+    _ reason: String, at location: String, seed: UInt64, iterations: Int = 0, casesRun: Int = 0,
+    discardedCases: Int = 0
   ) -> CheckResult {
     CheckResult(
       outcome: .aborted(reason: reason), seed: seed, iterations: iterations, casesRun: casesRun,
-      message: "Property check aborted at \(location): \(reason)")
+      discardedCases: discardedCases, message: "Property check aborted at \(location): \(reason)")
   }
 }
 

@@ -5,22 +5,28 @@ enum Report {
   /// Values longer than this many characters are truncated in reports.
   static let maxValueLength = 1_000
 
-  /// A multi-line report: location, cases run, original and shrunk inputs, shrink steps, the
-  /// failure and the `replay:` line.
+  /// A multi-line report: location, cases run, original and shrunk inputs (`subject`: "input",
+  /// or "program" for a state machine), shrink steps, the failure and the `replay:` line.
   static func failure<Value>(
-    _ counterexample: Counterexample<Value>, at location: String, iterations: Int
+    _ counterexample: Counterexample<Value>, at location: String, iterations: Int,
+    discardedCases: Int, subject: String, describe: (Value) -> String
   ) -> String {
     let passed = counterexample.passedCases
+    let discarded = discardedCases == 0 ? "" : ", \(discardedCases) discarded"
+    /// `label: text`, or the text on lines of its own when it has several.
+    func labeled(_ label: String, _ text: String) -> String {
+      label + (text.contains("\n") ? ":\n" : ": ") + text
+    }
     var lines = [
       "Property falsified at \(location) after \(passed) passing \(passed == 1 ? "case" : "cases")"
-        + " (case \(passed + 1) of \(iterations)).",
-      "original input: \(describe(counterexample.original))",
+        + " (case \(passed + 1) of \(iterations)\(discarded)).",
+      labeled("original \(subject)", truncated(describe(counterexample.original))),
     ]
     if counterexample.originalFailure != counterexample.failure {
       lines.append("original failure: \(counterexample.originalFailure)")
     }
     lines += [
-      "shrunk input: \(describe(counterexample.shrunk))",
+      labeled("shrunk \(subject)", describe(counterexample.shrunk)),
       "shrink steps: \(counterexample.shrinkSteps) (\(counterexample.shrinkAttempts) attempts)",
       "failure: \(counterexample.failure)",
       "replay: \(Property.seedVariable)=\(hex(counterexample.replaySeed))",
@@ -31,8 +37,12 @@ enum Report {
   /// `value` for people — like `String(reflecting:)`, but showing what an `IndexSet` holds
   /// (`[1, 3...5]`, not "4 indexes"), also inside tuples, collections, structures and enum
   /// payloads — truncated to `maxValueLength` characters.
-  static func describe(_ value: some Any) -> String {
-    let text = render(value)
+  static func describe<Value>(_ value: Value) -> String {
+    truncated(render(value))
+  }
+
+  /// `text`, cut after `maxValueLength` characters.
+  private static func truncated(_ text: String) -> String {
     guard text.count > maxValueLength else { return text }
     let omitted = text.count - maxValueLength
     return "\(text.prefix(maxValueLength))… (\(omitted) more characters)"

@@ -31,7 +31,10 @@ public func require(
   }
 }
 
-/// Throws a `PropertyFailure` showing both values unless `actual == expected`.
+/// Throws a `PropertyFailure` unless `actual == expected`, showing how they differ: for values
+/// with inner structure (structures, enums, collections, dictionaries, sets), every place that
+/// differs, with its path — `[1].title: "b", expected "a"` — found by reflection; for others,
+/// both values. O(size of the values) when they differ, the cost of `==` otherwise.
 public func requireEqual<T: Equatable>(
   _ actual: T,
   _ expected: T,
@@ -41,9 +44,27 @@ public func requireEqual<T: Equatable>(
 ) throws(PropertyFailure) {
   guard actual == expected else {
     let detail = message()
+    let difference =
+      Diff.report(actual, expected)
+      ?? "\(Report.describe(actual)) is not equal to \(Report.describe(expected))"
     throw PropertyFailure(
-      (detail.isEmpty ? "" : "\(detail): ")
-        + "\(Report.describe(actual)) is not equal to \(Report.describe(expected))",
-      location: "\(fileID):\(line)")
+      (detail.isEmpty ? "" : "\(detail): ") + difference, location: "\(fileID):\(line)")
   }
 }
+
+/// Discards the current case unless `condition` holds: `check` does not count the case and
+/// generates another one instead, like Hypothesis's `assume`.
+///
+/// Use it for preconditions that are hard to build into the generator:
+/// `try assume(a != b)`. A run that discards 10 times as many cases as it was to test aborts
+/// with an explanation, since it tests little; generate what the property assumes instead
+/// when most cases would be discarded. While shrinking, a discarded candidate counts as
+/// passing.
+///
+/// - Throws: An error only `check` and `Property.run` understand, when `condition` is false.
+public func assume(_ condition: Bool) throws {
+  guard condition else { throw Discarded() }
+}
+
+/// Thrown by `assume` to discard a case.
+struct Discarded: Error {}

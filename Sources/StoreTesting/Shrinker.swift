@@ -1,29 +1,49 @@
 /// Shrinks a failing input by editing its recorded choice sequence (Hypothesis-style internal
 /// shrinking).
 ///
-/// A candidate sequence is replayed through the generator; the edit is kept when the generated
-/// value still fails the property and its (re-recorded) choice sequence is smaller in shortlex
-/// order (shorter, or as long and lexicographically smaller). That order is well-founded, and the
-/// number of property evaluations is capped, so shrinking always terminates.
+/// A candidate sequence is replayed through the test case (the generator and the property, or a
+/// state machine's run); the edit is kept when the case still fails and its (re-recorded)
+/// choice sequence is smaller in shortlex order (shorter, or as long and lexicographically
+/// smaller). That order is well-founded, and the number of replays is capped, so shrinking
+/// always terminates.
 ///
 /// Passes, repeated until a round makes no progress:
-/// 1. delete blocks of 32, 16, …, 1 consecutive choices (removes collection elements), also
-///    together with decrementing the choice before the block (a count that governs it);
+/// 1. replace levels of recursive values with levels inside them (a tree with a subtree),
+///    delete whole collection elements, last first, then blocks of 32, 16, …, 1 consecutive
+///    choices, also together with decrementing the choice before the block (a count that
+///    governs it);
 /// 2. zero blocks of 8, 4, 2 choices (simplifies whole sub-values at once);
-/// 3. minimise each choice: try 0, then binary-search the smallest failing value; then the same
-///    for groups of equal choices lowered together (e.g. two equal elements);
-/// 4. only when 1–3 are stuck: swap out-of-order pairs (sorting) and move value from an
-///    earlier choice to a later one (redistribution, e.g. `[50, 50]` → `[0, 100]`).
+/// 3. minimise each choice: try 0, then binary-search the smallest failing value; then lower
+///    equal values together — values drawn the same way (same maxima) with the same choices,
+///    choice by choice, so that `[-7, -7]` becomes `[0, 0]`; then lower nearby pairs of values
+///    drawn the same way by a common amount, keeping their difference;
+/// 4. only when 1–3 are stuck: lower a choice by 1 and drop all choices after it, swap
+///    out-of-order pairs (sorting) and move value from an earlier choice to a later one
+///    (redistribution, e.g. `[50, 50]` → `[0, 100]`).
 struct Shrinker<Value> {
   struct Candidate {
     var choices: [UInt64]
+    var values: [ChoiceSource.ValueSpan]
+    var elements: [Range<Int>]
+    var nodes: [ChoiceSource.Node]
     var value: Value
     var failure: String
+    var isIssue: Bool
+
+    /// The case recorded by `source`, which failed with `value` for `failure`.
+    init(_ source: ChoiceSource, value: Value, failure: String, isIssue: Bool) {
+      choices = source.choices
+      values = source.values
+      elements = source.elements
+      nodes = source.nodes
+      self.value = value
+      self.failure = failure
+      self.isIssue = isIssue
+    }
   }
 
-  private let gen: Gen<Value>
-  /// Returns the failure description when the property fails for the value, `nil` if it holds.
-  private let evaluate: (Value) -> String?
+  /// Runs one test case from a source (here always in replay mode).
+  private let run: (inout ChoiceSource) -> CaseOutcome<Value>
   private let maxAttempts: Int
   /// Hashes of the candidates already evaluated (hashes, not sequences, to bound memory; a
   /// collision merely skips one candidate).
@@ -37,13 +57,11 @@ struct Shrinker<Value> {
   private(set) var steps = 0
 
   init(
-    gen: Gen<Value>, failing: Candidate, maxAttempts: Int,
-    evaluate: @escaping (Value) -> String?
+    failing: Candidate, maxAttempts: Int, run: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) {
-    self.gen = gen
     self.best = failing
     self.maxAttempts = maxAttempts
-    self.evaluate = evaluate
+    self.run = run
   }
 
   private var exhausted: Bool { attempts >= maxAttempts }
@@ -52,11 +70,15 @@ struct Shrinker<Value> {
   mutating func shrink() {
     while !exhausted {
       let before = best.choices
+      replaceNodesWithDescendants()
+      deleteElements()
       deleteBlocks()
       zeroBlocks()
       minimizeChoices()
       minimizeDuplicates()
+      lowerPairsTogether()
       if best.choices == before {
+        lowerAndTruncate()
         swapPairs()
         redistributePairs()
       }
@@ -74,14 +96,61 @@ struct Shrinker<Value> {
       tried.insert(choices.hashValue).inserted
     else { return false }
     attempts += 1
-    guard let (value, recorded) = try? gen.replay(choices),
-      Self.shortlexPrecedes(recorded, best.choices),
-      !shorter || recorded.count < best.choices.count,
-      let failure = evaluate(value)
+    var source = ChoiceSource(replaying: choices)
+    guard case .failed(let value, let failure, let isIssue) = run(&source),
+      Self.shortlexPrecedes(source.choices, best.choices),
+      !shorter || source.choices.count < best.choices.count
     else { return false }
-    best = Candidate(choices: recorded, value: value, failure: failure)
+    best = Candidate(source, value: value, failure: failure, isIssue: isIssue)
     steps += 1
     return true
+  }
+
+  /// Replaces each level of a recursive value with a level inside it drawn by the same
+  /// generator, outermost first: a sum with one of its terms, a tree with one of its subtrees.
+  private mutating func replaceNodesWithDescendants() {
+    // Levels are recorded as they finish, so an outer level comes after the levels inside it.
+    var index = best.nodes.count - 1
+    while index >= 0 && !exhausted {
+      let node = best.nodes[index]
+      for inner in best.nodes.reversed()
+      where inner.label == node.label && inner.range != node.range
+        && node.range.contains(inner.range.lowerBound)
+        && inner.range.upperBound <= node.range.upperBound
+      {
+        var candidate = best.choices
+        candidate.replaceSubrange(node.range, with: best.choices[inner.range])
+        if consider(candidate) { break }
+      }
+      index = Swift.min(index, best.nodes.count) - 1
+    }
+  }
+
+  /// Lowers one choice by 1 and drops every choice after it (they replay as 0): finds minimal
+  /// inputs that need a choice and the ones after it changed together, such as turning the
+  /// divisor `x / 1` into the sum `0 + 0`.
+  private mutating func lowerAndTruncate() {
+    var index = best.choices.count - 1
+    while index >= 0 && !exhausted {
+      if index < best.choices.count && best.choices[index] > 0 {
+        var candidate = Array(best.choices[...index])
+        candidate[index] -= 1
+        consider(candidate)
+      }
+      index -= 1
+    }
+  }
+
+  /// Deletes whole collection elements (an element's choices and the choice that asked for it),
+  /// from the last one to the first.
+  private mutating func deleteElements() {
+    var index = best.elements.count - 1
+    while index >= 0 && !exhausted {
+      var candidate = best.choices
+      candidate.removeSubrange(best.elements[index])
+      consider(candidate)
+      index = Swift.min(index, best.elements.count) - 1
+    }
   }
 
   private mutating func deleteBlocks() {
@@ -132,15 +201,21 @@ struct Shrinker<Value> {
     }
   }
 
-  /// Lowers groups of equal choices together, e.g. `[1000, 1000]` → `[0, 0]` for a property
-  /// that needs two equal elements (lowering one alone would make the input pass).
+  /// Lowers equal values together, e.g. `[1000, 1000]` → `[0, 0]` for a property that needs
+  /// two equal elements (lowering one alone would make the input pass). Values are grouped by
+  /// their choices and the maxima they were drawn with, so that a sign is only lowered with
+  /// signs and a magnitude with magnitudes; each group is lowered one choice position at a time.
   private mutating func minimizeDuplicates() {
-    let groups = Dictionary(grouping: best.choices.indices.filter { best.choices[$0] > 0 }) {
-      best.choices[$0]
+    let spans = best.values.filter { span in best.choices[span.range].contains { $0 != 0 } }
+    let groups = Dictionary(grouping: spans) { span in
+      DrawnValue(choices: best.choices[span.range], maxima: span.maxima)
     }
-    for indices in groups.values.sorted(by: { $0[0] < $1[0] }) where indices.count > 1 {
-      guard !exhausted else { return }
-      minimize(indices)
+    for group in groups.values.sorted(by: { $0[0].range.lowerBound < $1[0].range.lowerBound })
+    where group.count > 1 {
+      for offset in 0..<group[0].range.count {
+        guard !exhausted else { return }
+        minimize(group.map { $0.range.lowerBound + offset })
+      }
     }
   }
 
@@ -213,6 +288,66 @@ struct Shrinker<Value> {
     }
   }
 
+  /// Lowers two nearby values drawn the same way by a common amount, choice by choice (the
+  /// largest amount found by binary search): keeps a difference between them, e.g.
+  /// `(7_000, 6_999)` → `(10, 9)` for a property that fails when they differ by 1 and the first
+  /// is at least 10.
+  private mutating func lowerPairsTogether() {
+    var first = 0
+    while first < best.values.count && !exhausted {
+      var second = first + 1
+      while second < Swift.min(best.values.count, first + 8) && !exhausted {
+        let a = best.values[first]
+        let b = best.values[second]
+        if a.maxima == b.maxima {
+          for offset in 0..<a.range.count {
+            lowerTogether(a.range.lowerBound + offset, b.range.lowerBound + offset)
+          }
+        }
+        second += 1
+      }
+      first += 1
+    }
+  }
+
+  /// Binary-searches the largest amount by which the choices at `i` and `j` can both be lowered
+  /// while the input still fails, after checking that lowering both by 1 does. O(log value)
+  /// attempts, 1 when lowering them together does not work.
+  private mutating func lowerTogether(_ i: Int, _ j: Int) {
+    guard i < best.choices.count, j < best.choices.count else { return }
+    let original = best.choices
+    let smaller = Swift.min(original[i], original[j])
+    var works: UInt64 = 0
+    var fails = smaller + 1  // Known not to work (or too much).
+    for amount in [1, smaller] {
+      guard amount > works, amount < fails else { continue }
+      if lowered(original, i, j, by: amount) {
+        works = amount
+      } else {
+        fails = amount
+      }
+      guard works > 0, best.choices.count == original.count else { return }
+    }
+    while fails - works > 1 && !exhausted {
+      let amount = works + (fails - works) / 2
+      if lowered(original, i, j, by: amount) {
+        works = amount
+        guard best.choices.count == original.count else { return }
+      } else {
+        fails = amount
+      }
+    }
+  }
+
+  private mutating func lowered(_ choices: [UInt64], _ i: Int, _ j: Int, by amount: UInt64)
+    -> Bool
+  {
+    var candidate = choices
+    candidate[i] -= amount
+    candidate[j] -= amount
+    return consider(candidate)
+  }
+
   /// Shortlex order: shorter sequences first, then lexicographic.
   static func shortlexPrecedes(_ lhs: [UInt64], _ rhs: [UInt64]) -> Bool {
     if lhs.count != rhs.count {
@@ -220,4 +355,10 @@ struct Shrinker<Value> {
     }
     return lhs.lexicographicallyPrecedes(rhs)
   }
+}
+
+/// What identifies equal values drawn the same way: their choices and the maxima of those.
+private struct DrawnValue: Hashable {
+  let choices: ArraySlice<UInt64>
+  let maxima: [UInt64]
 }

@@ -29,7 +29,8 @@ import Testing
     let gen = Gen<Int>.integer(in: 0...1_000_000).array(maxCount: 20)
     let samples = try gen.sample(count: 50, seed: 99)
     for index in [0, 1, 17, 49] {
-      let caseSeed = CaseSchedule.caseSeed(index: index, iterations: 50, runSeed: 99)
+      let caseSeed = CaseSchedule.caseSeed(
+        index: index, size: CaseSchedule.size(index: index, iterations: 50), runSeed: 99)
       #expect(try gen.generate(seed: caseSeed) == samples[index])
     }
   }

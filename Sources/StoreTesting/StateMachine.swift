@@ -1,0 +1,247 @@
+import Foundation
+
+/// A stateful test: a system — usually a store, often with a plain model beside it — driven
+/// by a generated program of commands, in the manner of Hypothesis's `RuleBasedStateMachine`.
+///
+/// A conforming type holds the system and the model and says:
+/// - how to start (`init()`, once per program),
+/// - which commands can run now: its ``rules``, each with a precondition and a generator of
+///   commands built from the current state (toggle a todo *that exists*),
+/// - how to run one (``perform(_:)``: send the action, update the model),
+/// - what must hold after every step (``checkInvariants()``).
+///
+/// ```swift
+/// @MainActor struct TodosMachine: StateMachine {
+///   let store = TodosStore()
+///   var model: [Todo] = []
+///
+///   var rules: [Rule<TodosStore.Action>] {
+///     let ids = store.todos.map(\.id)
+///     return [
+///       Rule("add", Gen<Todo>.todo(id: .id(among: 8)).map { .add($0) }),
+///       Rule("toggle", when: !ids.isEmpty, Gen.element(of: ids).map { .toggle(id: $0) }),
+///     ]
+///   }
+///
+///   mutating func perform(_ action: TodosStore.Action) throws {
+///     store.send(action)
+///     model = … // the same change, done plainly
+///   }
+///
+///   func checkInvariants() throws {
+///     try requireEqual(store.todos, model)
+///   }
+/// }
+///
+/// check(TodosMachine.self)
+/// ```
+///
+/// `check(_:steps:iterations:seed:)` runs programs of up to `steps` commands; a failure (a
+/// thrown error, or a failed `#expect`, in any of the four) is shrunk to a minimal program —
+/// fewer steps, simpler arguments — and reported as Swift code that replays it:
+/// `try TodosMachine.replay([.add(…), .toggle(id: …)])`.
+@MainActor
+public protocol StateMachine {
+  /// One step of a program: usually the store's `Action`, or an enum of your own when a step
+  /// can do more than send an action (use a second store, reopen a file, refresh).
+  associatedtype Command
+
+  /// A fresh system and model, as each program starts.
+  init() throws
+
+  /// The rules, in a fixed order: each names a kind of command, whether it can run in the
+  /// current state, and how to generate one from that state. Read before every step.
+  var rules: [Rule<Command>] { get }
+
+  /// Runs `command` on the system, and on the model if there is one. Throwing (for example
+  /// with `require`) fails the program.
+  mutating func perform(_ command: Command) throws
+
+  /// Checks what must hold in every state; called after `init()` and after every step.
+  /// Throw (for example with `require` or `requireEqual`) when it does not. The default
+  /// checks nothing.
+  func checkInvariants() throws
+}
+
+extension StateMachine {
+  public func checkInvariants() throws {}
+
+  /// Runs `commands` as `check` runs a program: a fresh machine, its invariants, then each
+  /// command followed by the invariants. Throws the first failure. Paste the program a failed
+  /// check prints into a test to replay it.
+  ///
+  /// - Complexity: O(*n*) steps for *n* commands.
+  public static func replay(_ commands: [Command]) throws {
+    var machine = try Self()
+    try machine.checkInvariants()
+    for command in commands {
+      try machine.perform(command)
+      try machine.checkInvariants()
+    }
+  }
+}
+
+/// A kind of command of a ``StateMachine``: a name for reports, a precondition, and a
+/// generator of commands built from the current state.
+///
+/// ```swift
+/// Rule("remove an existing todo", when: !ids.isEmpty, Gen.element(of: ids).map { .remove(ids: [$0]) })
+/// ```
+public struct Rule<Command> {
+  /// What the rule does, as the failure report names it.
+  public let name: String
+  /// The generator of commands, `nil` when the precondition does not hold.
+  let commands: Gen<Command>?
+
+  /// A rule whose commands come from `commands`, which is only evaluated when `precondition`
+  /// holds (so it may assume it, e.g. pick from a list that is not empty).
+  public init(
+    _ name: String, when precondition: Bool = true, _ commands: @autoclosure () -> Gen<Command>
+  ) {
+    self.name = name
+    self.commands = precondition ? commands() : nil
+  }
+}
+
+/// Tests a ``StateMachine`` with generated programs; on failure, shrinks the program and
+/// records one issue at the caller's location, with the minimal program as Swift code.
+///
+/// Each program starts a fresh machine, checks its invariants, then runs up to `steps`
+/// commands (programs get longer over the run, like every generated value): before each, one
+/// of the rules whose precondition holds is picked, its generator makes the command from the
+/// current state, the machine performs it and the invariants are checked. A program fails at
+/// the first error thrown or issue recorded. Shrinking deletes steps and simplifies their
+/// arguments (the rules' generators are re-run on the states the shorter program reaches); a
+/// candidate that picks a rule whose precondition no longer holds is skipped.
+///
+/// The report holds the failing step (its number and rule), the minimal program as
+/// `try Machine.replay([…])` (see `SwiftCode` for how values are written) and the
+/// `replay: STORES_PROPERTY_SEED=…` line that reruns the same programs.
+///
+/// - Parameters:
+///   - machine: The state machine type.
+///   - steps: The most commands in one program; 50 by default.
+///   - iterations: The number of programs, 100 by default; `STORES_PROPERTY_ITERATIONS`
+///     raises it.
+///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed.
+/// - Returns: The result; its counterexample holds the original and the minimal program.
+/// - Complexity: O(iterations × steps) commands, plus the shrinking budget.
+@MainActor @discardableResult
+public func check<Machine: StateMachine>(
+  _ machine: Machine.Type,
+  steps: Int = 50,
+  iterations: Int? = nil,
+  seed: UInt64? = nil,
+  fileID: String = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) -> CheckResult<[Machine.Command]> {
+  let result = Property.run(
+    machine, steps: steps, iterations: iterations, seed: seed, fileID: fileID, line: Int(line),
+    column: Int(column))
+  if let message = result.message {
+    recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+  if let counterexample = result.counterexample, counterexample.isIssue {
+    try? Machine.replay(counterexample.shrunk)
+  }
+  return result
+}
+
+extension Property {
+  /// Tests a ``StateMachine`` like `check(_:steps:iterations:seed:)`, but records nothing:
+  /// returns the result, for inspection.
+  @MainActor
+  public static func run<Machine: StateMachine>(
+    _ machine: Machine.Type,
+    steps: Int = 50,
+    iterations: Int? = nil,
+    seed: UInt64? = nil,
+    maxShrinkAttempts: Int = defaultMaxShrinkAttempts,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    fileID: String = #fileID,
+    line: Int = #line,
+    column: Int = #column
+  ) -> CheckResult<[Machine.Command]> {
+    precondition(steps >= 0, "a state machine needs a non-negative number of steps")
+    return run(
+      iterations: iterations, seed: seed, maxShrinkAttempts: maxShrinkAttempts,
+      environment: environment, location: "\(fileID):\(line):\(column)", subject: "program",
+      describe: { program(Machine.self, $0) },
+      runCase: { source in runProgram(Machine.self, steps: steps, from: &source) })
+  }
+
+  /// Runs one program drawn from `source`.
+  @MainActor
+  private static func runProgram<Machine: StateMachine>(
+    _: Machine.Type, steps: Int, from source: inout ChoiceSource
+  ) -> CaseOutcome<[Machine.Command]> {
+    var program: [Machine.Command] = []
+    var machine: Machine?
+    let start = judge(program) {
+      machine = try Machine()
+      try machine?.checkInvariants()
+      return true
+    }
+    guard case .passed = start, var machine else {
+      return start.failing { "before the first step: \($0)" }
+    }
+    let target = source.random { random, size in
+      pickCount(in: 0...steps, size: size, using: &random)
+    }
+    do {
+      while program.count < steps {
+        let rules = machine.rules
+        let enabled = rules.indices.filter { rules[$0].commands != nil }
+        guard !enabled.isEmpty else { break }
+        let intended = program.count < (target ?? 0)
+        var isDisabled = false
+        let step = try source.element { source -> (Rule<Machine.Command>, Machine.Command)? in
+          guard try source.drawBool(intended: intended) else { return nil }
+          let pick = source.random { random, _ in
+            enabled[Int(random.next(below: UInt64(enabled.count)))]
+          }
+          let rule = rules[try source.drawIndex(count: rules.count, intended: pick ?? 0)]
+          guard let commands = rule.commands else {
+            isDisabled = true  // Only when replaying an edited program.
+            return nil
+          }
+          return (rule, try commands.run(&source))
+        }
+        guard !isDisabled else { return .discarded }
+        guard let (rule, command) = step else { break }
+        program.append(command)
+        let outcome = judge(program) {
+          try machine.perform(command)
+          try machine.checkInvariants()
+          return true
+        }
+        guard case .passed = outcome else {
+          return outcome.failing { "step \(program.count) (\(rule.name)): \($0)" }
+        }
+      }
+    } catch {
+      return .invalid("\(error)")
+    }
+    return .passed
+  }
+
+  /// The program as Swift code that replays it.
+  static func program<Machine: StateMachine>(_: Machine.Type, _ commands: [Machine.Command])
+    -> String
+  {
+    let steps = commands.map { "  \(SwiftCode.expression($0))," }
+    let call = "try \(SwiftCode.typeName(Machine.self)).replay("
+    guard !steps.isEmpty else { return call + "[])" }
+    return ([call + "["] + steps + ["])"]).joined(separator: "\n")
+  }
+}
+
+extension CaseOutcome {
+  /// This outcome with its failure reason rewritten by `reason`.
+  fileprivate func failing(_ reason: (String) -> String) -> CaseOutcome {
+    guard case .failed(let value, let failure, let isIssue) = self else { return self }
+    return .failed(value, reason(failure), isIssue: isIssue)
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import StoreTesting
+import Stores
+import Testing
+
+/// A workouts store against the plain model `WorkoutsModel`, with actions picked from the
+/// state: workouts that exist, offsets in and out of range, every sort.
+@MainActor
+struct WorkoutsMachine: StateMachine {
+  let store = WorkoutsStore()
+  var model = WorkoutsStore.State()
+  /// The number of the next fresh id, `Gen.testID(nextID)`.
+  var nextID = 0
+
+  var rules: [Rule<WorkoutsStore.Action>] {
+    let workouts = store.state.workouts
+    let ids = workouts.map(\.id)
+    let fresh = Gen<UUID>.testID(nextID)
+    return [
+      Rule("add a workout", Gen<Workout>.workout(id: .constant(fresh)).map { .addWorkout($0) }),
+      Rule(
+        "remove at offsets", when: !workouts.isEmpty,
+        Gen<IndexSet>.offsets(in: workouts.count, includingOutOfRange: true).map {
+          .removeWorkout(at: $0)
+        }),
+      Rule("sort", Gen<SortType>.element(of: SortType.allCases).map { .sort(by: $0) }),
+      Rule(
+        "update a workout", when: !ids.isEmpty,
+        Gen<Workout>.workout(id: .element(of: ids)).map { .updateWorkout($0) }),
+      Rule(
+        "update an unknown workout",
+        Gen<Workout>.workout(id: .constant(Gen<UUID>.testID(1_000))).map { .updateWorkout($0) }),
+    ]
+  }
+
+  mutating func perform(_ action: WorkoutsStore.Action) throws {
+    if case .addWorkout(let workout) = action, workout.id == Gen<UUID>.testID(nextID) {
+      nextID += 1
+    }
+    model = WorkoutsModel.apply(action, to: model)
+    store.send(action)
+  }
+
+  func checkInvariants() throws {
+    try requireEqual(store.state, model, "the state")
+    if let sortType = store.state.sortType {
+      let keys = store.state.workouts.map { WorkoutsModel.key($0, sortType) }
+      try require(zip(keys, keys.dropFirst()).allSatisfy(>=), "sorted by \(sortType)")
+    }
+  }
+}
+
+@MainActor
+@Suite("WorkoutsStore, stateful")
+struct WorkoutsStateMachineTests {
+  @Test("every action picked from the state agrees with the model and keeps the sort")
+  func agreesWithTheModel() {
+    check(WorkoutsMachine.self)
+  }
+}
