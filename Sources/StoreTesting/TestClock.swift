@@ -11,7 +11,13 @@ import Stores
 /// store.send(.search("milk"))        // its effect sleeps 300 ms on the clock
 /// await clock.advance(by: .milliseconds(300))
 /// ```
-public final class TestClock: EffectTracking {
+///
+/// Time is exact whatever the threads do: each effect of a store whose environment uses the
+/// clock (``StoreEnvironment/test(clock:now:)``) keeps a time of its own, which starts at the
+/// clock's time when the effect starts — when its action is sent — and moves to each deadline
+/// it wakes at. A sleep's deadline is counted from that time, so an effect that reaches its
+/// sleep only after the test advanced the clock still wakes exactly when it should.
+public final class TestClock: EffectContextProviding {
   private struct Sleeper {
     var deadline: Duration
     var id: UInt64
@@ -22,8 +28,15 @@ public final class TestClock: EffectTracking {
     var now: Duration = .zero
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
-    /// The effects running in stores whose environment uses this clock.
-    var runningEffects = 0
+  }
+
+  /// An effect's own time.
+  private final class EffectTime: Sendable {
+    let now: Protected<Duration>
+
+    init(_ now: Duration) {
+      self.now = Protected(now)
+    }
   }
 
   private let timeline = Protected(Timeline())
@@ -33,36 +46,39 @@ public final class TestClock: EffectTracking {
   /// How far the clock has advanced since it was made.
   public var now: Duration { timeline.withLock { $0.now } }
 
-  /// Waits until the clock has advanced `duration` past now; throws `CancellationError` when
-  /// the waiting task is cancelled first.
+  /// How many tasks are sleeping on the clock.
+  public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
+
+  /// Waits until the clock reaches `duration` past the caller's time — the effect's own time
+  /// in an effect, else the clock's; throws `CancellationError` when the waiting task is
+  /// cancelled first.
   public func sleep(for duration: Duration) async throws {
-    let id = timeline.withLock { timeline in
+    let effectTime = EffectContext.current as? EffectTime
+    let (id, deadline, isDue) = timeline.withLock { timeline in
       defer { timeline.nextID += 1 }
-      return timeline.nextID
+      let deadline = (effectTime?.now.withLock { $0 } ?? timeline.now) + max(duration, .zero)
+      return (timeline.nextID, deadline, deadline <= timeline.now)
     }
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let isDue = timeline.withLock { timeline in
-          guard duration > .zero else { return true }
-          timeline.sleepers.append(
-            Sleeper(deadline: timeline.now + duration, id: id, continuation: continuation))
-          return false
+    if !isDue {
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          timeline.withLock { timeline in
+            timeline.sleepers.append(
+              Sleeper(deadline: deadline, id: id, continuation: continuation))
+          }
+          if Task.isCancelled { self.cancel(id) }
         }
-        if isDue { continuation.resume() }
-        if Task.isCancelled { self.cancel(id) }
+      } onCancel: {
+        cancel(id)
       }
-    } onCancel: {
-      cancel(id)
     }
+    try Task.checkCancellation()
+    effectTime?.now.withLock { $0 = deadline }
   }
 
   /// Moves the clock forward by `duration`, waking every sleeper whose deadline it passes, in
-  /// deadline order. First it waits until every effect running with this clock (see
-  /// ``StoreEnvironment/test(clock:now:)``) is asleep on it or done, so that effects just
-  /// started have reached their sleep; then it lets the woken ones run to their next sleep.
-  /// An effect that waits on something else is waited for at most a second.
+  /// deadline order, and gives the woken tasks a moment to run.
   public func advance(by duration: Duration) async {
-    await settle()
     let woken = timeline.withLock { timeline in
       timeline.now += duration
       let due = timeline.sleepers.filter { $0.deadline <= timeline.now }
@@ -71,30 +87,12 @@ public final class TestClock: EffectTracking {
       return due
     }
     for sleeper in woken { sleeper.continuation.resume() }
-    await settle()
+    for _ in 0..<10 { await Task.yield() }
   }
 
-  /// Waits until every running effect is asleep on the clock or done, for at most a second.
-  private func settle() async {
-    let deadline = ContinuousClock.now + .seconds(1)
-    while timeline.withLock({ $0.runningEffects > $0.sleepers.count }),
-      ContinuousClock.now < deadline
-    {
-      await Task.yield()
-      try? await Task.sleep(for: .microseconds(50))
-    }
+  package func makeEffectContext() -> any Sendable {
+    EffectTime(now)
   }
-
-  package func effectStarted() {
-    timeline.withLock { $0.runningEffects += 1 }
-  }
-
-  package func effectEnded() {
-    timeline.withLock { $0.runningEffects -= 1 }
-  }
-
-  /// How many tasks are sleeping on the clock.
-  public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
 
   private func cancel(_ id: UInt64) {
     let cancelled = timeline.withLock { timeline -> Sleeper? in
@@ -127,7 +125,7 @@ extension StoreEnvironment {
           })
       },
       sleep: { try await clock.sleep(for: $0) })
-    environment.effects = clock
+    environment.effectContexts = clock
     return environment
   }
 }

@@ -9,20 +9,20 @@ final class EffectRunner<Action: Sendable> {
 
   private let send: Send<Action>
   private let fail: @MainActor (any Error) -> Void
-  private let tracking: (any EffectTracking)?
+  private let contexts: (any EffectContextProviding)?
   private var running: [Int: Running] = [:]
   private var nextKey = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// A runner whose effects send their actions through `send` and report their errors to
-  /// `fail`, and tell `tracking` when they start and end.
+  /// A runner whose effects send their actions through `send`, report their errors to
+  /// `fail`, and each run with a context from `contexts`.
   init(
     send: Send<Action>, fail: @escaping @MainActor (any Error) -> Void,
-    tracking: (any EffectTracking)?
+    contexts: (any EffectContextProviding)?
   ) {
     self.send = send
     self.fail = fail
-    self.tracking = tracking
+    self.contexts = contexts
   }
 
   deinit {
@@ -45,17 +45,16 @@ final class EffectRunner<Action: Sendable> {
       if let id, cancelInFlight { cancel(id) }
       let key = nextKey
       nextKey += 1
-      let (send, tracking) = (send, tracking)
-      tracking?.effectStarted()
+      let send = send
+      let context = contexts?.makeEffectContext()
       // The task's body runs on the main actor, so it cannot finish before it is recorded;
       // `operation` is nonisolated and runs off the main actor.
       let task = Task { [weak self] in
         do {
-          try await operation(send)
+          try await EffectContext.$current.withValue(context) { try await operation(send) }
         } catch {
           if !Task.isCancelled && !(error is CancellationError) { self?.fail(error) }
         }
-        tracking?.effectEnded()
         self?.finished(key)
       }
       running[key] = Running(id: id, task: task)

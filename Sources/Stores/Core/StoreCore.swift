@@ -197,7 +197,8 @@ public final class StoreCore<Owner: Store>: Observable {
           self?.send(action)
           self?.onEffectAction?(action)
         },
-        fail: { [weak self] error in self?.lastError = error }, tracking: environment.effects)
+        fail: { [weak self] error in self?.lastError = error }, contexts: environment.effectContexts
+      )
     effects = runner
     runner.start(effect)
   }

@@ -14,9 +14,9 @@ public struct StoreEnvironment: Sendable {
   public var uuid: @Sendable () -> UUID
   /// Waits for a duration; throws `CancellationError` when the waiting task is cancelled.
   public var sleep: @Sendable (Duration) async throws -> Void
-  /// Told when each effect of a store with this environment starts and ends: a test clock
-  /// uses it to know when every effect is asleep on it.
-  package var effects: (any EffectTracking)?
+  /// Gives each effect of a store with this environment a context of its own: a test clock
+  /// keeps each effect's own time in it.
+  package var effectContexts: (any EffectContextProviding)?
 
   public init(
     now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,
@@ -34,8 +34,14 @@ public struct StoreEnvironment: Sendable {
   }
 }
 
-/// Learns when effects start and end (see ``StoreEnvironment``).
-package protocol EffectTracking: Sendable {
-  func effectStarted()
-  func effectEnded()
+/// Makes the context of each effect as it starts (see ``StoreEnvironment``).
+package protocol EffectContextProviding: Sendable {
+  /// Called on the main actor as an effect starts; its task sees the result as
+  /// ``EffectContext/current``.
+  func makeEffectContext() -> any Sendable
+}
+
+/// The context of the effect that the current task runs, if any.
+package enum EffectContext {
+  @TaskLocal package static var current: (any Sendable)?
 }

@@ -35,39 +35,46 @@ struct TodosMachine: StateMachine {
     let existing = ids.isEmpty ? Gen.constant(Gen<UUID>.testID(0)) : Gen.element(of: ids)
     return [
       Rule(
-        "add a new todo", Gen<Todo>.todo(id: .constant(Gen<UUID>.testID(nextID))).map { .add($0) }),
+        "add a new todo",
+        Gen<Todo>.todo(id: .constant(Gen<UUID>.testID(nextID))).map { .addTodo($0) }),
       Rule(
         "add a todo whose id is taken", when: !ids.isEmpty,
-        Gen<Todo>.todo(id: existing).map { .add($0) }),
-      Rule("toggle a todo", when: !ids.isEmpty, existing.map { .toggle(id: $0) }),
-      Rule("toggle an unknown id", .constant(.toggle(id: Gen<UUID>.testID(1_000)))),
-      Rule("update a todo", when: !ids.isEmpty, Gen<Todo>.todo(id: existing).map { .update($0) }),
+        Gen<Todo>.todo(id: existing).map { .addTodo($0) }),
+      Rule("toggle a todo", when: !ids.isEmpty, existing.map { .toggleTodo(id: $0) }),
+      Rule("toggle an unknown id", .constant(.toggleTodo(id: Gen<UUID>.testID(1_000)))),
+      Rule(
+        "update a todo", when: !ids.isEmpty, Gen<Todo>.todo(id: existing).map { .updateTodo($0) }),
       Rule(
         "mark todos done or not", when: !ids.isEmpty,
-        Gen.zip(Gen<Bool>.bool, Gen<Set<UUID>>.set(of: existing, maxCount: 3)).map {
-          .setDone($0, ids: $1)
+        Gen.zip(Gen<Set<UUID>>.set(of: existing, maxCount: 3), Gen<Bool>.bool).map {
+          .markTodos(ids: $0, done: $1)
         }),
       Rule(
         "delete at offsets", when: !todos.isEmpty,
         Gen<IndexSet>.offsets(in: todos.count, includingOutOfRange: true).map {
-          .delete(atOffsets: $0)
+          .removeTodo(at: $0)
         }),
       Rule(
         "move offsets", when: !todos.isEmpty,
         Gen.zip(Gen<IndexSet>.offsets(in: todos.count), Gen<Int>.integer(in: 0...todos.count)).map {
-          .move(fromOffsets: $0, toOffset: $1)
+          .moveTodo(at: $0, to: $1)
+        }),
+      Rule(
+        "move todos before one", when: !ids.isEmpty,
+        Gen.zip(existing.array(maxCount: 3), existing.optional).map {
+          .moveTodos(ids: $0, before: $1)
         }),
       Rule("order by date", .constant(.orderByDate)),
       Rule("order by priority", .constant(.orderByPriority)),
       Rule("remove completed", .constant(.removeCompleted)),
       Rule(
         "remove todos by id", when: !ids.isEmpty,
-        Gen<Set<UUID>>.set(of: existing, maxCount: 3).map { .remove(ids: $0) }),
+        Gen<Set<UUID>>.set(of: existing, maxCount: 3).map { .removeTodos(ids: $0) }),
     ]
   }
 
   mutating func perform(_ action: TodosStore.Action) throws {
-    if case .add(let todo) = action, todo.id == Gen<UUID>.testID(nextID) { nextID += 1 }
+    if case .addTodo(let todo) = action, todo.id == Gen<UUID>.testID(nextID) { nextID += 1 }
     let next = TodosModel.apply(action, to: model)
     if next != model { expectedChanges += 1 }
     model = next
@@ -101,9 +108,10 @@ struct TodosFileMachine: StateMachine {
   var rules: [Rule<Command>] {
     let ids = store.todos.map(\.id)
     return [
-      Rule("add", Gen<Todo>.todo(id: .id(among: 8)).map { .send(.add($0)) }),
-      Rule("toggle", when: !ids.isEmpty, Gen.element(of: ids).map { .send(.toggle(id: $0)) }),
-      Rule("remove", when: !ids.isEmpty, Gen.element(of: ids).map { .send(.remove(ids: [$0])) }),
+      Rule("add", Gen<Todo>.todo(id: .id(among: 8)).map { .send(.addTodo($0)) }),
+      Rule("toggle", when: !ids.isEmpty, Gen.element(of: ids).map { .send(.toggleTodo(id: $0)) }),
+      Rule(
+        "remove", when: !ids.isEmpty, Gen.element(of: ids).map { .send(.removeTodos(ids: [$0])) }),
       Rule("order by priority", .constant(.send(.orderByPriority))),
       Rule("reopen the store", .constant(.reopen)),
     ]

@@ -8,7 +8,7 @@ import Testing
 @MainActor
 struct WorkoutsMachine: StateMachine {
   let store = WorkoutsStore()
-  var model = WorkoutsStore.State()
+  var model = WorkoutsModel(added: [], sortType: nil)
   /// The number of the next fresh id, `Gen.testID(nextID)`.
   var nextID = 0
 
@@ -23,7 +23,19 @@ struct WorkoutsMachine: StateMachine {
         Gen<IndexSet>.offsets(in: workouts.count, includingOutOfRange: true).map {
           .removeWorkout(at: $0)
         }),
-      Rule("sort", Gen<SortType>.element(of: SortType.allCases).map { .sort(by: $0) }),
+      Rule(
+        "sort, or clear the sort",
+        Gen<WorkoutsStore.SortType>.element(of: WorkoutsStore.SortType.allCases).optional.map {
+          .sort(by: $0)
+        }),
+      Rule(
+        "remove workouts by id", when: !ids.isEmpty,
+        Gen<Set<UUID>>.set(of: .element(of: ids), maxCount: 3).map { .removeWorkouts(ids: $0) }),
+      Rule(
+        "add workouts at once, some already there",
+        Gen<Workout>.workout(id: .id(among: nextID + 2)).array(maxCount: 3).map {
+          .addWorkouts($0)
+        }),
       Rule(
         "update a workout", when: !ids.isEmpty,
         Gen<Workout>.workout(id: .element(of: ids)).map { .updateWorkout($0) }),
@@ -42,7 +54,8 @@ struct WorkoutsMachine: StateMachine {
   }
 
   func checkInvariants() throws {
-    try requireEqual(store.state, model, "the state")
+    try requireEqual(WorkoutsModel(store.state), model, "the state")
+    try requireEqual(store.state.workouts, model.shown, "the list shown")
     if let sortType = store.state.sortType {
       let keys = store.state.workouts.map { WorkoutsModel.key($0, sortType) }
       try require(zip(keys, keys.dropFirst()).allSatisfy(>=), "sorted by \(sortType)")
