@@ -4,17 +4,29 @@
   import Darwin
 #endif
 
-/// A write to standard output that failed, with the `errno` it failed with.
+/// A write to standard output that failed.
 struct OutputError: Error, Equatable {
+  /// The `errno` of the failed write.
   var code: Int32
+  /// Why, in words: "No space left on device".
+  var reason: String
+
+  /// The failure of a write with `errno` `code`.
+  init(code: Int32) {
+    self.code = code
+    reason = String(cString: strerror(code))
+  }
+
+  /// The failure of every write when standard output was closed as `diary` started.
+  static let closed = OutputError(code: EBADF, reason: "standard output is closed")
+
+  private init(code: Int32, reason: String) {
+    self.code = code
+    self.reason = reason
+  }
 
   /// The reader went away (`diary … | head -1`): not worth a message.
   var isBrokenPipe: Bool { code == EPIPE }
-
-  /// "No space left on device", or that standard output was closed when `diary` started.
-  var reason: String {
-    code == EBADF ? "standard output is closed" : String(cString: strerror(code))
-  }
 }
 
 /// Where the bytes of an ``Output`` go.
@@ -38,7 +50,7 @@ final class FileDescriptorSink: OutputSink {
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-    guard isOpen else { throw OutputError(code: EBADF) }
+    guard isOpen else { throw .closed }
     var offset = 0
     while offset < bytes.count {
       #if canImport(Glibc)
