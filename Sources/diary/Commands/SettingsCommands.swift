@@ -153,7 +153,7 @@ enum SettingsCommands {
       switch (current?.setting, type) {
       case (let known?, let type?) where known.isBuiltIn:
         throw DiaryError.usage(
-          "\(key) is a setting of diary's, of type \(known.type?.name ?? type.name): "
+          "\(key) is diary's own setting, of type \(known.type?.name ?? type.name): "
             + "leave out --type", usage)
       case (_, let type?): setting = Setting(name: key, type: type)
       case (let existing?, nil): setting = existing
