@@ -101,6 +101,17 @@ struct DiaryNewcomerTests {
     }
   }
 
+  @Test("a date before 1582 is stored and shown as typed (issue 12, item 13)")
+  func datesBefore1582() throws {
+    let added = try object(diary.run("todos", "add", "x", "--date", "1000-01-01", "--json"))
+    #expect(added["date"] as? String == "1000-01-01T00:00:00Z")
+    #expect(diary.run("todos", "list").output.contains("1 Jan 1000"))
+    var tokyo = diary
+    tokyo.environment["TZ"] = "Asia/Tokyo"
+    #expect(tokyo.run("todos", "add", "y", "--date", "1000-01-01").exitCode == 0)
+    #expect(tokyo.run("todos", "list").output.contains("[ ]          0  1 Jan 1000  y"))
+  }
+
   /// The start of the day `offset` days from today in UTC, as the files write it.
   static func startOfDay(_ offset: Int) -> String {
     let day = (Date().timeIntervalSince1970 / 86_400).rounded(.down) + Double(offset)

@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 import Testing
 
 @testable import diary
@@ -31,6 +32,52 @@ struct OutputTests {
       "２０２６-11-29",
     ] {
       #expect(HumanDate.parse(invalid, LocalTime(now: now, timeZone: utc)) == nil, "\(invalid)")
+    }
+  }
+
+  @Test("tomorrow, and local times without a zone, in the time zone")
+  func localTimes() {
+    #expect(
+      HumanDate.parse("tomorrow", LocalTime(now: now, timeZone: utc))
+        == Date(timeIntervalSinceReferenceDate: 817_689_600))
+    // 07:30 on 29 November 2026 in Tokyo is 22:30 the day before in UTC.
+    #expect(
+      HumanDate.parse("2026-11-29T07:30", LocalTime(now: now, timeZone: tokyo))
+        == Date(timeIntervalSinceReferenceDate: 817_597_800))
+    #expect(
+      HumanDate.parse("2026-11-29t07:30:15", LocalTime(now: now, timeZone: utc))
+        == now.addingTimeInterval(15))
+    // Tokyo is already on 30 November at 07:30Z + 9 h = 16:30: its tomorrow is 1 December.
+    #expect(
+      HumanDate.parse(
+        "tomorrow", LocalTime(now: now.addingTimeInterval(9 * 3_600), timeZone: tokyo))
+        == HumanDate.parse("2026-12-01", LocalTime(now: now, timeZone: tokyo)))
+    for invalid in ["2026-11-29T24:00", "2026-11-29T07:60", "2026-11-29T07", "2026-11-29 07:30"] {
+      #expect(HumanDate.parse(invalid, LocalTime(now: now, timeZone: utc)) == nil, "\(invalid)")
+    }
+  }
+
+  @Test("dates before 1582 are proleptic Gregorian both ways, as in the files")
+  func prolepticGregorian() {
+    let time = LocalTime(now: now, timeZone: utc)
+    for (typed, iso) in [
+      ("1000-01-01", "1000-01-01T00:00:00Z"), ("0001-01-01", "0001-01-01T00:00:00Z"),
+      ("1582-10-10", "1582-10-10T00:00:00Z"), ("1600-02-29", "1600-02-29T00:00:00Z"),
+      ("9999-12-31", "9999-12-31T00:00:00Z"),
+    ] {
+      let date = HumanDate.parse(typed, time)
+      #expect(date == ISO8601Timestamp.date(from: iso), "\(typed)")
+      #expect(date.map { HumanDate.format($0, timeZone: utc) } != nil)
+    }
+    #expect(
+      HumanDate.format(ISO8601Timestamp.date(from: "1000-01-01T00:00:00Z")!, timeZone: utc)
+        == "1 Jan 1000")
+    #expect(
+      HumanDate.format(ISO8601Timestamp.date(from: "1582-10-10T12:00:00Z")!, timeZone: utc)
+        == "10 Oct 1582")
+    // Leap years of the Julian calendar that the Gregorian one does not have.
+    for invalid in ["1500-02-29", "1900-02-29", "0000-01-01"] {
+      #expect(HumanDate.parse(invalid, time) == nil, "\(invalid)")
     }
   }
 
