@@ -238,19 +238,20 @@ enum SettingsCommands {
     }
   }
 
-  /// "unknown setting 'x'" (exit 64), with the closest name, or the settings there are, and —
-  /// for `set` — how to add a new one.
+  /// "unknown setting 'x'" (exit 64), with the closest name, or else the settings there are
+  /// and — for `set` — how to add a new one.
   @MainActor
   private static func unknownSetting(
     _ name: String, in settings: SettingsStore, usage: String, canAdd: Bool = false
   ) -> DiaryError {
     let names = Current.all(in: settings).map(\.setting.name)
+    let suggestion = Suggestion.phrase(for: name, among: names)
     return .usage(
       "unknown setting '\(Terminal.escaped(name))'"
-        + (Suggestion.phrase(for: name, among: names).nonEmpty
+        + (suggestion.nonEmpty
           ?? " — the settings are "
-          + names.map(Terminal.escaped).joined(separator: ", ", lastSeparator: " and "))
-        + (canAdd ? "; to add it, give its type: --type \(SettingType.placeholder)" : ""),
+          + names.map(Terminal.escaped).joined(separator: ", ", lastSeparator: " and ")
+          + (canAdd ? "; to add it, give its type: --type \(SettingType.placeholder)" : "")),
       usage)
   }
 }
