@@ -89,6 +89,33 @@ struct OutputTests {
         == "30 Nov 2026")
   }
 
+  @Test("a JSON array written a block at a time is the whole array's JSON, empties compact")
+  @MainActor
+  func streamedJSON() throws {
+    struct Item: Encodable {
+      var title: String
+      var tags: [String]
+    }
+    let items = (0..<2_345).map {
+      Item(title: "item \($0) [ ] { }", tags: $0 % 2 == 0 ? [] : ["a"])
+    }
+    let sink = TextSink()
+    let output = Output(standardOutput: sink, standardError: TextSink())
+    try JSONOutput.writeArray(items, to: output)
+    try output.flush()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let whole = JSONOutput.compactingEmpties(Array(try encoder.encode(items)))
+    #expect(sink.text == String(decoding: whole, as: UTF8.self) + "\n")
+    #expect(sink.text.contains(#""tags" : [],"#))
+    #expect(sink.text.contains(#""title" : "item 0 [ ] { }""#))
+    #expect(
+      String(
+        decoding: JSONOutput.compactingEmpties(
+          Array(#"{"a" : [\#n\#n  ], "b" : "[\#n\#n]"}"#.utf8)), as: UTF8.self)
+        == #"{"a" : [], "b" : "[\#n\#n]"}"#)
+  }
+
   @Test("control characters and bidirectional overrides never reach the terminal raw")
   func escaping() {
     #expect(Terminal.escaped("a\u{1B}[31mred\u{7}\n") == "a\\u{1B}[31mred\\u{7}\\u{A}")

@@ -10,7 +10,8 @@ enum JSONOutput {
   ///   that overflowed to infinity in a file edited by hand; an ``OutputError``.
   @MainActor
   static func write(_ value: some Encodable, to output: Output) throws {
-    try output.line(String(decoding: encode(value), as: UTF8.self))
+    try output.write(encode(value)[...])
+    try output.write("\n")
   }
 
   /// Writes `elements` as a JSON array, a block of them at a time, so that a list of any
@@ -25,8 +26,7 @@ enum JSONOutput {
       let block = rest.prefix(1_000)
       rest = rest.dropFirst(block.count)
       // "[\n" + the elements + "\n]": the elements, as they are inside the whole array.
-      let text = try encode(Array(block))
-      try output.write(String(decoding: text.dropFirst(2).dropLast(2), as: UTF8.self))
+      try output.write(encode(Array(block)).dropFirst(2).dropLast(2))
       try output.write(rest.isEmpty ? "\n]\n" : ",\n")
     }
   }
@@ -48,6 +48,12 @@ enum JSONOutput {
   /// `json` with each empty array or object, which `JSONEncoder` prints over lines
   /// (`[\n\n  ]`), as `[]` or `{}`. Strings are copied as they are.
   static func compactingEmpties(_ json: [UInt8]) -> [UInt8] {
+    // An empty array or object is the only place a line is empty: strings escape line breaks.
+    guard
+      json.withUnsafeBufferPointer({ bytes in
+        bytes.indices.dropFirst().contains { bytes[$0] == 0x0A && bytes[$0 - 1] == 0x0A }
+      })
+    else { return json }
     var result: [UInt8] = []
     result.reserveCapacity(json.count)
     var index = 0

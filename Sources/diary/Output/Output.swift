@@ -104,6 +104,12 @@ final class Output {
     if buffer.count >= Self.blockSize { try flush() }
   }
 
+  /// Appends `bytes`, UTF-8 text, to standard output, writing a block when one is full.
+  func write(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
+    buffer += bytes
+    if buffer.count >= Self.blockSize { try flush() }
+  }
+
   /// Appends `text` and a line break to standard output.
   func line(_ text: String) throws(OutputError) {
     try write(text)
