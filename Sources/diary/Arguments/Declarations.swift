@@ -96,13 +96,13 @@ struct Argument<Target: Parsable>: Sendable {
   /// A value that can be left out, for the property at `keyPath` (`nil` then).
   static func optional<Value: Sendable>(
     _ keyPath: WritableKeyPath<Target, Value?> & Sendable, _ type: ValueType<Value>,
-    label: String? = nil, summary: String
+    summary: String
   ) -> Self {
     Argument(
       spec: ArgumentSpec(placeholder: type.placeholder, summary: summary, count: .optional)
     ) { target, texts, time throws(DiaryError) in
       guard let text = texts.first else { return }
-      target[keyPath: keyPath] = try type.parse(text, label: label ?? type.placeholder, time: time)
+      target[keyPath: keyPath] = try type.parse(text, label: type.placeholder, time: time)
     }
   }
 
@@ -168,12 +168,11 @@ struct Option<Target: Parsable>: Sendable {
   /// `whenLeftOut` says what that means in the help ("now").
   static func option<Value: Sendable>(
     _ keyPath: WritableKeyPath<Target, Value?> & Sendable, _ name: String,
-    _ type: ValueType<Value>, placeholder: String? = nil, whenLeftOut: String? = nil,
-    summary: String
+    _ type: ValueType<Value>, whenLeftOut: String? = nil, summary: String
   ) -> Self {
     Option(
       spec: OptionSpec(
-        name: name, placeholder: placeholder ?? type.placeholder,
+        name: name, placeholder: type.placeholder,
         help: help(summary, type, default: whenLeftOut))
     ) { target, text, time throws(DiaryError) in
       target[keyPath: keyPath] = try type.parse(text ?? "", label: "--\(name)", time: time)

@@ -48,17 +48,11 @@ struct ValueType<Value: Sendable>: Sendable {
 }
 
 extension ValueType where Value == Int {
-  /// A whole number such as `3` or `-2`, in `range`: digits only, no `+`.
-  static func integer(in range: ClosedRange<Int> = Int.min...Int.max) -> Self {
-    let expected =
-      switch (range.lowerBound, range.upperBound) {
-      case (Int.min, Int.max): "a whole number"
-      case (let low, Int.max): "a whole number, \(low) or more"
-      default: "a whole number from \(range.lowerBound) to \(range.upperBound)"
-      }
-    return ValueType(
-      placeholder: "N", expected: expected,
-      read: { text, _ in Int(parsing: text).flatMap { range.contains($0) ? $0 : nil } },
+  /// A whole number such as `3` or `-2`: digits only, no `+`, in the range of `Int`. (Where
+  /// the valid numbers depend on a list, the command checks them against the list.)
+  static func integer() -> Self {
+    ValueType(
+      placeholder: "N", expected: "a whole number", read: { text, _ in Int(parsing: text) },
       format: { String($0) })
   }
 }

@@ -30,9 +30,6 @@ struct Terminal: Sendable {
   }
 
   func bold(_ text: String) -> String { paint(text, "1") }
-  func dim(_ text: String) -> String { paint(text, "2") }
-  func green(_ text: String) -> String { paint(text, "32") }
-  func yellow(_ text: String) -> String { paint(text, "33") }
 
   private func paint(_ text: String, _ code: String) -> String {
     usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
