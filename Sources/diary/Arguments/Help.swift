@@ -59,12 +59,12 @@ enum Help {
 
   static func command(_ command: any ParsableCommand.Type, in group: CommandGroup) -> String {
     var sections = [
-      "OVERVIEW: \(command.summary).",
+      wrap("OVERVIEW: \(command.summary)."),
       "USAGE: \(command.usage(in: group.name))",
     ]
     if !command.argumentSpecs.isEmpty {
       sections.append(
-        "ARGUMENTS:\n" + table(command.argumentSpecs.map { ($0.usage, $0.summary) }))
+        "ARGUMENTS:\n" + table(command.argumentSpecs.map { ($0.usage, $0.summary + ".") }))
     }
     if !command.optionSpecs.isEmpty {
       sections.append("OPTIONS:\n" + table(command.optionSpecs.map(optionRow)))

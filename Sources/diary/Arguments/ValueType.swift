@@ -116,7 +116,8 @@ extension ValueType where Value: Choice {
       placeholder: Value.placeholder,
       expected: Value.allCases.map(\.name).joined(separator: ", ", lastSeparator: " or "),
       suggestions: Value.allCases.flatMap(\.names),
-      valuesHelp: Value.allCases.map(\.name).joined(separator: ", ", lastSeparator: " or "),
+      valuesHelp: Value.placeholder == Value.allCases.map(\.name).joined(separator: "|")
+        ? nil : Value.allCases.map(\.name).joined(separator: ", ", lastSeparator: " or "),
       cases: Array(Value.allCases),
       read: { text, _ in
         let typed = text.lowercased()

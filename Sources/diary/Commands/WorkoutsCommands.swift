@@ -129,12 +129,13 @@ enum WorkoutsCommands {
 
   struct Sort: ParsableCommand {
     static let name = "sort"
-    static let summary =
-      "Sort by distance, complexity or date, largest or newest first, and keep it sorted"
+    static let summary = "Sort by distance, complexity or date, and keep it sorted"
     static let arguments: [Argument<Sort>] = [
       .value(
         \.ordering, .choice(), label: "the order",
-        summary: "What to sort by; none puts the workouts back in the order they were added")
+        summary:
+          "What to sort by, longest, hardest or newest first; none puts the workouts back in "
+          + "the order they were added")
     ]
     var ordering = Ordering.none
 
