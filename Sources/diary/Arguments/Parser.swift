@@ -40,7 +40,8 @@ enum Invocation {
 /// before or after the command. A token like `-3` or `-.5` is a value, not an option, so that
 /// numbers out of range get their own clear error. Mistakes in the line's shape — an unknown
 /// command or option, a missing or extra argument, an option given twice — are found first
-/// (exit 64); then each value is read by its type, in the order declared (exit 65).
+/// (exit 64), but for the value of `--data-dir`, read before help; then each value is read by
+/// its type, in the order declared (exit 65).
 struct Parser {
   let groups: [CommandGroup]
   let time: LocalTime
@@ -49,8 +50,8 @@ struct Parser {
     var scan = Scan(groups: groups)
     try scan.read(arguments)
     var globals = GlobalOptions()
-    try globals.fill(GlobalOptions.actions, given: scan.globals, time: time)
-    if globals.version { return .version(json: scan.globals["json"] != nil) }
+    try globals.fill(GlobalOptions.all, given: scan.globals, time: time)
+    if globals.version { return .version(json: globals.json) }
     if scan.positionals.first == "help" {
       return .help(try helpText(for: Array(scan.positionals.dropFirst())))
     }
@@ -69,7 +70,6 @@ struct Parser {
     }
     let values = Array(scan.positionals.dropFirst(2))
     try check(values, options: scan.options, of: command, in: group)
-    try globals.fill(GlobalOptions.options, given: scan.globals, time: time)
     return .run(
       try command.parsed(arguments: values, options: scan.options, time: time), globals)
   }
