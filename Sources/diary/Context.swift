@@ -1,19 +1,16 @@
 import Foundation
 import Stores
 
-/// What a command runs with: where the data is, how to print, and what time it is.
-struct Context: Sendable {
+/// What a command runs with: where the data is, how and where to print, and what time it is.
+@MainActor
+struct Context {
   var paths: DiaryFiles
   var json: Bool
   var terminal: Terminal
-  var now: Date
-  var timeZone: TimeZone
+  var output: Output
+  var time: LocalTime
 
-  @MainActor func settings() throws -> SettingsStore {
-    try SettingsStore(contentsOf: paths.settings)
-  }
-  @MainActor func todos() throws -> TodosStore { try TodosStore(contentsOf: paths.todos) }
-  @MainActor func workouts() throws -> WorkoutsStore {
-    try WorkoutsStore(contentsOf: paths.workouts)
-  }
+  func settings() throws -> SettingsStore { try SettingsStore(contentsOf: paths.settings) }
+  func todos() throws -> TodosStore { try TodosStore(contentsOf: paths.todos) }
+  func workouts() throws -> WorkoutsStore { try WorkoutsStore(contentsOf: paths.workouts) }
 }

@@ -1,46 +1,77 @@
 import Foundation
 import Stores
 
-/// The `diary` command: parses a command line, runs the command, and says what to print
-/// and how to exit. `main.swift` is a thin wrapper around ``run(_:environment:)``, so the
-/// whole tool can be tested in process as well as end to end.
+/// The `diary` command: parses a command line, runs the command, prints and says how to
+/// exit. `main.swift` is a thin wrapper around ``run(_:environment:output:terminal:time:)``,
+/// so that the whole tool can be tested in process as well as end to end.
+@MainActor
 enum Diary {
   static let groups = [SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group]
 
-  /// What a run prints and how it exits.
+  /// Runs `arguments`, printing to `output`; returns how to exit.
+  ///
+  /// An error is printed as one line, `diary: error: …` (with the usage line for a mistake
+  /// in the command line), and nothing else: what was buffered for standard output is
+  /// dropped. When the command had saved a change, the line says so ("added todo 1, but
+  /// could not print: …"). When the reader of standard output went away (`| head`), the run
+  /// ends quietly.
+  static func run(
+    _ arguments: [String], environment: [String: String], output: Output, terminal: Terminal,
+    time: LocalTime
+  ) -> ExitCode {
+    do {
+      switch try Parser(groups: groups, time: time).parse(arguments) {
+      case .version(let json):
+        if json {
+          try JSONOutput.write(["version": Help.version], to: output)
+        } else {
+          try output.line("diary \(Help.version)")
+        }
+      case .help(let text):
+        try output.line(text)
+      case .run(let command, let globals):
+        let context = Context(
+          paths: try globals.dataDirectory.map {
+            DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
+          } ?? DiaryFiles.standard(environment: environment),
+          json: globals.json, terminal: terminal, output: output, time: time)
+        try command.run(context)
+      }
+      try output.flush()
+      return .success
+    } catch {
+      output.discard()
+      if let error = error as? OutputError, error.isBrokenPipe { return .success }
+      let failure = DiaryError(error)
+      var message = failure.message
+      if let saved = output.saved {
+        message = "\(saved), but could not print: \((error as? OutputError)?.reason ?? message)"
+      }
+      output.message(
+        "diary: error: \(message)" + (failure.usage.map { "\nusage: \($0)" } ?? ""))
+      return failure.exitCode
+    }
+  }
+
+  /// What a run inside a test printed and how it exited.
   struct Result: Equatable {
     var exitCode: ExitCode
     var output: String
     var errorOutput: String
   }
 
-  @MainActor
+  /// Runs `arguments` with the output kept in memory.
   static func run(
-    _ arguments: [String], environment: [String: String], terminal: Terminal? = nil,
+    _ arguments: [String], environment: [String: String], terminal: Terminal,
     now: Date = Date(), timeZone: TimeZone = .current
   ) -> Result {
-    do {
-      switch try Parser(groups: groups).parse(arguments) {
-      case .version:
-        return Result(exitCode: .success, output: Help.version, errorOutput: "")
-      case .help(let text):
-        return Result(exitCode: .success, output: text, errorOutput: "")
-      case .run(let parsed, let globals):
-        let context = Context(
-          paths: try globals.dataDirectory.map {
-            DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
-          } ?? DiaryFiles.standard(environment: environment),
-          json: globals.json,
-          terminal: terminal ?? .forStandardOutput(environment: environment),
-          now: now, timeZone: timeZone)
-        let output = try parsed.command.run(parsed, context)
-        return Result(exitCode: .success, output: output, errorOutput: "")
-      }
-    } catch {
-      let error = DiaryError(error)
-      var message = "diary: error: \(error.message)"
-      if let usage = error.usage { message += "\nusage: \(usage)" }
-      return Result(exitCode: error.exitCode, output: "", errorOutput: message)
-    }
+    let standardOutput = TextSink()
+    let standardError = TextSink()
+    let exitCode = run(
+      arguments, environment: environment,
+      output: Output(standardOutput: standardOutput, standardError: standardError),
+      terminal: terminal, time: LocalTime(now: now, timeZone: timeZone))
+    return Result(
+      exitCode: exitCode, output: standardOutput.text, errorOutput: standardError.text)
   }
 }

@@ -8,22 +8,29 @@ import Stores
 #endif
 
 /// The exit codes of `diary`, from sysexits(3).
-enum ExitCode: Int32 {
+enum ExitCode: Int32, CaseIterable {
   case success = 0
-  /// The command line is wrong: unknown command or option, missing argument.
   case usage = 64
-  /// A value is invalid, or a data file is corrupt.
   case dataError = 65
-  /// A data file or folder cannot be read.
   case noInput = 66
-  /// A data file or folder cannot be created or written.
   case cannotCreate = 73
-  /// Reading or writing failed on the way (disk full, I/O error).
   case ioError = 74
-  /// Try again later: another process holds a data file's lock too long.
   case temporaryFailure = 75
-  /// The configuration is unusable: no home folder to keep the data in.
   case configuration = 78
+
+  /// What the code means, for the help and the README's table.
+  var meaning: String {
+    switch self {
+    case .success: "done"
+    case .usage: "a command, option or setting is unknown, or an argument is missing"
+    case .dataError: "a value is invalid, or a data file is corrupt or from a newer version"
+    case .noInput: "a data file or folder cannot be read"
+    case .cannotCreate: "a data file or folder cannot be created or written"
+    case .ioError: "reading or writing failed on the way (disk full, output closed)"
+    case .temporaryFailure: "a data file's lock is held too long — try again"
+    case .configuration: "no usable home folder: set HOME or DIARY_HOME, or pass --data-dir"
+    }
+  }
 }
 
 /// A failure to report as `diary: error: …`, with its exit code.
@@ -39,15 +46,17 @@ struct DiaryError: Error, Equatable {
     self.usage = usage
   }
 
-  init(_ error: UsageError) {
-    self.init(error.message, exitCode: .usage, usage: error.usage)
+  /// A mistake in the command line (exit 64), shown with the usage line that fits.
+  static func usage(_ message: String, _ usage: String) -> DiaryError {
+    DiaryError(message, exitCode: .usage, usage: usage)
   }
 
   /// The message and exit code of any error a command can meet.
   init(_ error: any Error) {
     switch error {
     case let error as DiaryError: self = error
-    case let error as UsageError: self.init(error)
+    case let error as OutputError:
+      self.init("cannot print the output: \(error.reason)", exitCode: .ioError)
     case let error as StoreFileError:
       self.init(Terminal.escaped(error.description), exitCode: Self.exitCode(for: error))
     case let error as SettingsError: self.init(Terminal.escaped(error.description))

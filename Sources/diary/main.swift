@@ -1,11 +1,21 @@
 import Foundation
 
-let result = Diary.run(
-  Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-if !result.output.isEmpty {
-  FileHandle.standardOutput.write(Data((result.output + "\n").utf8))
-}
-if !result.errorOutput.isEmpty {
-  FileHandle.standardError.write(Data((result.errorOutput + "\n").utf8))
-}
-exit(result.exitCode.rawValue)
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// A reader that goes away (`diary todos list | head -1`) makes a write fail with EPIPE, which
+// `Diary.run` handles, rather than kill the process.
+signal(SIGPIPE, SIG_IGN)
+let outputIsOpen = StandardStreams.reserve()
+let environment = ProcessInfo.processInfo.environment
+let exitCode = Diary.run(
+  Array(CommandLine.arguments.dropFirst()), environment: environment,
+  output: Output(
+    standardOutput: FileDescriptorSink(STDOUT_FILENO, isOpen: outputIsOpen),
+    standardError: FileDescriptorSink(STDERR_FILENO)),
+  terminal: .forStandardOutput(environment: environment),
+  time: LocalTime(now: Date(), timeZone: .current))
+exit(exitCode.rawValue)

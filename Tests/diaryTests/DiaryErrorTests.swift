@@ -45,10 +45,8 @@ struct DiaryErrorTests {
         "unknown setting 'colour' — the settings are sleepGoal"
       ),
       (["todos", "add"], "missing TITLE"),
-      (["todos", "move", "1"], "missing --to N"),
-      (["workouts", "add", "Run"], "missing --distance KM"),
-      (["workouts", "sort", "speed"], "cannot sort by 'speed': use distance or complexity"),
-      (["todos", "order", "prio"], "did you mean 'priority'?"),
+      (["todos", "move", "1"], "missing --to P"),
+      (["workouts", "add", "Run"], "missing --distance DISTANCE"),
       (["todos", "list", "--active", "--completed"], "cannot be used together"),
       (["settings", "reset", "a", "b"], "unexpected argument 'b'"),
       ([], "missing command"),
@@ -65,14 +63,25 @@ struct DiaryErrorTests {
       (["settings", "set", "sleepGoal", "nan"], "is not a number"),
       (["settings", "set", "sleepGoal", "inf"], "is not a number"),
       (["settings", "set", "sleepGoal", "7.5h"], "is not a number"),
-      (["settings", "set", "isNotificationsEnabled", "maybe"], "is not one of true, false"),
-      (["settings", "set", "distanceUnit", "km"], "is not one of kilometers, miles"),
+      (
+        ["settings", "set", "isNotificationsEnabled", "maybe"],
+        "\"maybe\" is not true, false, yes, no, on, off, 1 or 0"
+      ),
+      (
+        ["settings", "set", "distanceUnit", "miels"],
+        "\"miels\" is not kilometers or miles — did you mean 'miles'?"
+      ),
+      (["settings", "set", "isNotificationsEnabled", "ture"], "did you mean 'true'?"),
+      (
+        ["workouts", "sort", "speed"],
+        "the order must be distance, complexity, date or none, not 'speed'"
+      ),
+      (["todos", "order", "prio"], "did you mean 'priority'?"),
+      (["todos", "order", "dates"], "did you mean 'date'?"),
       (["todos", "add", "x", "--priority", "2x"], "--priority must be a whole number, not '2x'"),
       (["todos", "add", "x", "--priority", "99999999999999999999"], "must be a whole number"),
-      (["todos", "add", "x", "--date", "2026-13-01"], "invalid date '2026-13-01'"),
-      (
-        ["todos", "add", "x", "--date", "tomorrow"], "use YYYY-MM-DD, today, yesterday or ISO 8601"
-      ),
+      (["todos", "add", "x", "--date", "2026-13-01"], "--date must be a date such as 2026-11-29"),
+      (["todos", "add", "x", "--date", "2026-11-29T25:00"], "not '2026-11-29T25:00'"),
       (["todos", "add", ""], "a todo needs a title"),
       (["todos", "add", " \n "], "a todo needs a title"),
       (["todos", "done", "0"], "there is no todo 0: numbers start at 1"),
@@ -81,9 +90,10 @@ struct DiaryErrorTests {
       (["todos", "remove", "1", "1x"], "a todo number must be a whole number, not '1x'"),
       (["todos", "move", "1", "--to", "5"], "--to must be between 1 and 4"),
       (["todos", "list", "--min-priority", "high"], "--min-priority must be a whole number"),
-      (["workouts", "add", "Run", "--distance", "-3"], "invalid distance '-3'"),
-      (["workouts", "add", "Run", "--distance", "nan"], "invalid distance 'nan'"),
-      (["workouts", "add", "Run", "--distance", "5km"], "invalid distance '5km'"),
+      (["workouts", "add", "Run", "--distance", "-3"], "--distance must be a distance from 0"),
+      (["workouts", "add", "Run", "--distance", "nan"], "not 'nan'"),
+      (["workouts", "add", "Run", "--distance", "5 furlongs"], "not '5 furlongs'"),
+      (["workouts", "add", "Run", "--distance", "100001"], "not '100001'"),
       (
         ["workouts", "add", "Run", "--distance", "5", "--complexity", "hgh"], "did you mean 'high'?"
       ),
@@ -117,8 +127,9 @@ struct DiaryErrorTests {
     #expect(
       result.errorOutput.contains(
         "sleepGoal is not valid (99 is out of range 0...24) — fix it with"))
-    #expect(
-      diary.run("settings", "list").output.contains("warning: sleepGoal in the file is not valid"))
+    let list = diary.run("settings", "list")
+    #expect(list.errorOutput.contains("warning: sleepGoal in the file is not valid"))
+    #expect(!list.output.contains("warning"))
     #expect(folder.snapshot() == before)
     #expect(diary.run("settings", "set", "sleepGoal", "7").exitCode == 0)
   }
@@ -195,7 +206,7 @@ struct DiaryNewUserTests {
   @Test("required options are shown as required, and an option-like title has a way out")
   func usage() {
     #expect(
-      diary.run("todos", "move", "--help").output.contains("USAGE: diary todos move N… --to N"))
+      diary.run("todos", "move", "--help").output.contains("USAGE: diary todos move N… --to P"))
     let result = diary.run("todos", "add", "-x")
     #expect(result.exitCode == 64)
     #expect(result.errorOutput.contains("put it after '--'"))

@@ -28,6 +28,8 @@ struct DiaryProcess {
   var environment: [String: String]
   /// A command that runs `diary` (such as `setpriv … --`), or nothing.
   var launcher: [String] = []
+  /// The folder each run starts in, or the tests' own.
+  var currentDirectory: URL?
 
   init(folder: URL) {
     self.folder = folder
@@ -43,8 +45,10 @@ struct DiaryProcess {
     run(arguments)
   }
 
+  /// Runs `diary` with `arguments` and waits for it; its standard output goes to
+  /// `standardOutput` when one is given (the result's output is empty then).
   @discardableResult
-  func run(_ arguments: [String]) -> Result {
+  func run(_ arguments: [String], standardOutput: FileHandle? = nil) -> Result {
     let process = Process()
     if let first = launcher.first {
       process.executableURL = URL(fileURLWithPath: first)
@@ -54,9 +58,10 @@ struct DiaryProcess {
       process.arguments = arguments
     }
     process.environment = environment
-    let output = Pipe()
+    process.currentDirectoryURL = currentDirectory
+    let output = standardOutput == nil ? Pipe() : nil
     let errorOutput = Pipe()
-    process.standardOutput = output
+    process.standardOutput = standardOutput.map { $0 as Any } ?? output
     process.standardError = errorOutput
     process.standardInput = FileHandle.nullDevice
     do {
@@ -66,9 +71,12 @@ struct DiaryProcess {
       return Result(exitCode: -1, output: "", errorOutput: "")
     }
     // Read both pipes before waiting, so that a large output cannot block the process.
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let outputData = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()
     let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    if process.terminationReason != .exit {
+      Issue.record("diary \(arguments) was killed by signal \(process.terminationStatus)")
+    }
     return Result(
       exitCode: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
       errorOutput: String(decoding: errorData, as: UTF8.self))

@@ -23,6 +23,8 @@ struct FuzzTests {
         "--search", "--min-priority", "--priority", "--date", "--to", "--distance",
         "--complexity", "--priority=2", "--to=1", "1", "2", "0", "-1", "3", "99999999999999999999",
         "7.5", "nan", "yes", "miles", "high", "today", "2026-11-29", "", " ", "--bogus", "-x",
+        "--type", "string", "bool", "theme", "none", "5km", "3.1 mi", ".5", "-.5", "tomorrow",
+        "2026-11-29T07:30", "1000-01-01", "--data-dir=", "-v", "-j", "--done",
       ])
     ),
     (1, .string(maxLength: 12)),

@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 import Testing
 
 @testable import diary
@@ -10,27 +11,73 @@ struct OutputTests {
   /// 2026-11-29T07:30:00Z.
   let now = Date(timeIntervalSinceReferenceDate: 817_630_200)
 
-  @Test("dates read as people write them: a day, today, yesterday, ISO 8601")
+  @Test("dates read as people write them: a day, today, yesterday, tomorrow, ISO 8601")
   func parsingDates() {
     #expect(
-      HumanDate.parse("today", now: now, timeZone: utc)
+      HumanDate.parse("today", LocalTime(now: now, timeZone: utc))
         == Date(timeIntervalSinceReferenceDate: 817_603_200))
     #expect(
-      HumanDate.parse("Yesterday", now: now, timeZone: utc)
+      HumanDate.parse("Yesterday", LocalTime(now: now, timeZone: utc))
         == Date(timeIntervalSinceReferenceDate: 817_516_800))
     #expect(
-      HumanDate.parse("2026-11-29", now: now, timeZone: utc)
+      HumanDate.parse("2026-11-29", LocalTime(now: now, timeZone: utc))
         == Date(timeIntervalSinceReferenceDate: 817_603_200))
     #expect(
-      HumanDate.parse("2026-11-29", now: now, timeZone: tokyo)
+      HumanDate.parse("2026-11-29", LocalTime(now: now, timeZone: tokyo))
         == Date(timeIntervalSinceReferenceDate: 817_570_800))
-    #expect(HumanDate.parse("2026-11-29T07:30:00Z", now: now, timeZone: tokyo) == now)
-    #expect(HumanDate.parse("2026-11-29T16:30:00+09:00", now: now, timeZone: utc) == now)
+    #expect(HumanDate.parse("2026-11-29T07:30:00Z", LocalTime(now: now, timeZone: tokyo)) == now)
+    #expect(HumanDate.parse("2026-11-29T16:30:00+09:00", LocalTime(now: now, timeZone: utc)) == now)
     for invalid in [
-      "2026-02-29", "2026-13-01", "2026-1-01", "26-11-29", "tomorrow", "", "2026-11-29 ",
+      "2026-02-29", "2026-13-01", "2026-1-01", "26-11-29", "", "2026-11-29 ",
       "２０２６-11-29",
     ] {
-      #expect(HumanDate.parse(invalid, now: now, timeZone: utc) == nil, "\(invalid)")
+      #expect(HumanDate.parse(invalid, LocalTime(now: now, timeZone: utc)) == nil, "\(invalid)")
+    }
+  }
+
+  @Test("tomorrow, and local times without a zone, in the time zone")
+  func localTimes() {
+    #expect(
+      HumanDate.parse("tomorrow", LocalTime(now: now, timeZone: utc))
+        == Date(timeIntervalSinceReferenceDate: 817_689_600))
+    // 07:30 on 29 November 2026 in Tokyo is 22:30 the day before in UTC.
+    #expect(
+      HumanDate.parse("2026-11-29T07:30", LocalTime(now: now, timeZone: tokyo))
+        == Date(timeIntervalSinceReferenceDate: 817_597_800))
+    #expect(
+      HumanDate.parse("2026-11-29t07:30:15", LocalTime(now: now, timeZone: utc))
+        == now.addingTimeInterval(15))
+    // Tokyo is already on 30 November at 07:30Z + 9 h = 16:30: its tomorrow is 1 December.
+    #expect(
+      HumanDate.parse(
+        "tomorrow", LocalTime(now: now.addingTimeInterval(9 * 3_600), timeZone: tokyo))
+        == HumanDate.parse("2026-12-01", LocalTime(now: now, timeZone: tokyo)))
+    for invalid in ["2026-11-29T24:00", "2026-11-29T07:60", "2026-11-29T07", "2026-11-29 07:30"] {
+      #expect(HumanDate.parse(invalid, LocalTime(now: now, timeZone: utc)) == nil, "\(invalid)")
+    }
+  }
+
+  @Test("dates before 1582 are proleptic Gregorian both ways, as in the files")
+  func prolepticGregorian() {
+    let time = LocalTime(now: now, timeZone: utc)
+    for (typed, iso) in [
+      ("1000-01-01", "1000-01-01T00:00:00Z"), ("0001-01-01", "0001-01-01T00:00:00Z"),
+      ("1582-10-10", "1582-10-10T00:00:00Z"), ("1600-02-29", "1600-02-29T00:00:00Z"),
+      ("9999-12-31", "9999-12-31T00:00:00Z"),
+    ] {
+      let date = HumanDate.parse(typed, time)
+      #expect(date == ISO8601Timestamp.date(from: iso), "\(typed)")
+      #expect(date.map { HumanDate.format($0, timeZone: utc) } != nil)
+    }
+    #expect(
+      HumanDate.format(ISO8601Timestamp.date(from: "1000-01-01T00:00:00Z")!, timeZone: utc)
+        == "1 Jan 1000")
+    #expect(
+      HumanDate.format(ISO8601Timestamp.date(from: "1582-10-10T12:00:00Z")!, timeZone: utc)
+        == "10 Oct 1582")
+    // Leap years of the Julian calendar that the Gregorian one does not have.
+    for invalid in ["1500-02-29", "1900-02-29", "0000-01-01"] {
+      #expect(HumanDate.parse(invalid, time) == nil, "\(invalid)")
     }
   }
 
@@ -40,6 +87,33 @@ struct OutputTests {
     #expect(
       HumanDate.format(Date(timeIntervalSinceReferenceDate: 817_682_400), timeZone: tokyo)
         == "30 Nov 2026")
+  }
+
+  @Test("a JSON array written a block at a time is the whole array's JSON, empties compact")
+  @MainActor
+  func streamedJSON() throws {
+    struct Item: Encodable {
+      var title: String
+      var tags: [String]
+    }
+    let items = (0..<2_345).map {
+      Item(title: "item \($0) [ ] { }", tags: $0 % 2 == 0 ? [] : ["a"])
+    }
+    let sink = TextSink()
+    let output = Output(standardOutput: sink, standardError: TextSink())
+    try JSONOutput.writeArray(items, to: output)
+    try output.flush()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let whole = JSONOutput.compactingEmpties(Array(try encoder.encode(items)))
+    #expect(sink.text == String(decoding: whole, as: UTF8.self) + "\n")
+    #expect(sink.text.contains(#""tags" : [],"#))
+    #expect(sink.text.contains(#""title" : "item 0 [ ] { }""#))
+    #expect(
+      String(
+        decoding: JSONOutput.compactingEmpties(
+          Array(#"{"a" : [\#n\#n  ], "b" : "[\#n\#n]"}"#.utf8)), as: UTF8.self)
+        == #"{"a" : [], "b" : "[\#n\#n]"}"#)
   }
 
   @Test("control characters and bidirectional overrides never reach the terminal raw")

@@ -1,21 +1,35 @@
-/// The options every command takes, wherever they appear on the line.
-struct GlobalOptions: Equatable, Sendable {
+/// The options every command takes, wherever they appear on the line: the only place they
+/// are declared.
+struct GlobalOptions: Parsable, Equatable {
   var dataDirectory: String?
   var json = false
+  var help = false
+  var version = false
+
+  /// The options that go with a command, as the usage line shows them.
+  static let options: [Option<GlobalOptions>] = [
+    .option(
+      \.dataDirectory, "data-dir", .folder,
+      summary: "Keep the data in DIR (else $DIARY_HOME, else the XDG folders)"),
+    .flag(\.json, "json", summary: "Print machine-readable JSON", typedByMistake: ["-j"]),
+  ]
+
+  /// The options that stand for a command: help and the version.
+  static let actions: [Option<GlobalOptions>] = [
+    .flag(\.help, "help", shortName: "h", summary: "Show help for diary, a group or a command"),
+    .flag(\.version, "version", summary: "Show the version", typedByMistake: ["-v", "-V"]),
+  ]
+
+  static var all: [Option<GlobalOptions>] { options + actions }
 }
 
 /// What the command line asks for.
-enum Invocation: Sendable {
+enum Invocation {
   /// Print `text` (help) and succeed.
   case help(String)
-  case version
-  case run(ParsedCommand, GlobalOptions)
-}
-
-/// A command line that does not fit the grammar: exit 64, with the usage line that fits.
-struct UsageError: Error, Equatable {
-  var message: String
-  var usage: String?
+  /// Print the version, as JSON when `json`.
+  case version(json: Bool)
+  case run(any ParsableCommand, GlobalOptions)
 }
 
 /// Parses `diary`'s command line against its command groups.
@@ -23,39 +37,103 @@ struct UsageError: Error, Equatable {
 /// The grammar is swift-argument-parser's: `--option value` and `--option=value`, `-h` and
 /// `--help` at every level, `diary help <group> <command>`, `--version`, `--` to end the
 /// options (so that a title can start with a dash), global options (`--data-dir`, `--json`)
-/// before or after the command. A token like `-3` is a value, not an option, so that
-/// numbers out of range get their own clear error.
+/// before or after the command. A token like `-3` or `-.5` is a value, not an option, so that
+/// numbers out of range get their own clear error. Mistakes in the line's shape — an unknown
+/// command or option, a missing or extra argument, an option given twice — are found first
+/// (exit 64), but for the value of `--data-dir`, read before help; then each value is read by
+/// its type, in the order declared (exit 65).
 struct Parser {
-  static let globalOptions = [
-    Command.Option(
-      name: "data-dir", valueName: "DIR",
-      summary: "Keep the data in DIR (else $DIARY_HOME, else the XDG folders)."),
-    Command.Option(name: "json", summary: "Print machine-readable JSON."),
-    Command.Option(name: "help", summary: "Show help for diary, a group or a command."),
-    Command.Option(name: "version", summary: "Show the version."),
-  ]
-
   let groups: [CommandGroup]
+  let time: LocalTime
 
-  func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  func parse(_ arguments: [String]) throws(DiaryError) -> Invocation {
+    var scan = Scan(groups: groups)
+    try scan.read(arguments)
     var globals = GlobalOptions()
-    var wantsHelp = false
-    var wantsVersion = false
-    var positionals: [String] = []
-    var options: [String: String] = [:]
-    var group: CommandGroup?
-    var command: Command?
-    var tokens = arguments[...]
-
-    func resolve() throws(UsageError) {
-      if group == nil, let name = positionals.first, name != "help" {
-        group = try lookUpGroup(name)
-      }
-      if command == nil, let group, positionals.count >= 2 {
-        command = try lookUp(positionals[1], in: group)
-      }
+    try globals.fill(GlobalOptions.all, given: scan.globals, time: time)
+    if globals.version { return .version(json: globals.json) }
+    if scan.positionals.first == "help" {
+      return .help(try helpText(for: Array(scan.positionals.dropFirst())))
     }
+    if globals.help { return .help(try helpText(for: Array(scan.positionals.prefix(2)))) }
+    guard let group = scan.group else {
+      throw .usage(
+        "missing command: say what to work on, "
+          + groups.map { "'\($0.name)'" }.joined(separator: ", ", lastSeparator: " or "),
+        Help.usage(groups))
+    }
+    guard let command = scan.command else {
+      throw .usage(
+        "missing command for '\(group.name)': "
+          + group.commands.map { "'\($0.name)'" }.joined(separator: ", ", lastSeparator: " or "),
+        Help.usage(of: group))
+    }
+    let values = Array(scan.positionals.dropFirst(2))
+    try check(values, options: scan.options, of: command, in: group)
+    return .run(
+      try command.parsed(arguments: values, options: scan.options, time: time), globals)
+  }
 
+  /// Help for `diary`, a group or a command, or for help itself.
+  func helpText(for path: [String]) throws(DiaryError) -> String {
+    guard let name = path.first else { return Help.overview(groups) }
+    if name == "help", path.count == 1 { return Help.help }
+    let group = try Scan(groups: groups).group(named: name)
+    guard path.count > 1 else { return Help.group(group) }
+    let command = try Scan(groups: groups).command(named: path[1], in: group)
+    guard path.count == 2 else {
+      throw .usage(
+        "help takes a group and a command: diary help \(group.name) \(command.name)",
+        Help.helpUsage)
+    }
+    return Help.command(command, in: group)
+  }
+
+  /// Refuses a line whose arguments do not fit the command, or that lacks a required option.
+  private func check(
+    _ values: [String], options: [String: String], of command: any ParsableCommand.Type,
+    in group: CommandGroup
+  ) throws(DiaryError) {
+    let usage = command.usage(in: group.name)
+    let arguments = command.argumentSpecs
+    let required = arguments.filter { $0.count != .optional }
+    if values.count < required.count {
+      let missing = required[values.count]
+      throw .usage("missing \(missing.placeholder): \(missing.summary.lowercasedFirst)", usage)
+    }
+    if let missing = command.optionSpecs.first(where: { $0.isRequired && options[$0.name] == nil })
+    {
+      throw .usage("missing \(missing.syntax): \(missing.help.lowercasedFirst)", usage)
+    }
+    if arguments.last?.count != .oneOrMore, values.count > arguments.count {
+      throw .usage(
+        "unexpected argument '\(Terminal.escaped(values[arguments.count]))'", usage)
+    }
+  }
+}
+
+/// One pass over the tokens: the group and command named, the other positional values, and
+/// the text of each option given, by name.
+private struct Scan {
+  let groups: [CommandGroup]
+  var group: CommandGroup?
+  var command: (any ParsableCommand.Type)?
+  var positionals: [String] = []
+  var globals: [String: String] = [:]
+  var options: [String: String] = [:]
+
+  init(groups: [CommandGroup]) {
+    self.groups = groups
+  }
+
+  /// The usage line of what the tokens named so far: the command's, the group's or diary's.
+  var usage: String {
+    if let group, let command { return command.usage(in: group.name) }
+    return group.map(Help.usage(of:)) ?? Help.usage(groups)
+  }
+
+  mutating func read(_ arguments: [String]) throws(DiaryError) {
+    var tokens = arguments[...]
     while let token = tokens.popFirst() {
       if token == "--" {
         positionals += tokens
@@ -67,146 +145,84 @@ struct Parser {
         continue
       }
       let (name, inlineValue) = Self.split(token)
-      switch name {
-      case "-h", "--help":
-        try Self.refuseValue(inlineValue, for: "--help")
-        wantsHelp = true
-      case "--version":
-        try Self.refuseValue(inlineValue, for: "--version")
-        wantsVersion = true
-      case "--json":
-        try Self.refuseValue(inlineValue, for: "--json")
-        globals.json = true
-      case "--data-dir":
-        guard let value = inlineValue ?? tokens.popFirst() else {
-          throw UsageError(message: "--data-dir needs a value: --data-dir DIR", usage: nil)
-        }
-        guard !value.isEmpty else {
-          throw UsageError(message: "--data-dir cannot be empty", usage: nil)
-        }
-        globals.dataDirectory = value
-      default:
-        try resolve()
-        guard let group, let command else {
-          throw unknownOption(token, among: [], usage: nil)
-        }
-        let optionName = String(name.dropFirst(2))
-        guard name.hasPrefix("--"),
-          let option = command.options.first(where: { $0.name == optionName })
-        else {
-          throw unknownOption(
-            token, among: command.options, usage: command.usage(group: group.name))
-        }
-        guard options[option.name] == nil else {
-          throw UsageError(
-            message: "--\(option.name) is given twice", usage: command.usage(group: group.name))
-        }
-        if let valueName = option.valueName {
-          guard let value = inlineValue ?? tokens.popFirst() else {
-            throw UsageError(
-              message: "--\(option.name) needs a value: --\(option.name) \(valueName)",
-              usage: command.usage(group: group.name))
-          }
-          options[option.name] = value
-        } else {
-          try Self.refuseValue(inlineValue, for: "--\(option.name)")
-          options[option.name] = ""
-        }
+      if let option = GlobalOptions.all.map(\.spec).first(where: { Self.names(name, $0) }) {
+        try record(option, inlineValue, from: &tokens, in: &globals)
+        continue
       }
+      guard let command,
+        let option = command.optionSpecs.first(where: { Self.names(name, $0) })
+      else { throw unknownOption(name) }
+      try record(option, inlineValue, from: &tokens, in: &options)
     }
     try resolve()
-
-    if wantsVersion { return .version }
-    if positionals.first == "help" {
-      return .help(try helpText(for: Array(positionals.dropFirst())))
-    }
-    if wantsHelp { return .help(try helpText(for: Array(positionals.prefix(2)))) }
-    guard let group else {
-      throw UsageError(
-        message: "missing command: say what to work on, "
-          + groups.map { "'\($0.name)'" }
-          .joined(separator: ", ", lastSeparator: " or "),
-        usage: "diary [--data-dir DIR] [--json] <settings|todos|workouts> <command> [args]")
-    }
-    guard let command else {
-      throw UsageError(
-        message: "missing command for '\(group.name)': "
-          + group.commands.map { "'\($0.name)'" }.joined(separator: ", ", lastSeparator: " or "),
-        usage: "diary \(group.name) <command> — see 'diary help \(group.name)'")
-    }
-    let values = Array(positionals.dropFirst(2))
-    try checkArguments(values, options: Set(options.keys), of: command, in: group)
-    return .run(
-      ParsedCommand(group: group, command: command, arguments: values, options: options), globals)
   }
 
-  /// Help for `diary`, a group, or a command.
-  func helpText(for path: [String]) throws(UsageError) -> String {
-    guard let groupName = path.first else { return Help.overview(groups) }
-    let group = try lookUpGroup(groupName)
-    guard path.count > 1 else { return Help.group(group) }
-    let command = try lookUp(path[1], in: group)
-    guard path.count == 2 else {
-      throw UsageError(
-        message: "help takes a group and a command: diary help \(group.name) \(command.name)",
-        usage: nil)
+  /// Looks up the group and the command once their names have been read.
+  private mutating func resolve() throws(DiaryError) {
+    if group == nil, let name = positionals.first, name != "help" {
+      group = try self.group(named: name)
     }
-    return Help.command(command, in: group)
+    if command == nil, let group, positionals.count >= 2 {
+      command = try self.command(named: positionals[1], in: group)
+    }
   }
 
-  private func lookUpGroup(_ name: String) throws(UsageError) -> CommandGroup {
+  func group(named name: String) throws(DiaryError) -> CommandGroup {
     if let group = groups.first(where: { $0.name == name }) { return group }
-    throw UsageError(
-      message: "unknown command '\(Terminal.escaped(name))'"
+    throw .usage(
+      "unknown command '\(Terminal.escaped(name))'"
         + Suggestion.phrase(for: name, among: groups.map(\.name) + ["help"]),
-      usage: "diary [--data-dir DIR] [--json] <settings|todos|workouts> <command> [args]")
+      Help.usage(groups))
   }
 
-  private func lookUp(_ name: String, in group: CommandGroup) throws(UsageError) -> Command {
+  func command(named name: String, in group: CommandGroup) throws(DiaryError)
+    -> any ParsableCommand.Type
+  {
     if let command = group.command(named: name) { return command }
-    throw UsageError(
-      message: "unknown command '\(Terminal.escaped(name))' for '\(group.name)'"
-        + Suggestion.phrase(for: name, among: group.commands.map(\.name)),
-      usage: "diary \(group.name) <command> — see 'diary help \(group.name)'")
+    throw .usage(
+      "unknown command '\(Terminal.escaped(name))' for '\(group.name)'"
+        + Suggestion.phrase(for: name, among: group.commands.map { $0.name }),
+      Help.usage(of: group))
   }
 
-  private func checkArguments(
-    _ values: [String], options given: Set<String>, of command: Command, in group: CommandGroup
-  ) throws(UsageError) {
-    let usage = command.usage(group: group.name)
-    let required = command.arguments.filter { !$0.isOptional }
-    if values.count < required.count {
-      let missing = required[values.count]
-      throw UsageError(
-        message: "missing \(missing.name): \(missing.summary.lowercasedFirst)", usage: usage)
+  /// Keeps the text given for `option`: its inline value, the next token, or "" for a flag.
+  private func record(
+    _ option: OptionSpec, _ inlineValue: String?, from tokens: inout ArraySlice<String>,
+    in given: inout [String: String]
+  ) throws(DiaryError) {
+    guard given[option.name] == nil else {
+      throw .usage("--\(option.name) is given twice", usage)
     }
-    if let missing = command.options.first(where: { $0.isRequired && !given.contains($0.name) }) {
-      throw UsageError(
-        message: "missing \(missing.syntax): \(missing.summary.lowercasedFirst)", usage: usage)
+    guard let placeholder = option.placeholder else {
+      if inlineValue != nil { throw .usage("--\(option.name) takes no value", usage) }
+      given[option.name] = ""
+      return
     }
-    if command.arguments.last?.isRepeated != true, values.count > command.arguments.count {
-      throw UsageError(
-        message: "unexpected argument '\(Terminal.escaped(values[command.arguments.count]))'",
-        usage: usage)
+    guard let value = inlineValue ?? tokens.popFirst() else {
+      throw .usage("--\(option.name) needs a value: --\(option.name) \(placeholder)", usage)
     }
+    given[option.name] = value
   }
 
-  private func unknownOption(
-    _ token: String, among options: [Command.Option], usage: String?
-  ) -> UsageError {
-    let name = Self.split(token).name
-    let candidates = (options + Self.globalOptions).map { "--\($0.name)" }
-    let suggestion = Suggestion.phrase(for: name, among: candidates)
-    return UsageError(
-      message: "unknown option '\(Terminal.escaped(name))'"
-        + (suggestion.isEmpty && usage != nil
-          ? " (to give it as a value, put it after '--': diary … -- \(Terminal.escaped(name)))"
-          : suggestion),
-      usage: usage)
+  /// "unknown option '--x'", with the option meant when there is one, or — for a command
+  /// that takes values — how to give a value that starts with a dash.
+  private func unknownOption(_ name: String) -> DiaryError {
+    let known = (command?.optionSpecs ?? []) + GlobalOptions.all.map(\.spec)
+    let suggestion =
+      known.first { $0.typedByMistake.contains(name) }.map { " — did you mean '--\($0.name)'?" }
+      ?? Suggestion.phrase(for: name, among: known.map { "--\($0.name)" })
+    var hint = ""
+    if suggestion.isEmpty, let group, let command, !command.argumentSpecs.isEmpty {
+      hint =
+        " (to give it as a value, put it after '--': "
+        + "diary \(group.name) \(command.name) -- \(Terminal.escaped(name)))"
+    }
+    return .usage("unknown option '\(Terminal.escaped(name))'" + suggestion + hint, usage)
   }
 
-  private static func refuseValue(_ value: String?, for name: String) throws(UsageError) {
-    if value != nil { throw UsageError(message: "\(name) takes no value", usage: nil) }
+  /// Whether `name` as typed (`--help`, `-h`) is `option`.
+  private static func names(_ name: String, _ option: OptionSpec) -> Bool {
+    name == "--\(option.name)" || option.shortName.map { name == "-\($0)" } == true
   }
 
   /// `--name=value` as (`--name`, `value`); other tokens with no value.
@@ -215,20 +231,14 @@ struct Parser {
     return (String(token[..<equals]), String(token[token.index(after: equals)...]))
   }
 
-  /// Whether `token` is a negative number such as `-3` or `-2.5`, a value not an option.
+  /// Whether `token` is a negative number such as `-3`, `-2.5` or `-.5`: a value, not an
+  /// option.
   private static func isNumber(_ token: String) -> Bool {
-    token.dropFirst().first?.isASCII == true && token.dropFirst().first?.isNumber == true
+    let rest = token.dropFirst().drop { $0 == "." }
+    return rest.first?.isASCII == true && rest.first?.isNumber == true
   }
 }
 
 extension String {
   var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
-}
-
-extension Array where Element == String {
-  /// "a, b or c".
-  func joined(separator: String, lastSeparator: String) -> String {
-    guard count > 1 else { return first ?? "" }
-    return dropLast().joined(separator: separator) + lastSeparator + last!
-  }
 }

@@ -17,12 +17,15 @@ enum Suggestion {
     closest(to: name, among: candidates).map { " — did you mean '\($0)'?" } ?? ""
   }
 
-  /// The Levenshtein distance between `a` and `b`, in characters.
+  /// The edit distance between `a` and `b`, in characters: insertions, deletions,
+  /// substitutions and swaps of two neighbours ("miels" for "miles") count one each (the
+  /// optimal string alignment distance).
   static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
+    var beforePrevious = Array(repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = previous
     for i in 1...a.count {
@@ -30,8 +33,11 @@ enum Suggestion {
       for j in 1...b.count {
         current[j] = Swift.min(
           previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = Swift.min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
   }

@@ -1,25 +1,14 @@
 import Foundation
-import Stores
 
-/// Parses the values of arguments and options strictly, with errors that say what was
-/// expected (exit 65).
+/// The numbers `list` shows, checked against the list they name.
 enum Values {
-  /// A whole number, such as `3` or `-2`: digits only, in range.
-  static func integer(_ text: String, for what: String) throws(DiaryError) -> Int {
-    guard let value = Int(text), !text.hasPrefix("+") else {
-      throw DiaryError("\(what) must be a whole number, not '\(Terminal.escaped(text))'")
-    }
-    return value
-  }
-
   /// The 0-based offsets of the 1-based `numbers` in a list of `count` items, each once, in
   /// the order typed.
-  static func offsets(_ numbers: [String], count: Int, of items: String) throws(DiaryError)
-    -> [Int]
-  {
+  ///
+  /// - Throws: A ``DiaryError`` (65) naming the first number that is not in the list.
+  static func offsets(_ numbers: [Int], count: Int, of items: String) throws(DiaryError) -> [Int] {
     var offsets: [Int] = []
-    for text in numbers {
-      let number = try integer(text, for: "a \(items.dropLast()) number")
+    for number in numbers {
       guard number >= 1 else {
         throw DiaryError("there is no \(items.dropLast()) \(number): numbers start at 1")
       }
@@ -49,24 +38,14 @@ enum Values {
         + "changed — see 'diary \(items) list' for the numbers now")
   }
 
-  /// A date: `today`, `yesterday`, `2026-11-29` or ISO 8601 such as `2026-11-29T07:30:00Z`.
-  static func date(_ text: String, in context: Context) throws(DiaryError) -> Date {
-    guard let date = HumanDate.parse(text, now: context.now, timeZone: context.timeZone) else {
-      throw DiaryError(
-        "invalid date '\(Terminal.escaped(text))': use YYYY-MM-DD, today, yesterday or ISO 8601 "
-          + "such as 2026-11-29T07:30:00Z")
-    }
-    return date
+  /// "Todo 1", "Todos 1 and 3", "Workouts 2, 4 and 5".
+  static func named(_ numbers: [Int], _ noun: String) -> String {
+    (numbers.count == 1 ? "\(noun) " : "\(noun)s ")
+      + numbers.map(String.init).joined(separator: ", ", lastSeparator: " and ")
   }
 
-  /// A distance in kilometres: a decimal number from 0 to 100,000 (no workout is longer,
-  /// and totals stay far from overflowing).
-  static func distance(_ text: String) throws(DiaryError) -> Double {
-    guard let value = Double(parsing: text), (0...100_000).contains(value) else {
-      throw DiaryError(
-        "invalid distance '\(Terminal.escaped(text))': give kilometres as a number from 0 to "
-          + "100,000, such as 5.2")
-    }
-    return value + 0
+  /// "1 todo", "3 todos".
+  static func count(_ count: Int, _ noun: String) -> String {
+    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
   }
 }

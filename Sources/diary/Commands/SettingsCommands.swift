@@ -1,170 +1,258 @@
 import Foundation
 import Stores
 
-/// `diary settings …`: list, read, change and reset the settings.
+/// `diary settings …`: list, read, change and reset the settings — those the tool knows and
+/// any other key in the file, such as an app's own.
 enum SettingsCommands {
   static let group = CommandGroup(
-    name: "settings", summary: "Read and change the settings.",
-    commands: [
-      Command(
-        name: "list", summary: "Show every setting: value, default, type and allowed values.",
-        discussion: "A '*' marks a value that differs from its default.", run: list),
-      Command(
-        name: "get", summary: "Print the value of one setting.",
-        arguments: [.init(name: "KEY", summary: "The setting, such as sleepGoal.")], run: get),
-      Command(
-        name: "set", summary: "Change a setting.",
-        arguments: [
-          .init(name: "KEY", summary: "The setting, such as sleepGoal."),
-          .init(name: "VALUE", summary: "Its new value, such as 7.5, yes or miles."),
-        ],
-        discussion: """
-          Values are read by the setting's type: numbers such as 7.5 (not nan or inf), true or
-          false (also yes/no, on/off, 1/0), or one of the allowed choices.
-          Example: diary settings set sleepGoal 7.5
-          """,
-        run: set),
-      Command(
-        name: "reset", summary: "Put one setting, or all of them, back to the default.",
-        arguments: [
-          .init(name: "KEY", summary: "The setting; all of them when left out.", isOptional: true)
-        ],
-        run: reset),
-      Command(name: "path", summary: "Show where each data file is.", run: path),
-    ])
+    name: "settings", summary: "Read and change the settings",
+    commands: [List.self, Get.self, SetValue.self, Reset.self, Path.self])
 
-  private struct Entry: Encodable {
-    var key: String
-    var value: JSONValue
-    var defaultValue: JSONValue
+  /// A setting and what the file holds for it.
+  struct Current {
+    var setting: Setting
+    /// The value in effect: the one stored when it is valid, else the default; `nil` for a
+    /// key the tool does not know that is not set.
+    var value: JSONValue?
+    /// Whether the value in effect is the default.
     var isDefault: Bool
-    var type: String
-    var allowedValues: String?
-    var summary: String
+    /// Why the value stored is not valid (so the default is in effect), or `nil`.
     var problem: String?
 
-    init(_ entry: SettingsEntry) {
-      key = entry.key.name
-      value = entry.value
-      defaultValue = entry.key.defaultValue
-      isDefault = entry.isDefault
-      type = entry.key.typeDescription
-      allowedValues = entry.key.validValues
-      summary = entry.key.summary
-      problem = entry.problem
+    /// The built-in settings in the order declared, then the file's other keys, sorted.
+    @MainActor
+    static func all(in settings: SettingsStore) -> [Current] {
+      Setting.builtIn.compactMap { named($0.name, in: settings) }
+        + settings.unknownKeys.compactMap { named($0, in: settings) }
     }
+
+    /// The setting called `name`, when the tool knows it or the file holds it.
+    @MainActor
+    static func named(_ name: String, in settings: SettingsStore) -> Current? {
+      if let setting = Setting.builtIn.first(where: { $0.name == name }),
+        let entry = settings.entries.first(where: { $0.key.name == name })
+      {
+        return Current(
+          setting: setting, value: entry.value, isDefault: entry.isDefault, problem: entry.problem)
+      }
+      guard let stored = settings.state.values[name] else { return nil }
+      return Current(
+        setting: Setting(name: name, type: SettingType(of: stored)), value: stored,
+        isDefault: false, problem: nil)
+    }
+
+    /// The value as typed, "" when there is none.
+    var formatted: String { value.map(setting.format) ?? "" }
+  }
+
+  /// A setting as `--json` prints it; every field is there, `null` when it has no value.
+  private struct Entry: Encodable {
+    var current: Current
 
     private enum CodingKeys: String, CodingKey {
       case key, value, isDefault, type, allowedValues, summary, problem
       case defaultValue = "default"
     }
+
+    func encode(to encoder: any Encoder) throws {
+      let setting = current.setting
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(setting.name, forKey: .key)
+      try container.encode(current.value, forKey: .value)
+      try container.encode(setting.defaultValue, forKey: .defaultValue)
+      try container.encode(current.isDefault, forKey: .isDefault)
+      try container.encode(setting.type, forKey: .type)
+      try container.encode(setting.allowedValues, forKey: .allowedValues)
+      try container.encode(setting.summary, forKey: .summary)
+      try container.encode(current.problem, forKey: .problem)
+    }
   }
 
-  @MainActor
-  private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let settings = try context.settings()
-    let entries = settings.entries
-    if context.json { return try JSONOutput.encode(entries.map(Entry.init)) }
-    var table = TextTable(
-      headers: ["KEY", "VALUE", "DEFAULT", "TYPE", "ALLOWED", "DESCRIPTION"],
-      alignments: [.left, .left, .left, .left, .left, .left])
-    for entry in entries {
-      let key = entry.key
-      let value = key.format(entry.value) + (entry.isDefault ? "" : " *")
-      table.rows.append([
-        key.name, value, key.format(key.defaultValue), key.typeDescription, key.validValues ?? "",
-        key.summary,
-      ])
-    }
-    var lines = [table.render(context.terminal)]
-    if entries.contains(where: { !$0.isDefault }) { lines.append("* differs from the default") }
-    for entry in entries {
-      if let problem = entry.problem {
-        lines.append(
-          context.terminal.yellow(
-            "warning: \(entry.key.name) in the file is not valid (\(Terminal.escaped(problem))); "
-              + "using the default — fix it with 'diary settings set \(entry.key.name) VALUE'"))
+  struct List: ParsableCommand {
+    static let name = "list"
+    static let summary = "Show every setting: value, default and allowed values"
+    static let discussion = """
+      The settings diary knows come first, then the other keys of the file (an app's own \
+      settings), alphabetically. A '*' marks a value that differs from its default. Long \
+      values are shortened to fit; 'diary settings get KEY' prints them whole.
+      """
+
+    func run(_ context: Context) throws {
+      let settings = try context.settings()
+      let all = Current.all(in: settings)
+      if context.json { return try JSONOutput.writeArray(all.map(Entry.init), to: context.output) }
+      try SettingsTable(all, terminal: context.terminal).write(to: context.output)
+      if all.contains(where: { !$0.isDefault && $0.setting.isBuiltIn }) {
+        try context.output.line("* differs from the default")
+      }
+      for current in all {
+        guard let problem = current.problem else { continue }
+        let name = current.setting.name
+        context.output.message(
+          "diary: warning: \(name) in the file is not valid (\(Terminal.escaped(problem))); "
+            + "using the default — fix it with 'diary settings set \(name) VALUE'")
       }
     }
-    if !settings.unknownKeys.isEmpty {
-      lines.append(
-        "Also in the file, kept as they are: "
-          + settings.unknownKeys.map(Terminal.escaped).joined(separator: ", "))
-    }
-    return lines.joined(separator: "\n")
   }
 
-  @MainActor
-  private static func get(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let settings = try context.settings()
-    let key = try settingsKey(parsed.arguments[0], in: settings, usage: parsed.usage)
-    guard let entry = settings.entries.first(where: { $0.key.name == key.name }) else { return "" }
-    if let problem = entry.problem {
-      throw DiaryError(
-        "\(context.paths.settings.path): \(key.name) is not valid (\(Terminal.escaped(problem))) — "
-          + "fix it with 'diary settings set \(key.name) VALUE' or 'diary settings reset \(key.name)'"
-      )
-    }
-    if context.json { return try JSONOutput.encode(Entry(entry)) }
-    return Terminal.escaped(key.format(entry.value))
-  }
-
-  @MainActor
-  private static func set(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let settings = try context.settings()
-    let key = try settingsKey(parsed.arguments[0], in: settings, usage: parsed.usage)
-    let value = try key.parse(parsed.arguments[1])
-    try settings.trySend(.set(key: key.name, value: value))
-    guard let entry = settings.entries.first(where: { $0.key.name == key.name }) else { return "" }
-    if context.json { return try JSONOutput.encode(Entry(entry)) }
-    return "\(key.name) = \(Terminal.escaped(key.format(value)))"
-  }
-
-  @MainActor
-  private static func reset(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let settings = try context.settings()
-    if let name = parsed.arguments.first {
-      let key = try settingsKey(name, in: settings, usage: parsed.usage)
-      try settings.remove([key.name])
-    } else {
-      try settings.reset()
-    }
-    let entries = settings.entries.filter { entry in
-      parsed.arguments.first.map { entry.key.name == $0 } ?? true
-    }
-    if context.json { return try JSONOutput.encode(entries.map(Entry.init)) }
-    return entries.map { "\($0.key.name) = \($0.key.format($0.value)) (default)" }
-      .joined(separator: "\n")
-  }
-
-  @MainActor
-  private static func path(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let paths = context.paths
-    if context.json {
-      return try JSONOutput.encode([
-        "settings": paths.settings.path, "todos": paths.todos.path, "workouts": paths.workouts.path,
-      ])
-    }
-    var table = TextTable(headers: ["FILE", "PATH"], alignments: [.left, .left])
-    table.rows = [
-      ["settings", paths.settings.path], ["todos", paths.todos.path],
-      ["workouts", paths.workouts.path],
+  struct Get: ParsableCommand {
+    static let name = "get"
+    static let summary = "Print the value of one setting"
+    static let arguments: [Argument<Get>] = [
+      .value(\.key, .text("KEY"), summary: "The setting, such as sleepGoal")
     ]
-    return table.render(context.terminal)
+    var key = ""
+
+    func run(_ context: Context) throws {
+      let settings = try context.settings()
+      guard let current = Current.named(key, in: settings) else {
+        throw unknownSetting(key, in: settings, usage: Self.usage(in: "settings"))
+      }
+      if let problem = current.problem {
+        throw DiaryError(
+          "\(context.paths.settings.path): \(key) is not valid (\(Terminal.escaped(problem))) — "
+            + "fix it with 'diary settings set \(key) VALUE' or 'diary settings reset \(key)'")
+      }
+      if context.json { return try JSONOutput.write(Entry(current: current), to: context.output) }
+      try context.output.line(Terminal.escaped(current.formatted))
+    }
   }
 
-  /// The setting called `name`, or a usage error that suggests the closest one.
+  struct SetValue: ParsableCommand {
+    static let name = "set"
+    static let summary = "Change a setting, or add one"
+    static let arguments: [Argument<SetValue>] = [
+      .value(\.key, .text("KEY"), summary: "The setting, such as sleepGoal, or a new one"),
+      .value(\.value, .text("VALUE"), summary: "Its new value, such as 7.5, yes or miles"),
+    ]
+    static let options: [Option<SetValue>] = [
+      .option(
+        \.type, "type", .choice(),
+        summary: "The type of a setting diary does not know, as defaults write takes it")
+    ]
+    static let discussion = """
+      A value is read by the setting's type: a number such as 7.5 (not nan or inf), true or \
+      false (also yes/no, on/off, 1/0), text, or one of the allowed values, in any case. A \
+      value that is not valid is refused (exit 65) and nothing changes.
+      A setting diary knows keeps its type and validation: --type is refused for it (exit 64). \
+      Any other key is typed by --type, else by the value the file holds for it: an app's own \
+      setting is set with, say, diary settings set theme dark --type string.
+      Example: diary settings set sleepGoal 7.5
+      """
+
+    var key = ""
+    var value = ""
+    var type: SettingType?
+
+    func run(_ context: Context) throws {
+      let usage = Self.usage(in: "settings")
+      guard !key.isEmpty else { throw DiaryError("a setting needs a name: KEY is empty") }
+      let settings = try context.settings()
+      let current = Current.named(key, in: settings)
+      let setting: Setting
+      switch (current?.setting, type) {
+      case (let known?, let type?) where known.isBuiltIn:
+        throw DiaryError.usage(
+          "\(key) is diary's own setting, of type \(known.type?.name ?? type.name): "
+            + "leave out --type", usage)
+      case (_, let type?): setting = Setting(name: key, type: type)
+      case (let existing?, nil): setting = existing
+      case (nil, nil): throw unknownSetting(key, in: settings, usage: usage, canAdd: true)
+      }
+      guard let read = setting.read else {
+        throw DiaryError.usage(
+          "\(Terminal.escaped(key)) holds JSON that diary cannot type: give the type of its new "
+            + "value with --type \(SettingType.placeholder)", usage)
+      }
+      try settings.trySend(.set(key: key, value: try read(value, context.time)))
+      let stored = Current.named(key, in: settings)
+      context.output.recordSaved("set \(Terminal.escaped(key))")
+      if context.json, let stored {
+        return try JSONOutput.write(Entry(current: stored), to: context.output)
+      }
+      try context.output.line(
+        "\(Terminal.escaped(key)) = \(Terminal.escaped(stored?.formatted ?? ""))")
+    }
+  }
+
+  struct Reset: ParsableCommand {
+    static let name = "reset"
+    static let summary = "Put a setting, or every setting diary knows, back to its default"
+    static let arguments: [Argument<Reset>] = [
+      .optional(
+        \.key, .text("KEY"),
+        summary: "The setting; every setting diary knows when left out. A key diary does not "
+          + "know is removed from the file")
+    ]
+    var key: String?
+
+    func run(_ context: Context) throws {
+      let settings = try context.settings()
+      guard let key else {
+        try settings.reset()
+        context.output.recordSaved("reset the settings")
+        let all = Setting.builtIn.compactMap { Current.named($0.name, in: settings) }
+        if context.json {
+          return try JSONOutput.writeArray(all.map(Entry.init), to: context.output)
+        }
+        for current in all {
+          try context.output.line("\(current.setting.name) = \(current.formatted) (default)")
+        }
+        return
+      }
+      guard let current = Current.named(key, in: settings) else {
+        throw unknownSetting(key, in: settings, usage: Self.usage(in: "settings"))
+      }
+      try settings.remove([key])
+      context.output.recordSaved("reset \(Terminal.escaped(key))")
+      let after =
+        Current.named(key, in: settings)
+        ?? Current(setting: current.setting, value: nil, isDefault: false, problem: nil)
+      if context.json { return try JSONOutput.write(Entry(current: after), to: context.output) }
+      try context.output.line(
+        after.setting.isBuiltIn
+          ? "\(key) = \(after.formatted) (default)"
+          : "\(Terminal.escaped(key)) is not set any more")
+    }
+  }
+
+  struct Path: ParsableCommand {
+    static let name = "path"
+    static let summary = "Show where each data file is"
+
+    func run(_ context: Context) throws {
+      let paths = context.paths
+      if context.json {
+        return try JSONOutput.write(
+          [
+            "settings": paths.settings.path, "todos": paths.todos.path,
+            "workouts": paths.workouts.path,
+          ], to: context.output)
+      }
+      var table = TextTable(headers: ["FILE", "PATH"], alignments: [.left, .left])
+      table.rows = [
+        ["settings", paths.settings.path], ["todos", paths.todos.path],
+        ["workouts", paths.workouts.path],
+      ]
+      try context.output.line(table.render(context.terminal))
+    }
+  }
+
+  /// "unknown setting 'x'" (exit 64), with the closest name, or else the settings there are
+  /// and — for `set` — how to add a new one.
   @MainActor
-  private static func settingsKey(
-    _ name: String, in settings: SettingsStore, usage: String
-  ) throws -> AnySettingsKey {
-    if let key = settings.key(named: name) { return key }
-    let names = settings.keys.map(\.name)
-    throw DiaryError(
+  private static func unknownSetting(
+    _ name: String, in settings: SettingsStore, usage: String, canAdd: Bool = false
+  ) -> DiaryError {
+    let names = Current.all(in: settings).map(\.setting.name)
+    let suggestion = Suggestion.phrase(for: name, among: names)
+    return .usage(
       "unknown setting '\(Terminal.escaped(name))'"
-        + (Suggestion.phrase(for: name, among: names).nonEmpty
-          ?? " — the settings are " + names.joined(separator: ", ")),
-      exitCode: .usage, usage: usage)
+        + (suggestion.nonEmpty
+          ?? " — the settings are "
+          + names.map(Terminal.escaped).joined(separator: ", ", lastSeparator: " and ")
+          + (canAdd ? "; to add it, give its type: --type \(SettingType.placeholder)" : "")),
+      usage)
   }
 }
 

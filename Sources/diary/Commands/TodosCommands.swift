@@ -4,184 +4,284 @@ import Stores
 /// `diary todos …`: the todo list.
 enum TodosCommands {
   static let group = CommandGroup(
-    name: "todos", summary: "Keep a list of todos.",
+    name: "todos", summary: "Keep a list of todos",
     commands: [
-      Command(
-        name: "list", summary: "List the todos, numbered.",
-        options: [
-          .init(name: "active", summary: "Only the todos not done."),
-          .init(name: "completed", summary: "Only the todos done."),
-          .init(
-            name: "search", valueName: "TEXT",
-            summary: "Only titles containing TEXT (any case, any accents)."),
-          .init(name: "min-priority", valueName: "N", summary: "Only priorities of N or more."),
-        ],
-        discussion:
-          "Numbers are those of the full list, also when filtered: use them with done, remove and move.",
-        run: list),
-      Command(
-        name: "add", summary: "Add a todo at the top of the list.",
-        arguments: [.init(name: "TITLE", summary: "What to do, on one line.")],
-        options: [
-          .init(name: "priority", valueName: "N", summary: "Higher is more important (default 0)."),
-          .init(
-            name: "date", valueName: "DATE",
-            summary: "YYYY-MM-DD, today, yesterday or ISO 8601 (default now)."),
-        ],
-        discussion: "Example: diary todos add \"Buy milk\" --priority 2",
-        run: add),
-      Command(
-        name: "done", summary: "Mark todos done.",
-        arguments: [.init(name: "N", summary: "The numbers of the todos.", isRepeated: true)],
-        run: { try setDone(true, $0, $1) }),
-      Command(
-        name: "undone", summary: "Mark todos not done.",
-        arguments: [.init(name: "N", summary: "The numbers of the todos.", isRepeated: true)],
-        run: { try setDone(false, $0, $1) }),
-      Command(
-        name: "remove", summary: "Remove todos.",
-        arguments: [.init(name: "N", summary: "The numbers of the todos.", isRepeated: true)],
-        run: remove),
-      Command(
-        name: "move", summary: "Move todos to another place in the list.",
-        arguments: [.init(name: "N", summary: "The numbers of the todos.", isRepeated: true)],
-        options: [
-          .init(
-            name: "to", valueName: "N", summary: "The number the first moved todo gets.",
-            isRequired: true)
-        ],
-        discussion: "Example: diary todos move 4 5 --to 1   (todos 4 and 5 become 1 and 2)",
-        run: move),
-      Command(
-        name: "order",
-        summary: "Sort the list by date (earliest first) or priority (highest first).",
-        arguments: [.init(name: "BY", summary: "date or priority.")],
-        discussion: "Todos with the same date or priority keep their order.",
-        run: order),
-      Command(
-        name: "remove-completed", summary: "Remove every todo that is done.", run: removeCompleted),
+      List.self, Add.self, Done.self, Undone.self, Remove.self, Move.self, Order.self,
+      RemoveCompleted.self,
     ])
 
-  @MainActor
-  private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    if parsed.flag("active"), parsed.flag("completed") {
-      throw DiaryError(
-        "--active and --completed cannot be used together", exitCode: .usage, usage: parsed.usage)
-    }
-    let filter = TodoFilter(
-      status: parsed.flag("active") ? .active : parsed.flag("completed") ? .completed : .all,
-      text: parsed.option("search") ?? "",
-      minimumPriority: try parsed.option("min-priority").map {
-        try Values.integer($0, for: "--min-priority")
-      })
-    let store = try context.todos()
-    let shown = store.todos(matching: filter)
-    if context.json {
-      return try JSONOutput.encode(shown.map { Numbered(number: $0.index + 1, item: $0.element) })
-    }
-    if store.todos.isEmpty { return "No todos yet. Add one with: diary todos add \"Buy milk\"" }
-    if shown.isEmpty {
-      let all = store.todos.count
-      return
-        "No todos match (there \(all == 1 ? "is" : "are") \(count(all)) in all; see 'diary todos list')."
-    }
-    return table(shown, context)
-  }
-
-  @MainActor
-  private static func add(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let priority =
-      try parsed.option("priority").map { try Values.integer($0, for: "--priority") } ?? 0
-    let date = try parsed.option("date").map { try Values.date($0, in: context) } ?? context.now
-    let todo = Todo(title: parsed.arguments[0], date: date, priority: priority)
-    guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
-    let store = try context.todos()
-    try store.trySend(.addTodo(todo))
-    if context.json { return try JSONOutput.encode(Numbered(number: 1, item: todo)) }
-    return "Added todo 1: \(Terminal.escaped(todo.title))"
-  }
-
-  @MainActor
-  private static func setDone(_ isDone: Bool, _ parsed: ParsedCommand, _ context: Context) throws
-    -> String
+  /// The numbers of todos, as the commands that take them declare them.
+  fileprivate static func numbers<Command>(_ keyPath: WritableKeyPath<Command, [Int]> & Sendable)
+    -> Argument<Command>
   {
-    let store = try context.todos()
-    let picked = try pick(parsed.arguments, in: store)
-    try store.trySend(.markTodos(ids: Set(picked.map(\.id)), done: isDone)) { state in
-      try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
-    }
-    return try result(store, context) {
-      "Marked \(count(picked.count)) \(isDone ? "done" : "not done")."
-    }
+    .list(keyPath, .integer(), label: "a todo number", summary: "The numbers of the todos")
   }
 
-  @MainActor
-  private static func remove(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let store = try context.todos()
-    let picked = try pick(parsed.arguments, in: store)
-    try store.trySend(.removeTodos(ids: Set(picked.map(\.id)))) { state in
-      try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
-    }
-    return try result(store, context) { "Removed \(count(picked.count))." }
-  }
+  struct List: ParsableCommand {
+    static let name = "list"
+    static let summary = "List the todos, numbered"
+    static let options: [Option<List>] = [
+      .flag(\.active, "active", summary: "Only the todos not done"),
+      .flag(\.completed, "completed", summary: "Only the todos done", typedByMistake: ["--done"]),
+      .option(
+        \.search, "search", .text("TEXT"),
+        summary: "Only titles containing TEXT (any case, any accents)"),
+      .option(
+        \.minimumPriority, "min-priority", .integer(), summary: "Only priorities of N or more"),
+    ]
+    static let discussion =
+      "Numbers are those of the full list, also when filtered: use them with done, undone, "
+      + "remove and move."
 
-  @MainActor
-  private static func move(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let target = parsed.option("to") ?? ""
-    let store = try context.todos()
-    let picked = try pick(parsed.arguments, in: store)
-    let last = store.todos.count - picked.count + 1
-    let position = try Values.integer(target, for: "--to")
-    guard (1...last).contains(position) else {
-      throw DiaryError("--to must be between 1 and \(last) to move \(count(picked.count))")
-    }
-    // The moved todos land before the todo that stays and ends up right after them.
-    let movedIDs = Set(picked.map(\.id))
-    let staying = store.todos.filter { !movedIDs.contains($0.id) }
-    let before = position - 1 < staying.count ? staying[position - 1].id : nil
-    try store.trySend(.moveTodos(ids: picked.map(\.id), before: before)) { state in
-      let ids = state.todos.map(\.id)
-      try Values.requireStillThere(picked, in: ids, of: "todos")
-      if let before, !ids.contains(before) {
-        throw DiaryError(
-          "the todo at \(position) was removed by another process meanwhile; nothing changed "
-            + "— see 'diary todos list' for the numbers now")
+    var active = false
+    var completed = false
+    var search: String?
+    var minimumPriority: Int?
+
+    func run(_ context: Context) throws {
+      if active, completed {
+        throw DiaryError.usage(
+          "--active and --completed cannot be used together", Self.usage(in: "todos"))
+      }
+      let filter = TodoFilter(
+        status: active ? .active : completed ? .completed : .all, text: search ?? "",
+        minimumPriority: minimumPriority)
+      let todos = try context.todos().todos
+      let shown = todos.indexed().lazy.filter { filter.matches($0.element) }
+      if context.json {
+        return try JSONOutput.writeArray(
+          shown.map { Numbered(number: $0.index + 1, item: $0.element) }, to: context.output)
+      }
+      if todos.isEmpty {
+        return try context.output.line("No todos yet. Add one with: diary todos add \"Buy milk\"")
+      }
+      if shown.isEmpty {
+        return try context.output.line(
+          "No todos match (there \(todos.count == 1 ? "is" : "are") "
+            + "\(Values.count(todos.count, "todo")) in all; see 'diary todos list').")
+      }
+      let table = TextTable(
+        headers: ["#", "DONE", "PRIORITY", "DATE", "TITLE"],
+        alignments: [.right, .left, .right, .left, .left])
+      let timeZone = context.time.timeZone
+      try table.write(shown, terminal: context.terminal, to: context.output) { index, todo in
+        [
+          String(index + 1), todo.isDone ? "[x]" : "[ ]", String(todo.priority),
+          HumanDate.format(todo.date, timeZone: timeZone), todo.title,
+        ]
       }
     }
-    return try result(store, context) { "Moved \(count(picked.count)) to \(position)." }
   }
 
-  @MainActor
-  private static func order(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let action: TodosStore.Action
-    switch parsed.arguments[0].lowercased() {
-    case "date": action = .orderByDate
-    case "priority": action = .orderByPriority
-    case let other:
-      throw DiaryError(
-        "cannot order by '\(Terminal.escaped(other))': use date or priority"
-          + Suggestion.phrase(for: other, among: ["date", "priority"]),
-        exitCode: .usage, usage: parsed.usage)
+  struct Add: ParsableCommand {
+    static let name = "add"
+    static let summary = "Add a todo at the top of the list"
+    static let arguments: [Argument<Add>] = [
+      .value(\.title, .text("TITLE"), summary: "What to do, on one line")
+    ]
+    static let options: [Option<Add>] = [
+      .option(\.priority, "priority", .integer(), summary: "Higher is more important"),
+      .option(\.date, "date", .date, whenLeftOut: "now", summary: "When it is for"),
+    ]
+    static let discussion = "Example: diary todos add \"Buy milk\" --priority 2 --date tomorrow"
+
+    var title = ""
+    var priority = 0
+    var date: Date?
+
+    func run(_ context: Context) throws {
+      let todo = Todo(title: title, date: date ?? context.time.now, priority: priority)
+      guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
+      try context.todos().trySend(.addTodo(todo))
+      context.output.recordSaved("added todo 1")
+      if context.json {
+        return try JSONOutput.write(Numbered(number: 1, item: todo), to: context.output)
+      }
+      try context.output.line("Added todo 1: \(Terminal.escaped(todo.title))")
     }
-    let store = try context.todos()
-    try store.trySend(action)
-    return try result(store, context) { "Ordered by \(parsed.arguments[0].lowercased())." }
   }
 
+  struct Done: ParsableCommand {
+    static let name = "done"
+    static let summary = "Mark todos done"
+    static let arguments: [Argument<Done>] = [TodosCommands.numbers(\.numbers)]
+    var numbers: [Int] = []
+
+    func run(_ context: Context) throws { try mark(numbers, done: true, context) }
+  }
+
+  struct Undone: ParsableCommand {
+    static let name = "undone"
+    static let summary = "Mark todos not done"
+    static let arguments: [Argument<Undone>] = [TodosCommands.numbers(\.numbers)]
+    var numbers: [Int] = []
+
+    func run(_ context: Context) throws { try mark(numbers, done: false, context) }
+  }
+
+  /// Marks the todos `numbers` done or not done, and says which already were.
   @MainActor
-  private static func removeCompleted(_ parsed: ParsedCommand, _ context: Context) throws -> String
-  {
+  private static func mark(_ numbers: [Int], done: Bool, _ context: Context) throws {
     let store = try context.todos()
-    let done = store.todos.filter(\.isDone).count
-    try store.trySend(.removeCompleted)
-    return try result(store, context) {
-      done == 0 ? "No completed todos to remove." : "Removed \(count(done, "completed todo"))."
+    let picked = try pick(numbers, in: store)
+    let pickedIDs = Set(picked.map(\.id))
+    var unchanged: Set<UUID> = []
+    try store.trySend(.markTodos(ids: pickedIDs, done: done)) { state in
+      try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
+      unchanged = Set(
+        state.todos.lazy.filter { pickedIDs.contains($0.id) && $0.isDone == done }.map(\.id))
+    }
+    let state = done ? "done" : "not done"
+    let changed = picked.count - unchanged.count
+    if changed > 0 {
+      context.output.recordSaved("marked \(Values.count(changed, "todo")) \(state)")
+    }
+    try result(store, context) {
+      let already = picked.filter { unchanged.contains($0.id) }.map(\.number)
+      let was = Values.named(already, "Todo") + (already.count == 1 ? " was" : " were")
+      guard changed > 0 else {
+        return Values.named(already, "Todo") + (already.count == 1 ? " is" : " are")
+          + " already \(state)."
+      }
+      return "Marked \(Values.count(changed, "todo")) \(state)."
+        + (already.isEmpty ? "" : " \(was) already \(state).")
+    }
+  }
+
+  struct Remove: ParsableCommand {
+    static let name = "remove"
+    static let summary = "Remove todos"
+    static let arguments: [Argument<Remove>] = [TodosCommands.numbers(\.numbers)]
+    var numbers: [Int] = []
+
+    func run(_ context: Context) throws {
+      let store = try context.todos()
+      let picked = try pick(numbers, in: store)
+      try store.trySend(.removeTodos(ids: Set(picked.map(\.id)))) { state in
+        try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
+      }
+      context.output.recordSaved("removed \(Values.count(picked.count, "todo"))")
+      try result(store, context) { "Removed \(Values.count(picked.count, "todo"))." }
+    }
+  }
+
+  struct Move: ParsableCommand {
+    static let name = "move"
+    static let summary = "Move todos to another place in the list"
+    static let arguments: [Argument<Move>] = [
+      .list(
+        \.numbers, .integer(), label: "a todo number",
+        summary: "The numbers of the todos, in the order they are to have")
+    ]
+    static let options: [Option<Move>] = [
+      .option(
+        \.position, "to", .integer(), placeholder: "P", isRequired: true,
+        summary: "The number the first moved todo gets")
+    ]
+    static let discussion =
+      "Example: diary todos move 5 4 --to 1 (todo 5 becomes 1, todo 4 becomes 2)"
+
+    var numbers: [Int] = []
+    var position = 1
+
+    func run(_ context: Context) throws {
+      let store = try context.todos()
+      let picked = try pick(numbers, in: store)
+      let last = store.todos.count - picked.count + 1
+      guard (1...last).contains(position) else {
+        throw DiaryError(
+          "--to must be between 1 and \(last) to move \(Values.count(picked.count, "todo")), "
+            + "not \(position)")
+      }
+      // The moved todos land before the todo that stays and ends up right after them.
+      let movedIDs = picked.map(\.id)
+      let moved = Set(movedIDs)
+      let staying = store.todos.lazy.filter { !moved.contains($0.id) }
+      let before = staying.dropFirst(position - 1).first?.id
+      var isInPlace = false
+      try store.trySend(.moveTodos(ids: movedIDs, before: before)) { state in
+        let ids = state.todos.map(\.id)
+        try Values.requireStillThere(picked, in: ids, of: "todos")
+        let end: Int
+        if let before {
+          guard let index = ids.firstIndex(of: before) else {
+            throw DiaryError(
+              "the todo at \(position) was removed by another process meanwhile; nothing "
+                + "changed — see 'diary todos list' for the numbers now")
+          }
+          end = index
+        } else {
+          end = ids.count
+        }
+        isInPlace = ids[..<end].suffix(movedIDs.count).elementsEqual(movedIDs)
+      }
+      let numbers = picked.map(\.number)
+      if !isInPlace {
+        context.output.recordSaved("moved \(Values.count(picked.count, "todo")) to \(position)")
+      }
+      try result(store, context) {
+        guard isInPlace else {
+          return "Moved \(Values.count(picked.count, "todo")) to \(position)."
+        }
+        let places = Array(position..<position + picked.count)
+        return Values.named(numbers, "Todo") + (numbers.count == 1 ? " is" : " are")
+          + " already at "
+          + places.map(String.init).joined(separator: ", ", lastSeparator: " and ") + "."
+      }
+    }
+  }
+
+  /// How `todos order` sorts.
+  enum Ordering: Choice {
+    case date, priority
+
+    var names: [String] {
+      switch self {
+      case .date: ["date"]
+      case .priority: ["priority"]
+      }
+    }
+  }
+
+  struct Order: ParsableCommand {
+    static let name = "order"
+    static let summary = "Sort the list by date (earliest first) or priority (highest first)"
+    static let arguments: [Argument<Order>] = [
+      .value(\.ordering, .choice(), label: "the order", summary: "What to sort by")
+    ]
+    static let discussion = "Todos with the same date or priority keep their order."
+
+    var ordering = Ordering.date
+
+    func run(_ context: Context) throws {
+      let store = try context.todos()
+      try store.trySend(ordering == .date ? .orderByDate : .orderByPriority)
+      context.output.recordSaved("ordered the todos by \(ordering.name)")
+      try result(store, context) { "Ordered by \(ordering.name)." }
+    }
+  }
+
+  struct RemoveCompleted: ParsableCommand {
+    static let name = "remove-completed"
+    static let summary = "Remove every todo that is done"
+
+    func run(_ context: Context) throws {
+      let store = try context.todos()
+      let done = store.todos.count(where: \.isDone)
+      try store.trySend(.removeCompleted)
+      if done > 0 {
+        context.output.recordSaved("removed \(Values.count(done, "completed todo"))")
+      }
+      try result(store, context) {
+        done == 0
+          ? "No completed todos to remove." : "Removed \(Values.count(done, "completed todo"))."
+      }
     }
   }
 
   /// The todos numbered `numbers`, in the order typed, as the numbers and the ids they name.
   @MainActor
-  private static func pick(_ numbers: [String], in store: TodosStore) throws
+  private static func pick(_ numbers: [Int], in store: TodosStore) throws(DiaryError)
     -> [(number: Int, id: UUID)]
   {
     let todos = store.todos
@@ -193,27 +293,9 @@ enum TodosCommands {
   /// After a change: the whole list as JSON, or `message` for people.
   @MainActor
   private static func result(_ store: TodosStore, _ context: Context, _ message: () -> String)
-    throws -> String
+    throws
   {
-    guard context.json else { return message() }
-    return try JSONOutput.encode(store.todos.numbered)
-  }
-
-  /// "1 todo", "3 todos".
-  private static func count(_ count: Int, _ noun: String = "todo") -> String {
-    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
-  }
-
-  private static func table(_ shown: [(index: Int, element: Todo)], _ context: Context) -> String {
-    var table = TextTable(
-      headers: ["#", "DONE", "PRIORITY", "DATE", "TITLE"],
-      alignments: [.right, .left, .right, .left, .left])
-    for (index, todo) in shown {
-      table.rows.append([
-        "\(index + 1)", todo.isDone ? "[x]" : "[ ]", "\(todo.priority)",
-        HumanDate.format(todo.date, timeZone: context.timeZone), todo.title,
-      ])
-    }
-    return table.render(context.terminal)
+    guard context.json else { return try context.output.line(message()) }
+    try JSONOutput.writeArray(store.todos.numbered, to: context.output)
   }
 }

@@ -4,120 +4,160 @@ import Stores
 /// `diary workouts …`: the workouts diary.
 enum WorkoutsCommands {
   static let group = CommandGroup(
-    name: "workouts", summary: "Keep a diary of workouts.",
-    commands: [
-      Command(
-        name: "list", summary: "List the workouts, numbered, distances in your distance unit.",
-        run: list),
-      Command(
-        name: "add", summary: "Add a workout.",
-        arguments: [.init(name: "NAME", summary: "What the workout was, such as Run.")],
-        options: [
-          .init(
-            name: "distance", valueName: "KM", summary: "The distance in kilometres, 0 to 100,000.",
-            isRequired: true),
-          .init(
-            name: "complexity", valueName: "LEVEL", summary: "low, medium or high (default medium)."
-          ),
-          .init(
-            name: "date", valueName: "DATE",
-            summary: "YYYY-MM-DD, today, yesterday or ISO 8601 (default now)."),
-        ],
-        discussion: """
-          While the list is sorted (see 'diary workouts sort'), a new workout goes to its sorted place.
-          Example: diary workouts add "Morning run" --distance 5.2 --complexity high
-          """,
-        run: add),
-      Command(
-        name: "remove", summary: "Remove workouts.",
-        arguments: [.init(name: "N", summary: "The numbers of the workouts.", isRepeated: true)],
-        run: remove),
-      Command(
-        name: "sort", summary: "Sort by distance or complexity, largest first, and keep it sorted.",
-        arguments: [.init(name: "BY", summary: "distance or complexity.")],
-        run: sort),
-      Command(
-        name: "stats",
-        summary: "Show totals: count, distance, longest, per complexity and per week.",
-        run: stats),
-    ])
+    name: "workouts", summary: "Keep a diary of workouts",
+    commands: [List.self, Add.self, Remove.self, Sort.self, Stats.self])
 
-  @MainActor
-  private static func list(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let store = try context.workouts()
-    let workouts = store.state.workouts
-    if context.json { return try JSONOutput.encode(workouts.numbered) }
-    guard !workouts.isEmpty else {
-      return "No workouts yet. Add one with: diary workouts add Run --distance 5"
+  struct List: ParsableCommand {
+    static let name = "list"
+    static let summary = "List the workouts, numbered, distances in your distance unit"
+
+    func run(_ context: Context) throws {
+      let store = try context.workouts()
+      let workouts = store.state.workouts
+      if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
+      guard !workouts.isEmpty else {
+        return try context.output.line(
+          "No workouts yet. Add one with: diary workouts add Run --distance 5")
+      }
+      let unit = try distanceUnit(context)
+      if let sortType = store.state.sortType {
+        try context.output.line("Sorted by \(sortType.rawValue), \(firstOf(sortType)) first.")
+      }
+      let table = TextTable(
+        headers: ["#", "DATE", "DISTANCE", "COMPLEXITY", "NAME"],
+        alignments: [.right, .left, .right, .left, .left])
+      let timeZone = context.time.timeZone
+      try table.write(workouts.indexed(), terminal: context.terminal, to: context.output) {
+        index, workout in
+        [
+          String(index + 1), HumanDate.format(workout.date, timeZone: timeZone),
+          format(workout.distance, unit), workout.complexity.name, workout.name,
+        ]
+      }
     }
-    let unit = try distanceUnit(context)
-    var table = TextTable(
-      headers: ["#", "DATE", "DISTANCE", "COMPLEXITY", "NAME"],
-      alignments: [.right, .left, .right, .left, .left])
-    for (index, workout) in workouts.enumerated() {
-      table.rows.append([
-        "\(index + 1)", HumanDate.format(workout.date, timeZone: context.timeZone),
-        format(workout.distance, unit), workout.complexity.name, workout.name,
-      ])
-    }
-    let sorted =
-      store.state.sortType.map { "Sorted by \($0.rawValue), \(firstOf($0)) first.\n" } ?? ""
-    return sorted + table.render(context.terminal)
   }
 
-  @MainActor
-  private static func add(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let distance = try Values.distance(parsed.option("distance") ?? "")
-    let complexity =
-      try parsed.option("complexity").map { name in
-        guard let complexity = Workout.Complexity(name: name.lowercased()) else {
-          throw DiaryError(
-            "invalid complexity '\(Terminal.escaped(name))': use low, medium or high"
-              + Suggestion.phrase(for: name, among: Workout.Complexity.allCases.map(\.name)))
+  struct Add: ParsableCommand {
+    static let name = "add"
+    static let summary = "Add a workout"
+    static let arguments: [Argument<Add>] = [
+      .value(\.name, .text("NAME"), summary: "What the workout was, such as Run")
+    ]
+    static let options: [Option<Add>] = [
+      .option(\.distance, "distance", .distance, isRequired: true, summary: "How far"),
+      .option(\.complexity, "complexity", .choice(), summary: "How hard it was"),
+      .option(\.date, "date", .date, whenLeftOut: "now", summary: "When it was"),
+    ]
+    static let discussion = """
+      While the list is sorted (see 'diary workouts sort'), a new workout goes to its sorted \
+      place.
+      Example: diary workouts add "Morning run" --distance 5.2km --complexity high
+      """
+
+    var name = ""
+    var distance = TypedDistance(value: 0, unit: nil)
+    var complexity = Workout.Complexity.medium
+    var date: Date?
+
+    func run(_ context: Context) throws {
+      // Everything that can fail is read before the write: a failed command changes nothing.
+      let unit = try distanceUnit(context)
+      let workout = try Workout(
+        name: name, distance: distance.kilometers(shownIn: unit), date: date ?? context.time.now,
+        complexity: complexity)
+      let store = try context.workouts()
+      try store.trySend(.addWorkout(workout))
+      let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
+      context.output.recordSaved("added workout \(number)")
+      if context.json {
+        return try JSONOutput.write(Numbered(number: number, item: workout), to: context.output)
+      }
+      try context.output.line(
+        "Added workout \(number): \(Terminal.escaped(workout.name)), "
+          + format(workout.distance, unit))
+    }
+  }
+
+  struct Remove: ParsableCommand {
+    static let name = "remove"
+    static let summary = "Remove workouts"
+    static let arguments: [Argument<Remove>] = [
+      .list(
+        \.numbers, .integer(), label: "a workout number", summary: "The numbers of the workouts")
+    ]
+    var numbers: [Int] = []
+
+    func run(_ context: Context) throws {
+      let store = try context.workouts()
+      let workouts = store.state.workouts
+      let picked = try Values.offsets(numbers, count: workouts.count, of: "workouts").map {
+        (number: $0 + 1, id: workouts[$0].id)
+      }
+      try store.trySend(.removeWorkouts(ids: Set(picked.map(\.id)))) { state in
+        try Values.requireStillThere(picked, in: state.workouts.map(\.id), of: "workouts")
+      }
+      context.output.recordSaved("removed \(Values.count(picked.count, "workout"))")
+      if context.json {
+        return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
+      }
+      try context.output.line("Removed \(Values.count(picked.count, "workout")).")
+    }
+  }
+
+  /// How `workouts sort` sorts: a sort type, or none (the order they were added in).
+  enum Ordering: Choice {
+    case distance, complexity, date, none
+
+    var names: [String] {
+      switch self {
+      case .distance: ["distance"]
+      case .complexity: ["complexity"]
+      case .date: ["date"]
+      case .none: ["none"]
+      }
+    }
+
+    var sortType: WorkoutsStore.SortType? {
+      switch self {
+      case .distance: .distance
+      case .complexity: .complexity
+      case .date: .date
+      case .none: nil
+      }
+    }
+  }
+
+  struct Sort: ParsableCommand {
+    static let name = "sort"
+    static let summary = "Sort by distance, complexity or date, and keep it sorted"
+    static let arguments: [Argument<Sort>] = [
+      .value(
+        \.ordering, .choice(), label: "the order",
+        summary:
+          "What to sort by, longest, hardest or newest first; none puts the workouts back in "
+          + "the order they were added")
+    ]
+    var ordering = Ordering.none
+
+    func run(_ context: Context) throws {
+      let store = try context.workouts()
+      try store.trySend(.sort(by: ordering.sortType))
+      guard let sortType = ordering.sortType else {
+        context.output.recordSaved("put the workouts back in the order they were added")
+        if context.json {
+          return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
         }
-        return complexity
-      } ?? .medium
-    let date = try parsed.option("date").map { try Values.date($0, in: context) } ?? context.now
-    let workout = try Workout(
-      name: parsed.arguments[0], distance: distance, date: date, complexity: complexity)
-    // Everything that can fail is read before the write: a failed command changes nothing.
-    let unit = context.json ? .kilometers : try distanceUnit(context)
-    let store = try context.workouts()
-    try store.trySend(.addWorkout(workout))
-    let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
-    if context.json { return try JSONOutput.encode(Numbered(number: number, item: workout)) }
-    return "Added workout \(number): \(Terminal.escaped(workout.name)), "
-      + format(workout.distance, unit)
-  }
-
-  @MainActor
-  private static func remove(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let store = try context.workouts()
-    let workouts = store.state.workouts
-    let picked = try Values.offsets(parsed.arguments, count: workouts.count, of: "workouts").map {
-      (number: $0 + 1, id: workouts[$0].id)
+        return try context.output.line(
+          "Not sorted any more: the workouts are in the order they were added.")
+      }
+      context.output.recordSaved("sorted the workouts by \(sortType.rawValue)")
+      if context.json {
+        return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
+      }
+      try context.output.line(
+        "Sorted by \(sortType.rawValue), \(firstOf(sortType)) first; new workouts go to their "
+          + "place.")
     }
-    try store.trySend(.removeWorkouts(ids: Set(picked.map(\.id)))) { state in
-      try Values.requireStillThere(picked, in: state.workouts.map(\.id), of: "workouts")
-    }
-    if context.json { return try JSONOutput.encode(store.state.workouts.numbered) }
-    return "Removed \(picked.count == 1 ? "1 workout" : "\(picked.count) workouts")."
-  }
-
-  @MainActor
-  private static func sort(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    guard let sortType = WorkoutsStore.SortType(rawValue: parsed.arguments[0].lowercased()) else {
-      throw DiaryError(
-        "cannot sort by '\(Terminal.escaped(parsed.arguments[0]))': use distance or complexity"
-          + Suggestion.phrase(
-            for: parsed.arguments[0], among: WorkoutsStore.SortType.allCases.map(\.rawValue)),
-        exitCode: .usage, usage: parsed.usage)
-    }
-    let store = try context.workouts()
-    try store.trySend(.sort(by: sortType))
-    if context.json { return try JSONOutput.encode(store.state.workouts.numbered) }
-    return
-      "Sorted by \(sortType.rawValue), \(firstOf(sortType)) first; new workouts go to their place."
   }
 
   /// The statistics as `--json` prints them: distances in kilometres, like the files.
@@ -131,53 +171,75 @@ enum WorkoutsCommands {
 
     var count: Int
     var totalDistance: Double
+    /// `null` when there are no workouts.
     var longestDistance: Double?
     var countByComplexity: [String: Int]
     var weeks: [Week]
+
+    private enum CodingKeys: String, CodingKey {
+      case count, totalDistance, longestDistance, countByComplexity, weeks
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(count, forKey: .count)
+      try container.encode(totalDistance, forKey: .totalDistance)
+      try container.encode(longestDistance, forKey: .longestDistance)
+      try container.encode(countByComplexity, forKey: .countByComplexity)
+      try container.encode(weeks, forKey: .weeks)
+    }
   }
 
-  @MainActor
-  private static func stats(_ parsed: ParsedCommand, _ context: Context) throws -> String {
-    let statistics = try context.workouts().state.statistics(timeZone: context.timeZone)
-    if context.json {
-      return try JSONOutput.encode(
-        Statistics(
-          count: statistics.count, totalDistance: statistics.totalDistance,
-          longestDistance: statistics.longestDistance,
-          countByComplexity: Dictionary(
-            uniqueKeysWithValues: statistics.countByComplexity.map { ($0.key.name, $0.value) }),
-          weeks: statistics.weeks.map {
-            .init(year: $0.year, week: $0.week, count: $0.count, distance: $0.distance)
-          }))
+  struct Stats: ParsableCommand {
+    static let name = "stats"
+    static let summary = "Show totals: count, distance, longest, per complexity and per week"
+
+    func run(_ context: Context) throws {
+      let statistics = try context.workouts().state.statistics(timeZone: context.time.timeZone)
+      if context.json {
+        return try JSONOutput.write(
+          Statistics(
+            count: statistics.count, totalDistance: statistics.totalDistance,
+            longestDistance: statistics.longestDistance,
+            countByComplexity: Dictionary(
+              uniqueKeysWithValues: statistics.countByComplexity.map { ($0.key.name, $0.value) }),
+            weeks: statistics.weeks.map {
+              .init(year: $0.year, week: $0.week, count: $0.count, distance: $0.distance)
+            }), to: context.output)
+      }
+      guard statistics.count > 0 else {
+        return try context.output.line(
+          "No workouts yet. Add one with: diary workouts add Run --distance 5")
+      }
+      let unit = try distanceUnit(context)
+      let output = context.output
+      try output.line("Workouts:       \(statistics.count)")
+      try output.line("Total distance: \(format(statistics.totalDistance, unit))")
+      try output.line("Longest:        \(format(statistics.longestDistance ?? 0, unit))")
+      try output.line(
+        "By complexity:  "
+          + Workout.Complexity.allCases.map {
+            "\($0.name) \(statistics.countByComplexity[$0] ?? 0)"
+          }.joined(separator: ", "))
+      try output.line("")
+      let table = TextTable(
+        headers: ["WEEK", "WORKOUTS", "DISTANCE"], alignments: [.left, .right, .right])
+      try table.write(statistics.weeks, terminal: context.terminal, to: output) { week in
+        [
+          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)", "\(week.count)",
+          format(week.distance, unit),
+        ]
+      }
     }
-    guard statistics.count > 0 else {
-      return "No workouts yet. Add one with: diary workouts add Run --distance 5"
-    }
-    let unit = try distanceUnit(context)
-    var lines = [
-      "Workouts:       \(statistics.count)",
-      "Total distance: \(format(statistics.totalDistance, unit))",
-      "Longest:        \(format(statistics.longestDistance ?? 0, unit))",
-      "By complexity:  "
-        + Workout.Complexity.allCases.map { "\($0.name) \(statistics.countByComplexity[$0] ?? 0)" }
-        .joined(separator: ", "),
-      "",
-    ]
-    var table = TextTable(
-      headers: ["WEEK", "WORKOUTS", "DISTANCE"], alignments: [.left, .right, .right])
-    for week in statistics.weeks {
-      table.rows.append([
-        "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)", "\(week.count)",
-        format(week.distance, unit),
-      ])
-    }
-    lines.append(table.render(context.terminal))
-    return lines.joined(separator: "\n")
   }
 
-  /// "longest" or "hardest": what a sort puts first.
+  /// "longest", "hardest" or "newest": what a sort puts first.
   private static func firstOf(_ sortType: WorkoutsStore.SortType) -> String {
-    sortType == .distance ? "longest" : "hardest"
+    switch sortType {
+    case .distance: "longest"
+    case .complexity: "hardest"
+    case .date: "newest"
+    }
   }
 
   /// The unit chosen in the settings.
@@ -190,4 +252,9 @@ enum WorkoutsCommands {
   private static func format(_ kilometers: Double, _ unit: DistanceUnit) -> String {
     String(format: "%.2f", unit.convert(kilometers: kilometers)) + " " + unit.symbol
   }
+}
+
+extension Workout.Complexity: Choice {
+  var names: [String] { [name] }
+  static var placeholder: String { "LEVEL" }
 }

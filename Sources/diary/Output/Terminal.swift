@@ -6,24 +6,30 @@ import Foundation
   import Darwin
 #endif
 
-/// How text reaches the terminal: escaped so that nothing in the data can drive it, and in
-/// colour only for a person at a terminal who did not ask for none.
+/// How text reaches the terminal: escaped so that nothing in the data can drive it, in
+/// colour only for a person at a terminal who did not ask for none, and as wide as it is.
 struct Terminal: Sendable {
   /// Whether to colour the output.
   var usesColor: Bool
+  /// How many columns a line can take.
+  var columns = 80
 
   /// Colour when standard output is a terminal, `NO_COLOR` is unset and `TERM` is not
-  /// `dumb` (see no-color.org).
+  /// `dumb` (see no-color.org); as many columns as `$COLUMNS` says, else as the terminal
+  /// has, else 80.
   static func forStandardOutput(environment: [String: String]) -> Terminal {
-    Terminal(
-      usesColor: isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
-        && environment["TERM"] != "dumb")
+    let isTerminal = isatty(STDOUT_FILENO) == 1
+    var size = winsize()
+    let columns =
+      environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+      ?? (isTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
+        ? Int(size.ws_col) : 80)
+    return Terminal(
+      usesColor: isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
+      columns: columns)
   }
 
   func bold(_ text: String) -> String { paint(text, "1") }
-  func dim(_ text: String) -> String { paint(text, "2") }
-  func green(_ text: String) -> String { paint(text, "32") }
-  func yellow(_ text: String) -> String { paint(text, "33") }
 
   private func paint(_ text: String, _ code: String) -> String {
     usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -54,6 +60,17 @@ struct Terminal: Sendable {
         + (isWide(scalar.value) || character.unicodeScalars.count > 1 && scalar.properties.isEmoji
           ? 2 : 1)
     }
+  }
+
+  /// `text`, cut to at most `width` columns, with "…" at the end when it was cut.
+  static func shortened(_ text: String, to width: Int) -> String {
+    guard Self.width(text) > width else { return text }
+    var result = ""
+    for character in text {
+      guard Self.width(result + String(character)) < width else { break }
+      result.append(character)
+    }
+    return result + "…"
   }
 
   private static func isWide(_ value: UInt32) -> Bool {

@@ -1,0 +1,106 @@
+import Foundation
+import StoreTesting
+import Testing
+
+/// The README's `diary` section is true: its transcript replays on an empty data folder
+/// (TZ=UTC, NO_COLOR) with the same output, and its usage block and exit-code table are the
+/// tool's help.
+@Suite("README: the diary tool")
+struct ReadmeTranscriptTests {
+  /// The code blocks of the README's `## The diary tool` section, in order.
+  static func blocks() throws -> [String] {
+    let readme = try String(
+      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
+      encoding: .utf8)
+    let section = try #require(Self.section(of: readme))
+    return section.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }
+      .map(\.element)
+  }
+
+  /// The README's text from `## The `diary` tool` to the next `## ` heading.
+  static func section(of readme: String) -> Substring? {
+    guard let start = readme.range(of: "## The `diary` tool\n") else { return nil }
+    let rest = readme[start.upperBound...]
+    return rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+  }
+
+  let folder = TemporaryFolder()
+
+  @Test("the transcript replays with the same output, on any day")
+  func transcript() throws {
+    let block = try #require(try Self.blocks().first)
+    var steps: [(command: String, output: [String])] = []
+    for line in block.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+      if line.hasPrefix("$ ") {
+        steps.append((String(line.dropFirst(2)), []))
+      } else {
+        try #require(!steps.isEmpty, "output before the first command: \(line)")
+        steps[steps.count - 1].output.append(String(line))
+      }
+    }
+    try #require(steps.count >= 10, "the transcript has its commands")
+    let diary = DiaryProcess(folder: folder.url)
+    for (command, expected) in steps {
+      let words = try #require(Self.words(command), "cannot split: \(command)")
+      try #require(words.first == "diary", "not a diary command: \(command)")
+      let result = diary.run(Array(words.dropFirst()))
+      let printed = (result.output + result.errorOutput).split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).dropLast().map(String.init)
+      #expect(printed == expected, "$ \(command)")
+    }
+  }
+
+  @Test("the usage block is the list of commands of diary --help")
+  func usageBlock() throws {
+    let blocks = try Self.blocks()
+    try #require(blocks.count >= 2)
+    let help = DiaryProcess(folder: folder.url).run("--help").output
+    let commands = help.components(separatedBy: "COMMANDS:\n").last?
+      .components(separatedBy: "\n\n").first?.split(separator: "\n")
+      .map { String($0.dropFirst(2)) }
+    #expect(blocks[1].split(separator: "\n").map(String.init) == commands)
+  }
+
+  @Test("the exit-code table is the one of diary --help")
+  func exitCodes() throws {
+    let readme = try String(
+      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
+      encoding: .utf8)
+    let section = try #require(Self.section(of: readme))
+    let table = section.components(separatedBy: "| code | meaning |\n| --- | --- |\n").last?
+      .components(separatedBy: "\n\n").first?.split(separator: "\n")
+      .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+    let help = DiaryProcess(folder: folder.url).run("--help").output
+    let codes = help.components(separatedBy: "EXIT CODES:\n").last?.split(separator: "\n")
+      .map { line in
+        let parts = line.trimmingCharacters(in: .whitespaces).split(
+          separator: " ", maxSplits: 1)
+        return parts.map { $0.trimmingCharacters(in: .whitespaces) }
+      }
+    #expect(table == codes)
+    #expect(table?.map(\.first) == ["0", "64", "65", "66", "73", "74", "75", "78"])
+  }
+
+  /// `line` split into words as a shell does: at spaces, except inside "…" and '…'.
+  static func words(_ line: String) -> [String]? {
+    var words: [String] = []
+    var word: String?
+    var quote: Character?
+    for character in line {
+      if let open = quote {
+        if character == open { quote = nil } else { word!.append(character) }
+      } else if character == "\"" || character == "'" {
+        quote = character
+        word = word ?? ""
+      } else if character == " " {
+        if let finished = word { words.append(finished) }
+        word = nil
+      } else {
+        word = (word ?? "") + String(character)
+      }
+    }
+    guard quote == nil else { return nil }
+    return words + (word.map { [$0] } ?? [])
+  }
+}
