@@ -49,9 +49,11 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   }
 
   /// Waits (up to `timeout`) for the next action an effect sends, checks it is `action` and
-  /// that the state becomes the previous one changed by `update`.
+  /// that the state becomes the previous one changed by `update`. (The timeout only bounds a
+  /// test that fails: effects need the main actor and the thread pool, which tests running
+  /// beside may keep busy for long.)
   public func receive(
-    _ action: S.Action, timeout: Duration = .seconds(5),
+    _ action: S.Action, timeout: Duration = .seconds(120),
     _ update: ((inout S.State) throws -> Void)? = nil,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -81,7 +83,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   /// Ends the test: fails on actions received but not asserted, and on effects still running
   /// after `timeout` (advance the clock, or cancel them).
   public func finish(
-    timeout: Duration = .seconds(1), fileID: String = #fileID,
+    timeout: Duration = .seconds(120), fileID: String = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -16,23 +16,29 @@ import Stores
 /// clock (``StoreEnvironment/test(clock:now:)``) keeps a time of its own, which starts at the
 /// clock's time when the effect starts — when its action is sent — and moves to each deadline
 /// it wakes at. A sleep's deadline is counted from that time, so an effect that reaches its
-/// sleep only after the test advanced the clock still wakes exactly when it should.
+/// sleep only after the test advanced the clock still wakes exactly when it should. And
+/// ``advance(by:)`` wakes one effect at a time, in deadline order, and waits for it to sleep
+/// again or end before waking the next, so their actions arrive in the order of their times.
 public final class TestClock: EffectContextProviding {
   private struct Sleeper {
     var deadline: Duration
     var id: UInt64
     var continuation: CheckedContinuation<Void, any Error>
+    var effect: EffectTime?
   }
 
   private struct Timeline {
     var now: Duration = .zero
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
+    /// The effects started and not ended, by identity.
+    var effects: [ObjectIdentifier: EffectTime] = [:]
   }
 
-  /// An effect's own time.
+  /// An effect's own time, and whether it is running (not asleep on the clock, not ended).
   private final class EffectTime: Sendable {
     let now: Protected<Duration>
+    let isRunning = Protected(true)
 
     init(_ now: Duration) {
       self.now = Protected(now)
@@ -64,7 +70,9 @@ public final class TestClock: EffectContextProviding {
         try await withCheckedThrowingContinuation { continuation in
           timeline.withLock { timeline in
             timeline.sleepers.append(
-              Sleeper(deadline: deadline, id: id, continuation: continuation))
+              Sleeper(
+                deadline: deadline, id: id, continuation: continuation, effect: effectTime))
+            effectTime?.isRunning.withLock { $0 = false }
           }
           if Task.isCancelled { self.cancel(id) }
         }
@@ -76,22 +84,59 @@ public final class TestClock: EffectContextProviding {
     effectTime?.now.withLock { $0 = deadline }
   }
 
-  /// Moves the clock forward by `duration`, waking every sleeper whose deadline it passes, in
-  /// deadline order, and gives the woken tasks a moment to run.
+  /// Moves the clock forward by `duration`, waking every sleeper whose deadline it passes —
+  /// also those that woken effects put to sleep meanwhile — one at a time in deadline order.
+  /// Before each, it waits until every effect that runs with this clock sleeps on it or has
+  /// ended (at most 60 s, for an effect that waits on something else), so that effects just
+  /// started have reached their sleep and a woken one has done what it does next.
   public func advance(by duration: Duration) async {
-    let woken = timeline.withLock { timeline in
-      timeline.now += duration
-      let due = timeline.sleepers.filter { $0.deadline <= timeline.now }
-        .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
-      timeline.sleepers.removeAll { $0.deadline <= timeline.now }
-      return due
+    let target = timeline.withLock { $0.now } + duration
+    while true {
+      await settle()
+      guard let sleeper = nextSleeper(dueBy: target) else { break }
+      sleeper.continuation.resume()
     }
-    for sleeper in woken { sleeper.continuation.resume() }
-    for _ in 0..<10 { await Task.yield() }
+    timeline.withLock { $0.now = max($0.now, target) }
+  }
+
+  /// Takes the sleeper with the earliest deadline up to `target` off the list, moving the
+  /// clock to its deadline; `nil` when none is due.
+  private func nextSleeper(dueBy target: Duration) -> Sleeper? {
+    timeline.withLock { timeline in
+      let due = timeline.sleepers.indices.filter { timeline.sleepers[$0].deadline <= target }
+      guard
+        let next = due.min(by: {
+          (timeline.sleepers[$0].deadline, timeline.sleepers[$0].id)
+            < (timeline.sleepers[$1].deadline, timeline.sleepers[$1].id)
+        })
+      else { return nil }
+      let sleeper = timeline.sleepers.remove(at: next)
+      timeline.now = max(timeline.now, sleeper.deadline)
+      sleeper.effect?.isRunning.withLock { $0 = true }
+      return sleeper
+    }
+  }
+
+  /// Waits until no effect that runs with this clock is running — each sleeps on it or has
+  /// ended — for at most 60 s.
+  private func settle() async {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while timeline.withLock({ $0.effects.values.contains { $0.isRunning.withLock { $0 } } }),
+      ContinuousClock.now < deadline
+    {
+      try? await Task.sleep(for: .microseconds(50))
+    }
   }
 
   package func makeEffectContext() -> any Sendable {
-    EffectTime(now)
+    let effect = EffectTime(now)
+    timeline.withLock { $0.effects[ObjectIdentifier(effect)] = effect }
+    return effect
+  }
+
+  package func effectEnded(_ context: any Sendable) {
+    guard let effect = context as? EffectTime else { return }
+    timeline.withLock { $0.effects[ObjectIdentifier(effect)] = nil }
   }
 
   private func cancel(_ id: UInt64) {

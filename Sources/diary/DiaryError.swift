@@ -61,6 +61,11 @@ struct DiaryError: Error, Equatable {
       self.init(Terminal.escaped(error.description), exitCode: Self.exitCode(for: error))
     case let error as SettingsError: self.init(Terminal.escaped(error.description))
     case let error as WorkoutError: self.init(error.description)
+    case let error as ImportError:
+      switch error.problem {
+      case .unreadable(let cause): self.init(cause)
+      case .invalid: self.init(Terminal.escaped(error.description))
+      }
     case let error as DiaryFiles.NoHomeFolder:
       self.init(
         Terminal.escaped(error.description) + ", or pass --data-dir DIR",

@@ -15,7 +15,8 @@ let exitCode = Diary.run(
   Array(CommandLine.arguments.dropFirst()), environment: environment,
   output: Output(
     standardOutput: FileDescriptorSink(STDOUT_FILENO, isOpen: outputIsOpen),
-    standardError: FileDescriptorSink(STDERR_FILENO)),
+    standardError: FileDescriptorSink(STDERR_FILENO),
+    showsProgress: isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"),
   terminal: .forStandardOutput(environment: environment),
   time: LocalTime(now: Date(), timeZone: .current))
 exit(exitCode.rawValue)

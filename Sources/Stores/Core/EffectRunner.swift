@@ -45,7 +45,7 @@ final class EffectRunner<Action: Sendable> {
       if let id, cancelInFlight { cancel(id) }
       let key = nextKey
       nextKey += 1
-      let send = send
+      let (send, contexts) = (send, contexts)
       let context = contexts?.makeEffectContext()
       // The task's body runs on the main actor, so it cannot finish before it is recorded;
       // `operation` is nonisolated and runs off the main actor.
@@ -55,6 +55,7 @@ final class EffectRunner<Action: Sendable> {
         } catch {
           if !Task.isCancelled && !(error is CancellationError) { self?.fail(error) }
         }
+        if let context { contexts?.effectEnded(context) }
         self?.finished(key)
       }
       running[key] = Running(id: id, task: task)

@@ -39,6 +39,8 @@ package protocol EffectContextProviding: Sendable {
   /// Called on the main actor as an effect starts; its task sees the result as
   /// ``EffectContext/current``.
   func makeEffectContext() -> any Sendable
+  /// Called when the effect whose context is `context` has ended.
+  func effectEnded(_ context: any Sendable)
 }
 
 /// The context of the effect that the current task runs, if any.

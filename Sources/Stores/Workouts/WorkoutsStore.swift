@@ -56,6 +56,8 @@ public final class WorkoutsStore: Store {
     /// While sorted, the workouts in the order they were added; empty otherwise (then
     /// `workouts` is that order).
     private var addedOrder: [Workout]
+    /// Where the latest import is. Kept in memory only: the file holds the workouts.
+    public private(set) var importStatus = ImportStatus.none
 
     public init() {
       self.init(workouts: [])
@@ -99,6 +101,11 @@ public final class WorkoutsStore: Store {
     /// Version 0 is a bare list of workouts.
     public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
       State(workouts: try [Workout](from: decoder))
+    }
+
+    /// Keeps the import status, which the file does not hold.
+    public mutating func keepMemoryOnlyState(from previous: State) {
+      importStatus = previous.importStatus
     }
 
     /// Adds `workout` last in the order added, and at its sorted place (after the equal
@@ -161,6 +168,37 @@ public final class WorkoutsStore: Store {
       return true
     }
 
+    /// Adds the rows of `imported` whose ids are not taken and records what was added and
+    /// left out as the import's status. O(*n* + *m*), plus the sort of a sorted diary.
+    mutating func finish(_ imported: WorkoutsImport) {
+      let taken = Set(workouts.map(\.id))
+      var skipped = imported.skipped
+      var new: [Workout] = []
+      for row in imported.rows {
+        if taken.contains(row.workout.id) {
+          skipped.append(SkippedRow(line: row.line, reason: "its id is in the diary already"))
+        } else {
+          new.append(row.workout)
+        }
+      }
+      _ = add(new)
+      importStatus = .finished(
+        ImportSummary(
+          file: imported.file, added: new.count, skipped: skipped.sorted { $0.line < $1.line }))
+    }
+
+    /// Whether an import is reading its file.
+    var isImporting: Bool {
+      if case .importing = importStatus { return true }
+      return false
+    }
+
+    /// Sets the import status; returns whether it changed.
+    mutating func setImportStatus(_ status: ImportStatus) -> Bool {
+      defer { importStatus = status }
+      return importStatus != status
+    }
+
     /// Sorts by `newSortType`, or goes back to the order added for `nil`; returns whether the
     /// state changed. O(*n* log *n*), O(1) when the sort is already the one in effect.
     mutating func sort(by newSortType: SortType?) -> Bool {
@@ -201,6 +239,20 @@ public final class WorkoutsStore: Store {
     /// Sorts descending and stably by the sort type, and remembers it; `nil` forgets the sort
     /// and puts the workouts back in the order they were added.
     case sort(by: SortType?)
+    /// Imports the workouts of the CSV file at `url` (see ``WorkoutsCSV``): reads it off the
+    /// main actor, reporting progress, then adds them all in one ``finishImport(_:)`` — or
+    /// none, when a row is not valid (``ImportStatus/failed(_:)``). Days and local times in
+    /// the file are in `timeZone`. A new import cancels one still running.
+    case importWorkouts(from: URL, timeZone: TimeZone = .current)
+    /// Adds the workouts of an import whose ids are not in the diary, in one change, and
+    /// records what was added and left out in ``State/importStatus``.
+    case finishImport(WorkoutsImport)
+    /// Stops the import that is running; nothing is added.
+    case cancelImport
+    /// How far the running import is (sent by its effect).
+    case importProgress(ImportProgress)
+    /// The import failed; nothing was added (sent by its effect).
+    case failImport(ImportError)
   }
 
   @ObservationIgnored public let core: StoreCore<WorkoutsStore>
@@ -251,7 +303,60 @@ public final class WorkoutsStore: Store {
       return state.remove(Set(valid.map { state.workouts[$0].id }))
     case .sort(let sortType):
       return state.sort(by: sortType)
+    case .importWorkouts(let url, _):
+      return state.setImportStatus(
+        .importing(ImportProgress(file: url.path, bytesRead: 0, totalBytes: 0, rows: 0)))
+    case .finishImport(let imported):
+      state.finish(imported)
+      return true
+    case .cancelImport:
+      return state.isImporting && state.setImportStatus(.cancelled)
+    case .importProgress(let progress):
+      // Late progress of an import that is over is ignored.
+      return state.isImporting && state.setImportStatus(.importing(progress))
+    case .failImport(let error):
+      return state.isImporting && state.setImportStatus(.failed(error))
     }
+  }
+
+  /// The import actions but the last, which change only the import status: no transaction.
+  public nonisolated static func isMemoryOnly(_ action: Action) -> Bool {
+    switch action {
+    case .importWorkouts, .cancelImport, .importProgress, .failImport: true
+    default: false
+    }
+  }
+
+  /// The import: read the file, in parts with progress in between, then send the workouts.
+  public nonisolated static func effect(
+    for action: Action, state: State, environment: StoreEnvironment
+  ) -> Effect<Action> {
+    switch action {
+    case .importWorkouts(let url, let timeZone):
+      return .run(id: ImportEffect.id, cancelInFlight: true) { send in
+        do {
+          let data = try WorkoutsCSV.contents(of: url)
+          var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: timeZone)
+          while try reader.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
+            try Task.checkCancellation()
+            await send(.importProgress(reader.progress))
+          }
+          try Task.checkCancellation()
+          await send(.finishImport(reader.result))
+        } catch let error as ImportError {
+          await send(.failImport(error))
+        }
+      }
+    case .cancelImport:
+      return .cancel(id: ImportEffect.id)
+    default:
+      return .none
+    }
+  }
+
+  /// The id of the import's effect.
+  private enum ImportEffect: Hashable, Sendable {
+    case id
   }
 
   /// The id form of ``Action/removeWorkout(at:)`` against `state`, the list the caller saw;

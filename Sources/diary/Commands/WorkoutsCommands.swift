@@ -5,7 +5,9 @@ import Stores
 enum WorkoutsCommands {
   static let group = CommandGroup(
     name: "workouts", summary: "Keep a diary of workouts",
-    commands: [List.self, Add.self, Remove.self, Sort.self, Stats.self])
+    commands: [
+      List.self, Add.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
+    ])
 
   struct List: ParsableCommand {
     static let name = "list"
@@ -230,6 +232,84 @@ enum WorkoutsCommands {
           format(week.distance, unit),
         ]
       }
+    }
+  }
+
+  struct Import: ParsableCommand {
+    static let name = "import"
+    static let summary = "Add the workouts of a CSV file; rows whose id is here already are skipped"
+    static let arguments: [Argument<Import>] = [
+      .value(\.file, .text("FILE"), summary: "The CSV file (RFC 4180, UTF-8)")
+    ]
+    static let discussion = """
+      The header names the columns, in any order: name and distance (in kilometres) are
+      required; date (YYYY-MM-DD, a local time or ISO 8601), complexity (low, medium, high) and
+      id are optional. A bad row adds nothing and says where it is; importing a file twice adds
+      nothing the second time. 'diary workouts export' writes such a file.
+      Example: diary workouts import runs.csv
+      """
+    var file = ""
+
+    func run(_ context: Context) throws {
+      let url = URL(fileURLWithPath: file)
+      let data = try WorkoutsCSV.contents(of: url)
+      var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: context.time.timeZone)
+      let started = ContinuousClock.now
+      while try reader.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
+        // A bar only for a file that takes long.
+        guard ContinuousClock.now - started > .milliseconds(300) else { continue }
+        let progress = reader.progress
+        let filled = Int(progress.fraction * 30)
+        context.output.progress(
+          "Importing [\(String(repeating: "#", count: filled))"
+            + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
+      }
+      context.output.progress("")
+      let store = try context.workouts()
+      try store.trySend(.finishImport(reader.result))
+      guard case .finished(let summary) = store.state.importStatus else { return }
+      context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
+      if context.json { return try JSONOutput.write(ImportReport(summary), to: context.output) }
+      try context.output.line(
+        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(url.path))."
+          + (summary.skipped.isEmpty ? "" : " Skipped \(summary.skipped.count):"))
+      for row in summary.skipped {
+        try context.output.line("  line \(row.line): \(row.reason)")
+      }
+    }
+  }
+
+  /// What `workouts import --json` prints.
+  private struct ImportReport: Encodable {
+    struct Skipped: Encodable {
+      var line: Int
+      var reason: String
+    }
+
+    var file: String
+    var added: Int
+    var skipped: [Skipped]
+
+    init(_ summary: ImportSummary) {
+      file = summary.file
+      added = summary.added
+      skipped = summary.skipped.map { Skipped(line: $0.line, reason: $0.reason) }
+    }
+  }
+
+  struct Export: ParsableCommand {
+    static let name = "export"
+    static let summary = "Print the workouts as CSV (id,name,distance,date,complexity)"
+    static let discussion = """
+      Distances are in kilometres, dates in UTC ISO 8601; 'diary workouts import' reads it back.
+      With --json, prints the list as 'diary workouts list --json' does.
+      Example: diary workouts export > workouts.csv
+      """
+
+    func run(_ context: Context) throws {
+      let workouts = try context.workouts().state.workouts
+      if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
+      try context.output.write(WorkoutsCSV.export(workouts))
     }
   }
 

@@ -90,10 +90,13 @@ final class Output {
   private static let blockSize = 1 << 16
   /// What the command saved, such as "added todo 1", once it has.
   private(set) var saved: String?
+  /// Whether standard error is a terminal, where progress can be shown.
+  let showsProgress: Bool
 
-  init(standardOutput: any OutputSink, standardError: any OutputSink) {
+  init(standardOutput: any OutputSink, standardError: any OutputSink, showsProgress: Bool = false) {
     self.standardOutput = standardOutput
     self.standardError = standardError
+    self.showsProgress = showsProgress
   }
 
   /// Appends `text` to standard output, writing a block when one is full.
@@ -133,6 +136,15 @@ final class Output {
   /// is nowhere left to report it.
   func message(_ text: String) {
     _ = Array((text + "\n").utf8).withUnsafeBytes { bytes in
+      Result { () throws(OutputError) in try standardError.write(bytes) }
+    }
+  }
+
+  /// Shows `text` as the progress line on standard error — replacing the one shown before, or
+  /// clearing it when `text` is empty — where standard error is a terminal.
+  func progress(_ text: String) {
+    guard showsProgress else { return }
+    _ = Array("\r\u{1B}[2K\(text)".utf8).withUnsafeBytes { bytes in
       Result { () throws(OutputError) in try standardError.write(bytes) }
     }
   }

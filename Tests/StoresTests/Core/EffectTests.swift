@@ -130,6 +130,108 @@ struct EffectTests {
   }
 }
 
+/// Random programs of actions with effects and clock advances, checked exhaustively against
+/// a plain model of what each effect sends and when.
+@MainActor
+@Suite("Effects, model-based")
+struct EffectModelTests {
+  enum Step: Sendable, CustomStringConvertible {
+    case search(String)
+    case startTimer
+    case stopTimer
+    case advance(milliseconds: Int)
+
+    var description: String {
+      switch self {
+      case .search(let query): ".search(\(query.debugDescription))"
+      case .startTimer: ".startTimer"
+      case .stopTimer: ".stopTimer"
+      case .advance(let milliseconds): "advance \(milliseconds) ms"
+      }
+    }
+  }
+
+  static let programs = Gen<Step>.frequency([
+    (3, Gen<String>.element(of: ["a", "ab", "b"]).map { .search($0) }),
+    (1, .constant(.startTimer)),
+    (1, .constant(.stopTimer)),
+    (4, Gen<Int>.integer(in: 0...1_500).map { .advance(milliseconds: $0) }),
+  ]).array(maxCount: 16)
+
+  @Test("every action an effect sends arrives, in the order and at the time the model says")
+  func programsAgreeWithTheModel() async throws {
+    // An async property: `check` runs synchronous ones, so this samples its cases.
+    let seed = UInt64(ProcessInfo.processInfo.environment["STORES_PROPERTY_SEED"] ?? "") ?? 7
+    for (index, program) in try Self.programs.sample(count: 40, seed: seed).enumerated() {
+      let failures = Protected<[String]>([])
+      let record: @Sendable (String, SourceLocation) -> Void = { message, _ in
+        failures.withLock { $0.append(message) }
+      }
+      await FailureRecording.$recorder.withValue(record) { await run(program) }
+      for failure in failures.withLock({ $0 }) {
+        Issue.record(
+          "\(failure)\nprogram \(index) of STORES_PROPERTY_SEED=\(seed): \(program)")
+      }
+    }
+  }
+
+  /// Runs `program` on a search store, checking each action against the model.
+  func run(_ program: [Step]) async {
+    do {
+      let clock = TestClock()
+      let tester = StoreTester(SearchStore(environment: .test(clock: clock)))
+      // The model: the time, when the pending search fires, and when the timer ticks next.
+      var now = 0
+      var search: (due: Int, query: String)?
+      var nextTick: Int?
+      var state = SearchStore.State()
+      for step in program {
+        switch step {
+        case .search(let query):
+          await tester.send(.search(query)) { $0.query = query }
+          state.query = query
+          search = (now + 300, query)
+        case .startTimer:
+          await tester.send(.startTimer)
+          if nextTick == nil { nextTick = now + 1_000 }
+        case .stopTimer:
+          await tester.send(.stopTimer)
+          nextTick = nil
+        case .advance(let milliseconds):
+          await clock.advance(by: .milliseconds(milliseconds))
+          now += milliseconds
+          // What fires, in time order: the search and the ticks up to now.
+          var events: [(time: Int, action: SearchStore.Action)] = []
+          if let pending = search, pending.due <= now {
+            events.append(
+              (pending.due, .showResults([pending.query.uppercased(), "\(pending.query)!"])))
+            search = nil
+          }
+          while let tick = nextTick, tick <= now {
+            events.append((tick, .tick))
+            nextTick = tick + 1_000
+          }
+          for event in events.sorted(by: { $0.time < $1.time }) {
+            if case .showResults(let results) = event.action { state.results = results }
+            if case .tick = event.action { state.ticks += 1 }
+            let expected = state
+            await tester.receive(event.action) { $0 = expected }
+          }
+        }
+      }
+      await tester.send(.stopTimer)
+      await clock.advance(by: .seconds(1))
+      let pending = search
+      if let pending {
+        state.results = [pending.query.uppercased(), "\(pending.query)!"]
+        let expected = state
+        await tester.receive(.showResults(state.results)) { $0 = expected }
+      }
+      await tester.finish()
+    }
+  }
+}
+
 /// A flag that tasks can set.
 final class Flag: @unchecked Sendable {
   private let lock = NSLock()

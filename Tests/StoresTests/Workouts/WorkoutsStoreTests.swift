@@ -47,6 +47,11 @@ struct WorkoutsModel: Equatable {
       model.added.removeAll { ids.contains($0.id) }
     case .sort(let sortType):
       model.sortType = sortType
+    case .finishImport(let imported):
+      let taken = Set(model.added.map(\.id))
+      model.added += imported.rows.map(\.workout).filter { !taken.contains($0.id) }
+    case .importWorkouts, .cancelImport, .importProgress, .failImport:
+      break  // The import status only, which the model leaves out.
     }
     return model
   }
