@@ -73,6 +73,8 @@ public struct SettingsEntry: Sendable {
 public protocol KeyValueStore: Store where State == KeyValues, Action == KeyValueAction {
   /// The registered keys, whose defaults are read when they are not set.
   var keys: [AnySettingsKey] { get }
+  /// The observation of the store key by key: ``value(for:)`` tracks one key.
+  var keyObservation: KeyObservation { get }
 }
 
 extension KeyValueStore {
@@ -94,8 +96,41 @@ extension KeyValueStore {
   }
 
   /// The value of `key`: the stored one when it is set and valid, else the default.
+  ///
+  /// Reading it in a SwiftUI view (or `withObservationTracking`) tracks this key alone: the
+  /// view is told when its stored value changes — here, in another store on the file, or in
+  /// another process through `watch()` — and not when other keys change.
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    state.value(for: key)
+    keyObservation.access(key.name)
+    return core.storedState.value(for: key)
+  }
+
+  /// The values of `key` as they change: the current value first, then each new one —
+  /// from an action here, a reload, or another process through `watch()` — skipping
+  /// repeats. The sequence finishes when the store is deallocated, and stops watching when
+  /// its consumer stops iterating.
+  public func updates<Value>(of key: SettingsKey<Value>) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+    var last = core.storedState.value(for: key)
+    continuation.yield(last)
+    // Each value as it is when it changes, not when the consumer gets to it.
+    let token = onChange { _, state in
+      let value = state.value(for: key)
+      guard value != last else { return }
+      last = value
+      continuation.yield(value)
+    }
+    // The store's own stream of changes ends when the store is deallocated.
+    let changes = changes
+    let end = Task {
+      for await _ in changes {}
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in
+      end.cancel()
+      token.cancel()
+    }
+    return stream
   }
 
   /// Stores `value` for `key`, as one transaction.
@@ -173,11 +208,13 @@ public final class KeyValueFile: KeyValueStore {
   /// The registered keys, whose defaults are read when they are not set.
   @ObservationIgnored public private(set) var keys: [AnySettingsKey]
   @ObservationIgnored public let core: StoreCore<KeyValueFile>
+  @ObservationIgnored public let keyObservation = KeyObservation()
 
   /// A key-value store in memory.
   public init(values: [String: JSONValue] = [:], keys: [AnySettingsKey] = []) {
     self.keys = keys
     core = StoreCore(state: KeyValues(values))
+    keyObservation.start(self)
   }
 
   /// The key-value file at `url`; a missing file has no values set.
@@ -191,6 +228,7 @@ public final class KeyValueFile: KeyValueStore {
   ) throws {
     self.keys = keys
     core = try KeyValueFile.fileCore(contentsOf: url, lockTimeout: lockTimeout)
+    keyObservation.start(self)
   }
 
   /// Registers `key`, replacing a registered key of the same name. Registering writes

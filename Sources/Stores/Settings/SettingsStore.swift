@@ -57,10 +57,12 @@ public final class SettingsStore: KeyValueStore {
   public var keys: [AnySettingsKey] { SettingsKeys.all }
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
+  @ObservationIgnored public let keyObservation = KeyObservation()
 
   /// Settings in memory, with `values` set explicitly.
   public init(values: [String: JSONValue] = [:]) {
     core = StoreCore(state: KeyValues(values))
+    keyObservation.start(self)
   }
 
   /// The settings in the file at `url`; a missing file is all defaults.
@@ -71,6 +73,7 @@ public final class SettingsStore: KeyValueStore {
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public init(contentsOf url: URL, lockTimeout: Duration = .seconds(3)) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
+    keyObservation.start(self)
   }
 
   /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.
@@ -109,6 +112,19 @@ public final class SettingsStore: KeyValueStore {
   /// - Throws: The ``StoreFileError`` of a failed write.
   public func reset<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) throws {
     try remove([Self.definitions[keyPath: keyPath].name])
+  }
+
+  /// The values of the setting at `keyPath` as they change: the current value first, then
+  /// each new one, from any source; finishes with the store. See
+  /// ``KeyValueStore/updates(of:)``.
+  ///
+  /// ```swift
+  /// for await goal in settings.updates(of: \.sleepGoal) { print(goal) }
+  /// ```
+  public func updates<Value>(of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
+    -> AsyncStream<Value>
+  {
+    updates(of: Self.definitions[keyPath: keyPath])
   }
 
   /// Registers `callback` to run with the new value whenever the setting at `keyPath`
