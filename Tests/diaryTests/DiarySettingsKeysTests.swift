@@ -170,3 +170,43 @@ struct DiarySettingsKeysTests {
     #expect(reset["allowedValues"] as? [String: Double] == ["min": 0, "max": 24])
   }
 }
+
+extension SettingsKeys {
+  /// An app's own setting, declared as an app declares one: the colour scheme.
+  var theme: SettingsKey<String> {
+    SettingsKey("theme", default: "light", summary: "The colour scheme") { value in
+      ["light", "dark"].contains(value) ? nil : "must be light or dark"
+    }
+  }
+}
+
+/// A setting an app declares in an `extension SettingsKeys` is a typed, validated property of
+/// `SettingsStore`, in the same file as the built-in ones — and `diary` lists and edits it.
+@MainActor
+@Suite("an app's own settings, through the library and diary")
+struct AppSettingsTests {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  @Test("the app sets it, diary lists and changes it, the app sees the change")
+  func appKey() throws {
+    let settings = try SettingsStore(contentsOf: folder.file("settings.json"))
+    #expect(settings.theme == "light", "the default until set")
+    settings.theme = "purple"
+    #expect(settings.lastError as? SettingsError != nil, "refused by its validation")
+    settings.theme = "dark"
+    #expect(diary.run("settings", "get", "theme").output == "dark\n")
+    let list = diary.run("settings", "list").output
+    #expect(list.contains("theme"), "\(list)")
+    #expect(diary.run("settings", "set", "theme", "light").exitCode == 0)
+    try settings.refresh()
+    #expect(settings.theme == "light")
+    // The tool does not know the app's rule: a value the app refuses reads as the default.
+    #expect(diary.run("settings", "set", "theme", "purple").exitCode == 0)
+    try settings.refresh()
+    #expect(settings.theme == "light")
+    #expect(diary.run("settings", "reset", "theme").exitCode == 0)
+    try settings.refresh()
+    #expect(settings.state.values["theme"] == nil)
+  }
+}

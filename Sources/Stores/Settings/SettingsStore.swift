@@ -3,6 +3,25 @@ import Observation
 
 /// Every setting of the app: each is one declaration here, and becomes a property of
 /// ``SettingsStore``, a line of `diary settings list` and a key of the settings file.
+///
+/// An app adds its own settings in an extension, each a typed key with its default, what it
+/// is for and, if it likes, a rule for valid values:
+///
+/// ```swift
+/// extension SettingsKeys {
+///   /// The colour scheme: light or dark.
+///   var theme: SettingsKey<String> {
+///     SettingsKey("theme", default: "light", summary: "The colour scheme") {
+///       ["light", "dark"].contains($0) ? nil : "must be light or dark"
+///     }
+///   }
+/// }
+/// settings.theme = "dark"   // validated, written to the same file, observed on its own
+/// ```
+///
+/// `diary settings` lists such a key after the built-in ones and edits it (`diary settings set
+/// theme dark`); the tool does not know the app's rule, so a value the rule refuses reads as
+/// the default in the app.
 public struct SettingsKeys: Sendable {
   /// Hours of sleep to aim for each night: a number in 0...24, 8 by default.
   public let sleepGoal = SettingsKey<Double>(
