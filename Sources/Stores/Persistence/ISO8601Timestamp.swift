@@ -31,11 +31,22 @@ public enum ISO8601Timestamp {
   /// - Complexity: O(1), apart from the length of the output: one shortest-digits conversion of
   ///   the `Double` when it has a fraction, then integer arithmetic.
   public static func string(from date: Date) -> String? {
+    guard let (whole, fraction) = parts(of: date) else { return nil }
+    let length = length(of: fraction)
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      write(whole: whole, fraction: fraction, to: buffer.baseAddress!)
+      return length
+    }
+  }
+
+  /// The whole seconds since 2001-01-01T00:00:00Z and the fraction digits of `date`'s
+  /// timestamp (see ``string(from:)``), or `nil` when it has none.
+  static func parts(of date: Date) -> (whole: Int, fraction: Fraction)? {
     let seconds = date.timeIntervalSinceReferenceDate
     // Also false for NaN.
     guard seconds >= Double(firstSecond) && seconds < Double(endSecond) else { return nil }
     if seconds.rounded(.down) == seconds {
-      return format(whole: Int(seconds), fraction: .none)
+      return (Int(seconds), .none)
     }
     let decimal = ShortestDecimal(seconds)
     // The fraction has n digits; the mantissa's last m = min(n, digitCount) digits are its
@@ -46,13 +57,10 @@ public enum ISO8601Timestamp {
     let whole = Int(decimal.mantissa / scale)
     let low = decimal.mantissa % scale
     guard decimal.isNegative else {
-      return format(
-        whole: whole, fraction: Fraction(fill: 0, fillCount: n - m, low: low, lowDigits: m))
+      return (whole, Fraction(fill: 0, fillCount: n - m, low: low, lowDigits: m))
     }
     // -(w + 0.f) = -(w + 1) + (1 - 0.f), and 1 - 0.f = 0.99…9 (n - m nines) + (10^m - low).
-    return format(
-      whole: -whole - 1,
-      fraction: Fraction(fill: 9, fillCount: n - m, low: scale - low, lowDigits: m))
+    return (-whole - 1, Fraction(fill: 9, fillCount: n - m, low: scale - low, lowDigits: m))
   }
 
   /// The instant of an RFC 3339 timestamp `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
@@ -64,19 +72,32 @@ public enum ISO8601Timestamp {
   /// February 29 of a year that is not a leap year); hour 24; minute 60; second 60 (leap seconds
   /// are not supported); offsets beyond ±23:59; an empty fraction (`07:30:00.Z`) or a comma as
   /// decimal sign; signs, spaces or any character before or after the timestamp; and instants
-  /// that fall outside the years 0001...9999 in UTC once the offset is applied (so that every
-  /// date returned can be written back by ``string(from:)``).
+  /// that fall outside the years 0001...9999 in UTC once the offset is applied — including a
+  /// fraction of the last second of 9999 so close to its end that it rounds to
+  /// 10000-01-01T00:00:00Z (`9999-12-31T23:59:59.9999999Z`) — so that every date returned can
+  /// be written back by ``string(from:)``.
   ///
   /// - Complexity: O(n) in the length of `string`.
   public static func date(from string: String) -> Date? {
     var text = string
-    return text.withUTF8 { parse($0) }
+    guard case .date(let date) = text.withUTF8({ parse($0) }) else { return nil }
+    return date
+  }
+
+  /// What ``parse(_:)`` makes of a text.
+  enum Parsed {
+    /// A timestamp of this instant.
+    case date(Date)
+    /// A timestamp of an instant outside the years 0001...9999 in UTC.
+    case outOfRange
+    /// Not a timestamp.
+    case invalid
   }
 
   /// Parses the UTF-8 bytes of a timestamp. See ``date(from:)``.
-  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Parsed {
     // "YYYY-MM-DDTHH:MM:SSZ" is the shortest form.
-    guard text.count >= 20 else { return nil }
+    guard text.count >= 20 else { return .invalid }
     func number(_ start: Int, _ length: Int) -> Int? {
       var value = 0
       for i in start..<start + length {
@@ -92,11 +113,11 @@ public enum ISO8601Timestamp {
       let hour = number(11, 2), text[13] == UInt8(ascii: ":"),
       let minute = number(14, 2), text[16] == UInt8(ascii: ":"),
       let second = number(17, 2)
-    else { return nil }
+    else { return .invalid }
     guard year >= 1, month >= 1, month <= 12, day >= 1,
       day <= CivilDate.daysInMonth(year: year, month: month),
       hour <= 23, minute <= 59, second <= 59
-    else { return nil }
+    else { return .invalid }
 
     var i = 19
     var fraction = i..<i
@@ -106,10 +127,10 @@ public enum ISO8601Timestamp {
       while i < text.count && text[i] &- 0x30 < 10 {
         i += 1
       }
-      guard i > start else { return nil }
+      guard i > start else { return .invalid }
       fraction = start..<i
     }
-    guard i < text.count else { return nil }
+    guard i < text.count else { return .invalid }
     var offset = 0
     if text[i] | 0x20 == UInt8(ascii: "z") {
       i += 1
@@ -117,17 +138,17 @@ public enum ISO8601Timestamp {
       guard i + 6 <= text.count, let offsetHours = number(i + 1, 2),
         text[i + 3] == UInt8(ascii: ":"), let offsetMinutes = number(i + 4, 2),
         offsetHours <= 23, offsetMinutes <= 59
-      else { return nil }
+      else { return .invalid }
       offset = (offsetHours * 3600 + offsetMinutes * 60) * (text[i] == UInt8(ascii: "-") ? -1 : 1)
       i += 6
     } else {
-      return nil
+      return .invalid
     }
-    guard i == text.count else { return nil }
+    guard i == text.count else { return .invalid }
 
     let days = CivilDate.days(year: year, month: month, day: day) - CivilDate.referenceDay
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-    guard whole >= firstSecond && whole < endSecond else { return nil }
+    guard whole >= firstSecond && whole < endSecond else { return .outOfRange }
 
     var end = fraction.upperBound
     while end > fraction.lowerBound && text[end - 1] == UInt8(ascii: "0") {
@@ -135,9 +156,13 @@ public enum ISO8601Timestamp {
     }
     let digits = UnsafeBufferPointer(rebasing: text[fraction.lowerBound..<end])
     if digits.isEmpty {
-      return Date(timeIntervalSinceReferenceDate: Double(whole))
+      return .date(Date(timeIntervalSinceReferenceDate: Double(whole)))
     }
-    return Date(timeIntervalSinceReferenceDate: seconds(whole: whole, fraction: digits))
+    // A fraction of the last second of 9999 can round up to 10000-01-01T00:00:00Z, which
+    // cannot be written back: refuse it rather than read what cannot be saved.
+    let value = seconds(whole: whole, fraction: digits)
+    guard value < Double(endSecond) else { return .outOfRange }
+    return .date(Date(timeIntervalSinceReferenceDate: value))
   }
 
   /// The `Double` nearest to `whole` + 0.`fraction` (ASCII digits, the last one not zero).
@@ -201,9 +226,15 @@ public enum ISO8601Timestamp {
     var count: Int { fillCount + lowDigits }
   }
 
-  /// Writes `whole` seconds since 2001-01-01T00:00:00Z (in the years 0001...9999) and the
-  /// `fraction` digits as a timestamp. O(1 + fraction length).
-  static func format(whole: Int, fraction: Fraction) -> String {
+  /// The length of a timestamp with `fraction`.
+  static func length(of fraction: Fraction) -> Int {
+    20 + (fraction.count > 0 ? 1 + fraction.count : 0)
+  }
+
+  /// Writes the timestamp of `whole` seconds since 2001-01-01T00:00:00Z (in the years
+  /// 0001...9999) and the `fraction` digits at `output`: ``length(of:)`` bytes.
+  /// O(1 + fraction length).
+  static func write(whole: Int, fraction: Fraction, to output: UnsafeMutablePointer<UInt8>) {
     var days = whole / 86_400
     var secondOfDay = whole - days * 86_400
     if secondOfDay < 0 {
@@ -211,42 +242,38 @@ public enum ISO8601Timestamp {
       secondOfDay += 86_400
     }
     let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
-    let length = 20 + (fraction.count > 0 ? 1 + fraction.count : 0)
-    return String(unsafeUninitializedCapacity: length) { buffer in
-      var i = 0
-      func put(_ byte: UInt8) {
-        buffer[i] = byte
-        i += 1
-      }
-      func put(_ value: UInt64, digits: Int) {
-        var rest = value
-        for k in stride(from: i + digits - 1, through: i, by: -1) {
-          buffer[k] = UInt8(ascii: "0") + UInt8(rest % 10)
-          rest /= 10
-        }
-        i += digits
-      }
-      put(UInt64(year), digits: 4)
-      put(UInt8(ascii: "-"))
-      put(UInt64(month), digits: 2)
-      put(UInt8(ascii: "-"))
-      put(UInt64(day), digits: 2)
-      put(UInt8(ascii: "T"))
-      put(UInt64(secondOfDay / 3600), digits: 2)
-      put(UInt8(ascii: ":"))
-      put(UInt64(secondOfDay / 60 % 60), digits: 2)
-      put(UInt8(ascii: ":"))
-      put(UInt64(secondOfDay % 60), digits: 2)
-      if fraction.count > 0 {
-        put(UInt8(ascii: "."))
-        for _ in 0..<fraction.fillCount {
-          put(UInt8(ascii: "0") + fraction.fill)
-        }
-        put(fraction.low, digits: fraction.lowDigits)
-      }
-      put(UInt8(ascii: "Z"))
-      return i
+    var i = 0
+    func put(_ byte: UInt8) {
+      output[i] = byte
+      i += 1
     }
+    func put(_ value: UInt64, digits: Int) {
+      var rest = value
+      for k in stride(from: i + digits - 1, through: i, by: -1) {
+        output[k] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      i += digits
+    }
+    put(UInt64(year), digits: 4)
+    put(UInt8(ascii: "-"))
+    put(UInt64(month), digits: 2)
+    put(UInt8(ascii: "-"))
+    put(UInt64(day), digits: 2)
+    put(UInt8(ascii: "T"))
+    put(UInt64(secondOfDay / 3600), digits: 2)
+    put(UInt8(ascii: ":"))
+    put(UInt64(secondOfDay / 60 % 60), digits: 2)
+    put(UInt8(ascii: ":"))
+    put(UInt64(secondOfDay % 60), digits: 2)
+    if fraction.count > 0 {
+      put(UInt8(ascii: "."))
+      for _ in 0..<fraction.fillCount {
+        put(UInt8(ascii: "0") + fraction.fill)
+      }
+      put(fraction.low, digits: fraction.lowDigits)
+    }
+    put(UInt8(ascii: "Z"))
   }
 }
 
@@ -264,11 +291,12 @@ struct ShortestDecimal {
   /// with trailing zeros).
   var fractionDigitCount = 0
 
-  /// Reads the shortest round-trip representation of `value` (`value.description`: `123.25`,
-  /// `1e-05`, `-3.5e-06`, `1e+16` and the like). O(1).
+  /// Reads the shortest round-trip representation of `value` (its `description`: `123.25`,
+  /// `1e-05`, `-3.5e-06`, `1e+16` and the like, written to the stack). O(1).
   init(_ value: Double) {
-    var text = value.description
-    text.withUTF8 { bytes in
+    var text = ASCIISink()
+    value.write(to: &text)
+    text.withBytes { bytes in
       var digitsAfterPoint = 0
       var sawPoint = false
       var exponent = 0

@@ -33,10 +33,19 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   private var watcher: FileWatcher?
   /// Whether this backing has removed the temporary files of crashed writers.
   private var removedStaleTemporaries = false
+  /// The file's decoding and encoding, made where the backing is opened and `State` is
+  /// known, so that they run specialised for it (the backing itself is called through
+  /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
+  private let decode: (Data) throws(StoreFileError) -> State
+  private let encode: (State, _ capacity: Int) throws(StoreFileError) -> Data
 
-  private init(path: String, identity: FileIdentity?) {
+  private init(
+    path: String, decode: @escaping (Data) throws(StoreFileError) -> State,
+    encode: @escaping (State, Int) throws(StoreFileError) -> Data
+  ) {
     self.path = path
-    self.identity = identity
+    self.decode = decode
+    self.encode = encode
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
@@ -45,7 +54,12 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   ///   this state; the file is left untouched.
   static func open(_ url: URL) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
-    let backing = JSONFileBacking(path: path, identity: nil)
+    let backing = JSONFileBacking(
+      path: path,
+      decode: { data throws(StoreFileError) in try StateFileCoding.decode(data, path: path) },
+      encode: { state, capacity throws(StoreFileError) in
+        try StateFileCoding.encode(state, path: path, capacity: capacity)
+      })
     let (state, identity) = try backing.read(FileSystem.resolvingSymbolicLinks(path))
     backing.identity = identity
     return (backing, state)
@@ -81,8 +95,9 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
       }
       let didChange = changed ?? update(&state)
       if didChange {
-        newIdentity = try FileSystem.replace(
-          target, with: StateFileCoding.encode(state, path: path))
+        // Room for the file it replaces and a little more: written without growing.
+        let capacity = Int(newIdentity?.size ?? 0) * 9 / 8 + 4096
+        newIdentity = try FileSystem.replace(target, with: encode(state, capacity))
       }
       identity = newIdentity
       guard didChange || reloaded else { return nil }
@@ -113,7 +128,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     state: State, identity: FileIdentity?
   ) {
     guard let (data, identity) = try FileSystem.read(target) else { return (State(), nil) }
-    return (try StateFileCoding.decode(data, path: path), identity)
+    return (try decode(data), identity)
   }
 }
 

@@ -100,65 +100,9 @@ extension JSONValidator {
       == canonicalKey(start: b.start, end: b.end, isPlain: b.isPlain)
   }
 
-  /// The bytes that identify a key: its unescaped UTF-8, in Unicode normalization form C when
-  /// it is not ASCII (two strings are canonically equivalent exactly when their NFC forms are
-  /// equal, and ASCII text is already in NFC).
+  /// The bytes that identify a key (see ``JSONScanning/canonicalKey(_:start:end:isPlain:)``).
   func canonicalKey(start: Int, end: Int, isPlain: Bool) -> [UInt8] {
-    if isPlain {
-      return Array(UnsafeBufferPointer(start: bytes + start + 1, count: end - start - 1))
-    }
-    let unescaped = unescapedString(start: start, end: end)
-    if unescaped.allSatisfy({ $0 < 0x80 }) {
-      return unescaped
-    }
-    return Array(
-      String(decoding: unescaped, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
-  }
-
-  /// The UTF-8 of the already validated string whose quotes are at `start` and `end`, with its
-  /// escapes resolved. O(length).
-  func unescapedString(start: Int, end: Int) -> [UInt8] {
-    var result: [UInt8] = []
-    result.reserveCapacity(end - start)
-    var i = start + 1
-    while i < end {
-      let byte = bytes[i]
-      guard byte == Byte.backslash else {
-        result.append(byte)
-        i += 1
-        continue
-      }
-      let escaped = bytes[i + 1]
-      switch escaped {
-      case UInt8(ascii: "b"): result.append(0x08)
-      case UInt8(ascii: "f"): result.append(0x0C)
-      case UInt8(ascii: "n"): result.append(Byte.lineFeed)
-      case UInt8(ascii: "r"): result.append(Byte.carriageReturn)
-      case UInt8(ascii: "t"): result.append(Byte.tab)
-      case UInt8(ascii: "u"):
-        var value = hexValue(at: i + 2)
-        if value & 0xFC00 == 0xD800 {
-          value = 0x10000 + ((value - 0xD800) << 10 | (hexValue(at: i + 8) - 0xDC00))
-          i += 6
-        }
-        result.append(contentsOf: Unicode.Scalar(value).map { Array(String($0).utf8) } ?? [])
-        i += 4
-      default: result.append(escaped)
-      }
-      i += 2
-    }
-    return result
-  }
-
-  /// The value of the four hex digits at `offset`, already validated.
-  func hexValue(at offset: Int) -> UInt32 {
-    var value: UInt32 = 0
-    for k in 0..<4 {
-      let byte = bytes[offset + k]
-      let digit = byte <= Byte.nine ? byte - Byte.zero : (byte | 0x20) - UInt8(ascii: "a") + 10
-      value = value << 4 | UInt32(digit)
-    }
-    return value
+    JSONScanning.canonicalKey(bytes, start: start, end: end, isPlain: isPlain)
   }
 
   /// The error for `key`, equal to the earlier key `first` of the same object.
@@ -166,9 +110,11 @@ extension JSONValidator {
   func duplicateKey(_ key: KeyRecord, first: KeyRecord) -> JSONSyntaxError {
     var shown = ""
     var scalars = 0
-    for scalar in String(decoding: unescapedString(start: key.start, end: key.end), as: UTF8.self)
-      .unicodeScalars
-    {
+    for scalar in String(
+      decoding: JSONScanning.unescapedString(bytes, start: key.start, end: key.end),
+      as: UTF8.self
+    )
+    .unicodeScalars {
       if scalars == Self.keyLimit {
         shown += "…"
         break

@@ -44,11 +44,6 @@ public final class WorkoutsStore: Store {
         workouts: try container.decode([Workout].self, forKey: .workouts),
         sortType: try container.decodeIfPresent(SortType.self, forKey: .sortType))
     }
-
-    /// Version 0 is a bare list of workouts.
-    public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
-      State(workouts: try [Workout](from: decoder))
-    }
   }
 
   /// Every change to the diary.
