@@ -16,6 +16,7 @@ enum CivilDate {
   }
 
   /// The date `days` days after 1970-01-01. O(1).
+  @inline(__always)
   static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -45,8 +45,9 @@ public enum ISO8601Timestamp {
     let seconds = date.timeIntervalSinceReferenceDate
     // Also false for NaN.
     guard seconds >= Double(firstSecond) && seconds < Double(endSecond) else { return nil }
-    if seconds.rounded(.down) == seconds {
-      return (Int(seconds), .none)
+    let truncated = Int(seconds)
+    if Double(truncated) == seconds {
+      return (truncated, .none)
     }
     let decimal = ShortestDecimal(seconds)
     // The fraction has n digits; the mantissa's last m = min(n, digitCount) digits are its
@@ -234,6 +235,7 @@ public enum ISO8601Timestamp {
   /// Writes the timestamp of `whole` seconds since 2001-01-01T00:00:00Z (in the years
   /// 0001...9999) and the `fraction` digits at `output`: ``length(of:)`` bytes.
   /// O(1 + fraction length).
+  @inline(__always)
   static func write(whole: Int, fraction: Fraction, to output: UnsafeMutablePointer<UInt8>) {
     var days = whole / 86_400
     var secondOfDay = whole - days * 86_400
@@ -242,38 +244,38 @@ public enum ISO8601Timestamp {
       secondOfDay += 86_400
     }
     let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
-    var i = 0
-    func put(_ byte: UInt8) {
-      output[i] = byte
-      i += 1
+    func putPair(_ value: Int, at offset: Int) {
+      output[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+      output[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
     }
-    func put(_ value: UInt64, digits: Int) {
-      var rest = value
-      for k in stride(from: i + digits - 1, through: i, by: -1) {
+    putPair(year / 100, at: 0)
+    putPair(year % 100, at: 2)
+    output[4] = UInt8(ascii: "-")
+    putPair(month, at: 5)
+    output[7] = UInt8(ascii: "-")
+    putPair(day, at: 8)
+    output[10] = UInt8(ascii: "T")
+    putPair(secondOfDay / 3600, at: 11)
+    output[13] = UInt8(ascii: ":")
+    putPair(secondOfDay / 60 % 60, at: 14)
+    output[16] = UInt8(ascii: ":")
+    putPair(secondOfDay % 60, at: 17)
+    var i = 19
+    if fraction.count > 0 {
+      output[i] = UInt8(ascii: ".")
+      i += 1
+      for _ in 0..<fraction.fillCount {
+        output[i] = UInt8(ascii: "0") + fraction.fill
+        i += 1
+      }
+      var rest = fraction.low
+      for k in stride(from: i + fraction.lowDigits - 1, through: i, by: -1) {
         output[k] = UInt8(ascii: "0") + UInt8(rest % 10)
         rest /= 10
       }
-      i += digits
+      i += fraction.lowDigits
     }
-    put(UInt64(year), digits: 4)
-    put(UInt8(ascii: "-"))
-    put(UInt64(month), digits: 2)
-    put(UInt8(ascii: "-"))
-    put(UInt64(day), digits: 2)
-    put(UInt8(ascii: "T"))
-    put(UInt64(secondOfDay / 3600), digits: 2)
-    put(UInt8(ascii: ":"))
-    put(UInt64(secondOfDay / 60 % 60), digits: 2)
-    put(UInt8(ascii: ":"))
-    put(UInt64(secondOfDay % 60), digits: 2)
-    if fraction.count > 0 {
-      put(UInt8(ascii: "."))
-      for _ in 0..<fraction.fillCount {
-        put(UInt8(ascii: "0") + fraction.fill)
-      }
-      put(fraction.low, digits: fraction.lowDigits)
-    }
-    put(UInt8(ascii: "Z"))
+    output[i] = UInt8(ascii: "Z")
   }
 }
 

@@ -97,16 +97,20 @@ extension UUID: JSONCodable {
     withUnsafeBytes(of: uuid) { bytes in
       writer.writeQuoted(length: 36) { output in
         let digits: StaticString = "0123456789ABCDEF"
-        var i = 0
-        for k in 0..<16 {
-          if k == 4 || k == 6 || k == 8 || k == 10 {
-            output[i] = Byte.minus
-            i += 1
-          }
-          output[i] = digits.utf8Start[Int(bytes[k] >> 4)]
-          output[i + 1] = digits.utf8Start[Int(bytes[k] & 0xF)]
-          i += 2
+        func put(_ k: Int, at offset: Int) {
+          output[offset] = digits.utf8Start[Int(bytes[k] >> 4)]
+          output[offset + 1] = digits.utf8Start[Int(bytes[k] & 0xF)]
         }
+        // 8-4-4-4-12 digits.
+        for k in 0..<4 { put(k, at: 2 * k) }
+        output[8] = Byte.minus
+        for k in 4..<6 { put(k, at: 2 * k + 1) }
+        output[13] = Byte.minus
+        for k in 6..<8 { put(k, at: 2 * k + 2) }
+        output[18] = Byte.minus
+        for k in 8..<10 { put(k, at: 2 * k + 3) }
+        output[23] = Byte.minus
+        for k in 10..<16 { put(k, at: 2 * k + 4) }
       }
     }
   }

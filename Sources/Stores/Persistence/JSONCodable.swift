@@ -103,6 +103,7 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
 
   /// Writes the fields of `object` as members of the object `writer` has open, with
   /// `"version" : version` at its sorted place when `version` is given.
+  @inline(__always)
   static func writeFields(
     of object: Object, to writer: inout JSONWriter, version: Int? = nil
   ) throws(JSONCodingError) {
@@ -112,6 +113,9 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     }
   }
 
+  // Inlined into each model's `jsonFields`, where `value` is a literal key path that then
+  // compiles to a plain load (applied at run time, a key path costs more than the write).
+  @inline(__always)
   mutating func field<Value: JSONCodable>(
     _ key: StaticString, _ value: KeyPath<Object, Value>
   ) throws(JSONCodingError) -> Value {
@@ -205,6 +209,7 @@ struct JSONObjectReader<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     end = reader.pointee.count
   }
 
+  @inline(__always)
   mutating func field<Value: JSONCodable>(
     _ key: StaticString, _ value: KeyPath<Object, Value>
   ) throws(JSONCodingError) -> Value {

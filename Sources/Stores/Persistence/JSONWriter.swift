@@ -42,6 +42,7 @@ public struct JSONWriter: ~Copyable {
   // MARK: Structure
 
   /// Opens an object: `{`. Write its members with ``member(_:)``, then ``endObject()``.
+  @inline(__always)
   public mutating func beginObject() {
     append(UInt8(ascii: "{"))
     depth += 1
@@ -50,6 +51,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Starts the member called `key`, a plain ASCII name that needs no escapes: the line
   /// break and indentation, then `"key" : `. Write its value next.
+  @inline(__always)
   public mutating func member(_ key: StaticString) {
     startLine()
     let length = key.utf8CodeUnitCount
@@ -68,11 +70,13 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Closes the innermost object: `}` on a line of its own, or right after `{` when empty.
+  @inline(__always)
   public mutating func endObject() {
     endContainer(UInt8(ascii: "}"))
   }
 
   /// Opens an array: `[`. Start each element with ``element()``, then ``endArray()``.
+  @inline(__always)
   public mutating func beginArray() {
     append(UInt8(ascii: "["))
     depth += 1
@@ -80,20 +84,23 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Starts an element of the innermost array: the line break and indentation.
+  @inline(__always)
   public mutating func element() {
     startLine()
   }
 
   /// Closes the innermost array: `]` on a line of its own, or right after `[` when empty.
+  @inline(__always)
   public mutating func endArray() {
     endContainer(UInt8(ascii: "]"))
   }
 
   /// The separator before an element or member (none before the first), a line break and
   /// the indentation of the current depth.
+  @inline(__always)
   private mutating func startLine() {
     let indentation = 2 * depth
-    reserve(indentation + 2)
+    reserve(indentation + 2 + 8)
     if !isEmptyContainer {
       base[count] = UInt8(ascii: ",")
       count += 1
@@ -104,12 +111,13 @@ public struct JSONWriter: ~Copyable {
     writeSpaces(indentation)
   }
 
+  @inline(__always)
   private mutating func endContainer(_ bracket: UInt8) {
     depth -= 1
     if isEmptyContainer {
       isEmptyContainer = false
     } else {
-      reserve(2 * depth + 1)
+      reserve(2 * depth + 1 + 8)
       base[count] = UInt8(ascii: "\n")
       count += 1
       writeSpaces(2 * depth)
@@ -117,9 +125,15 @@ public struct JSONWriter: ~Copyable {
     append(bracket)
   }
 
+  /// Writes `length` spaces, eight at a time; the caller reserved `length + 8` bytes.
+  @inline(__always)
   private mutating func writeSpaces(_ length: Int) {
-    reserve(length)
-    (base + count).initialize(repeating: UInt8(ascii: " "), count: length)
+    let raw = UnsafeMutableRawPointer(base + count)
+    var offset = 0
+    while offset < length {
+      raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
     count += length
   }
 
@@ -131,11 +145,13 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Writes `true` or `false`.
+  @inline(__always)
   public mutating func writeBool(_ value: Bool) {
     value ? append("true") : append("false")
   }
 
   /// Writes `value` in decimal. O(number of digits).
+  @inline(__always)
   public mutating func writeInt(_ value: Int) {
     reserve(20)
     var magnitude = value.magnitude
@@ -281,6 +297,7 @@ public struct JSONWriter: ~Copyable {
   /// Writes `"` + the `length` ASCII bytes `body` writes into the buffer + `"`; `body` gets
   /// the address to write at and must write exactly `length` bytes. For values with a fixed
   /// layout (UUIDs, timestamps), which need no escapes.
+  @inline(__always)
   public mutating func writeQuoted(
     length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void
   ) {
