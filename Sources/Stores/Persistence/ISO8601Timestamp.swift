@@ -7,14 +7,12 @@ import Foundation
 /// bit for bit, except that `-0.0` comes back as `+0.0`. The calendar is the proleptic Gregorian
 /// one, in integer arithmetic; `DateFormatter`, `Calendar` and friends are not used.
 public enum ISO8601Timestamp {
-  /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted.
-  static let firstSecond =
-    (CivilDate.days(year: 1, month: 1, day: 1) - CivilDate.referenceDay)
-    * 86_400
-  /// Seconds from 2001-01-01T00:00:00Z to 10000-01-01T00:00:00Z, the first instant not formatted.
-  static let endSecond =
-    (CivilDate.days(year: 10_000, month: 1, day: 1) - CivilDate.referenceDay)
-    * 86_400
+  /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted:
+  /// 730,485 days before (`CivilDate.days(year: 1, month: 1, day: 1) - referenceDay`).
+  static let firstSecond = -63_113_904_000
+  /// Seconds from 2001-01-01T00:00:00Z to 10000-01-01T00:00:00Z, the first instant not
+  /// formatted: 2,921,574 days after.
+  static let endSecond = 252_423_993_600
 
   /// The UTC timestamp of `date`, with the shortest fraction of a second that reads back as
   /// exactly the same `Date`.
@@ -41,6 +39,7 @@ public enum ISO8601Timestamp {
 
   /// The whole seconds since 2001-01-01T00:00:00Z and the fraction digits of `date`'s
   /// timestamp (see ``string(from:)``), or `nil` when it has none.
+  @inline(__always)
   static func parts(of date: Date) -> (whole: Int, fraction: Fraction)? {
     let seconds = date.timeIntervalSinceReferenceDate
     // Also false for NaN.
@@ -49,6 +48,11 @@ public enum ISO8601Timestamp {
     if Double(truncated) == seconds {
       return (truncated, .none)
     }
+    return fractionParts(of: seconds)
+  }
+
+  /// ``parts(of:)`` for a number of seconds in range that is not whole.
+  static func fractionParts(of seconds: Double) -> (whole: Int, fraction: Fraction) {
     let decimal = ShortestDecimal(seconds)
     // The fraction has n digits; the mantissa's last m = min(n, digitCount) digits are its
     // last digits, the rest are zeros.
@@ -244,9 +248,10 @@ public enum ISO8601Timestamp {
       secondOfDay += 86_400
     }
     let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
+    let second = UInt32(truncatingIfNeeded: secondOfDay)
     func putPair(_ value: Int, at offset: Int) {
-      output[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
-      output[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+      output[offset] = digitPairs.utf8Start[2 &* value]
+      output[offset + 1] = digitPairs.utf8Start[2 &* value &+ 1]
     }
     putPair(year / 100, at: 0)
     putPair(year % 100, at: 2)
@@ -255,11 +260,11 @@ public enum ISO8601Timestamp {
     output[7] = UInt8(ascii: "-")
     putPair(day, at: 8)
     output[10] = UInt8(ascii: "T")
-    putPair(secondOfDay / 3600, at: 11)
+    putPair(Int(second / 3600), at: 11)
     output[13] = UInt8(ascii: ":")
-    putPair(secondOfDay / 60 % 60, at: 14)
+    putPair(Int(second / 60 % 60), at: 14)
     output[16] = UInt8(ascii: ":")
-    putPair(secondOfDay % 60, at: 17)
+    putPair(Int(second % 60), at: 17)
     var i = 19
     if fraction.count > 0 {
       output[i] = UInt8(ascii: ".")
@@ -278,6 +283,23 @@ public enum ISO8601Timestamp {
     output[i] = UInt8(ascii: "Z")
   }
 }
+
+/// `00` to `FF`: the two upper-case hex digits of each byte.
+let hexPairs: StaticString = """
+  000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B\
+  2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F5051525354555657\
+  58595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F80818283\
+  8485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAF\
+  B0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADB\
+  DCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF
+  """
+
+/// `00` to `99`: the two digits of each number below 100, for writing digits in pairs.
+let digitPairs: StaticString = """
+  0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243\
+  4445464748495051525354555657585960616263646566676869707172737475767778798081828384858687\
+  888990919293949596979899
+  """
 
 /// The shortest decimal that reads back as a given finite, non-zero `Double`: the value is
 /// ±`mantissa` × 10^-`fractionDigitCount`, where `mantissa` has `digitCount` digits (at most 17)

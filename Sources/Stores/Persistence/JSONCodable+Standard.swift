@@ -65,41 +65,44 @@ extension UUID: JSONCodable {
   }
 
   private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-    guard text.count == 36 else { return nil }
+    guard text.count == 36, text[8] == Byte.minus, text[13] == Byte.minus,
+      text[18] == Byte.minus, text[23] == Byte.minus
+    else { return nil }
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let valid = withUnsafeMutableBytes(of: &bytes) { output -> Bool in
+    var invalid: UInt8 = 0
+    withUnsafeMutableBytes(of: &bytes) { output in
       var i = 0
       for k in 0..<16 {
-        if i == 8 || i == 13 || i == 18 || i == 23 {
-          guard text[i] == Byte.minus else { return false }
-          i += 1
+        if k == 4 || k == 6 || k == 8 || k == 10 {
+          i += 1  // The hyphen.
         }
-        guard let high = hexDigit(text[i]), let low = hexDigit(text[i + 1]) else { return false }
+        let (high, highInvalid) = hexDigit(text[i])
+        let (low, lowInvalid) = hexDigit(text[i + 1])
+        invalid |= highInvalid | lowInvalid
         output[k] = high << 4 | low
         i += 2
       }
-      return true
     }
-    return valid ? UUID(uuid: bytes) : nil
+    return invalid == 0 ? UUID(uuid: bytes) : nil
   }
 
-  private static func hexDigit(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case Byte.zero...Byte.nine: byte - Byte.zero
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+  /// The value of the hex digit `byte` (either case), and 1 when it is not one (else 0).
+  @inline(__always)
+  private static func hexDigit(_ byte: UInt8) -> (UInt8, UInt8) {
+    let digit = byte &- Byte.zero
+    if digit < 10 { return (digit, 0) }
+    let letter = (byte | 0x20) &- UInt8(ascii: "a")
+    return letter < 6 ? (letter &+ 10, 0) : (0, 1)
   }
 
   /// Writes the UUID as `uuidString` does: upper-case hex digits, hyphenated.
   public func write(to writer: inout JSONWriter) {
     withUnsafeBytes(of: uuid) { bytes in
       writer.writeQuoted(length: 36) { output in
-        let digits: StaticString = "0123456789ABCDEF"
         func put(_ k: Int, at offset: Int) {
-          output[offset] = digits.utf8Start[Int(bytes[k] >> 4)]
-          output[offset + 1] = digits.utf8Start[Int(bytes[k] & 0xF)]
+          let pair = 2 &* Int(bytes[k])
+          output[offset] = hexPairs.utf8Start[pair]
+          output[offset + 1] = hexPairs.utf8Start[pair &+ 1]
         }
         // 8-4-4-4-12 digits.
         for k in 0..<4 { put(k, at: 2 * k) }
@@ -180,14 +183,20 @@ extension Array: JSONCodable where Element: JSONCodable {
 
   public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
     writer.beginArray()
-    for index in indices {
-      writer.element()
-      do throws(JSONCodingError) {
-        try self[index].write(to: &writer)
-      } catch {
-        throw error.at(.index(index))
+    var failure: JSONCodingError?
+    // Through the buffer, so that each element is written in place rather than copied out.
+    withUnsafeBufferPointer { elements in
+      for index in elements.indices {
+        writer.element()
+        do throws(JSONCodingError) {
+          try Element.write(elements.baseAddress! + index, to: &writer)
+        } catch {
+          failure = error.at(.index(index))
+          return
+        }
       }
     }
+    if let failure { throw failure }
     writer.endArray()
   }
 }

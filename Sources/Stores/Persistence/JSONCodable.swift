@@ -20,12 +20,23 @@ public protocol JSONCodable {
   /// (the default); `Optional` gives `nil` — a missing optional is `nil`.
   static var valueOfMissingMember: Self? { get }
 
+  /// Writes the value at `value`, in place: an array writes its elements so, without copying
+  /// them out. The default implementation writes `value.pointee`.
+  static func write(_ value: UnsafePointer<Self>, to writer: inout JSONWriter)
+    throws(JSONCodingError)
+
   /// Whether the value is left out of its object rather than written (`false` by default;
   /// `true` for `Optional.none`, as `JSONEncoder` leaves out `nil` members).
   var isLeftOut: Bool { get }
 }
 
 extension JSONCodable {
+  public static func write(_ value: UnsafePointer<Self>, to writer: inout JSONWriter)
+    throws(JSONCodingError)
+  {
+    try value.pointee.write(to: &writer)
+  }
+
   public static var valueOfMissingMember: Self? { nil }
   public var isLeftOut: Bool { false }
 }
@@ -84,15 +95,23 @@ extension JSONObjectCodable {
   }
 
   public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    try withUnsafePointer(to: self) { value throws(JSONCodingError) in
+      try Self.write(value, to: &writer)
+    }
+  }
+
+  public static func write(_ value: UnsafePointer<Self>, to writer: inout JSONWriter)
+    throws(JSONCodingError)
+  {
     writer.beginObject()
-    try JSONObjectWriter.writeFields(of: self, to: &writer)
+    try JSONObjectWriter.writeFields(of: value, to: &writer)
     writer.endObject()
   }
 }
 
 /// Writes the fields of an object, each as a member of the open object.
 struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
-  let object: Object
+  let object: UnsafePointer<Object>
   let writer: UnsafeMutablePointer<JSONWriter>
   /// The envelope's `"version"`, written at its sorted place among the fields.
   var version: Int?
@@ -105,7 +124,7 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
   /// `"version" : version` at its sorted place when `version` is given.
   @inline(__always)
   static func writeFields(
-    of object: Object, to writer: inout JSONWriter, version: Int? = nil
+    of object: UnsafePointer<Object>, to writer: inout JSONWriter, version: Int? = nil
   ) throws(JSONCodingError) {
     try withUnsafeMutablePointer(to: &writer) { pointer throws(JSONCodingError) in
       var coder = JSONObjectWriter(object: object, writer: pointer, version: version)
@@ -129,16 +148,16 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     if let version, precedes("version", key) {
       writeVersion(version)
     }
-    let fieldValue = object[keyPath: value]
-    if !fieldValue.isLeftOut {
+    if !object.pointee[keyPath: value].isLeftOut {
       writer.pointee.member(key)
       do throws(JSONCodingError) {
-        try fieldValue.write(to: &writer.pointee)
+        try object.pointee[keyPath: value].write(to: &writer.pointee)
       } catch {
         throw error.at(.key("\(key)"))
       }
     }
-    return fieldValue
+    // What the description's reader side needs; unused here, so optimised away.
+    return object.pointee[keyPath: value]
   }
 
   mutating func object(_ make: () throws(JSONCodingError) -> Object) {

@@ -305,8 +305,13 @@ public struct JSONReader: ~Copyable {
   @inline(__always)
   func keyIs(_ name: StaticString, at quote: Int) -> Bool {
     let length = name.utf8CodeUnitCount
-    return quote + length + 1 < count && bytes[quote + length + 1] == Byte.quote
-      && memcmp(bytes + quote + 1, name.utf8Start, length) == 0
+    guard quote + length + 1 < count, bytes[quote + length + 1] == Byte.quote else {
+      return false
+    }
+    for k in 0..<length where bytes[quote + 1 + k] != name.utf8Start[k] {
+      return false
+    }
+    return true
   }
 
   /// Whether `member`'s key equals `name` as Swift compares strings (escapes resolved, up

@@ -53,13 +53,16 @@ public struct JSONWriter: ~Copyable {
   /// break and indentation, then `"key" : `. Write its value next.
   @inline(__always)
   public mutating func member(_ key: StaticString) {
-    startLine()
     let length = key.utf8CodeUnitCount
-    reserve(length + 5)
+    startLine(reservingAlso: length + 5)
     base[count] = UInt8(ascii: "\"")
     (base + count + 1).update(from: key.utf8Start, count: length)
-    count += length + 1
-    append("\" : ")
+    let end = base + count + 1 + length
+    end[0] = UInt8(ascii: "\"")
+    end[1] = UInt8(ascii: " ")
+    end[2] = UInt8(ascii: ":")
+    end[3] = UInt8(ascii: " ")
+    count += length + 5
   }
 
   /// Starts a member whose key is any string, escaped as needed.
@@ -98,9 +101,9 @@ public struct JSONWriter: ~Copyable {
   /// The separator before an element or member (none before the first), a line break and
   /// the indentation of the current depth.
   @inline(__always)
-  private mutating func startLine() {
+  private mutating func startLine(reservingAlso extra: Int = 0) {
     let indentation = 2 * depth
-    reserve(indentation + 2 + 8)
+    reserve(indentation + 2 + 8 + extra)
     if !isEmptyContainer {
       base[count] = UInt8(ascii: ",")
       count += 1
@@ -150,7 +153,7 @@ public struct JSONWriter: ~Copyable {
     value ? append("true") : append("false")
   }
 
-  /// Writes `value` in decimal. O(number of digits).
+  /// Writes `value` in decimal, two digits at a time. O(number of digits).
   @inline(__always)
   public mutating func writeInt(_ value: Int) {
     reserve(20)
@@ -159,18 +162,32 @@ public struct JSONWriter: ~Copyable {
       base[count] = UInt8(ascii: "-")
       count += 1
     }
-    var digits = 1
-    var rest = magnitude
-    while rest >= 10 {
+    if magnitude < 10 {
+      base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+      count += 1
+      return
+    }
+    var digits = 2
+    var rest = magnitude / 100
+    while rest > 0 {
       rest /= 10
       digits += 1
     }
-    var position = count + digits - 1
-    repeat {
-      base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-      magnitude /= 10
-      position -= 1
-    } while magnitude > 0
+    var position = count + digits
+    while magnitude >= 100 {
+      let pair = Int(truncatingIfNeeded: magnitude % 100)
+      magnitude /= 100
+      position -= 2
+      base[position] = digitPairs.utf8Start[2 &* pair]
+      base[position + 1] = digitPairs.utf8Start[2 &* pair &+ 1]
+    }
+    if magnitude >= 10 {
+      let pair = Int(truncatingIfNeeded: magnitude)
+      base[position - 2] = digitPairs.utf8Start[2 &* pair]
+      base[position - 1] = digitPairs.utf8Start[2 &* pair &+ 1]
+    } else {
+      base[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+    }
     count += digits
   }
 
@@ -211,6 +228,21 @@ public struct JSONWriter: ~Copyable {
       reserve(bytes.count + 2)
       base[count] = UInt8(ascii: "\"")
       count += 1
+      if bytes.count >= 8 && bytes.count <= 16 {
+        // A short string: two overlapping words, checked and copied without a call.
+        let raw = UnsafeRawPointer(start)
+        let first = raw.loadUnaligned(as: UInt64.self)
+        let last = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        if Self.needsNoEscape(first) && Self.needsNoEscape(last) {
+          let output = UnsafeMutableRawPointer(base + count)
+          output.storeBytes(of: first, as: UInt64.self)
+          output.storeBytes(of: last, toByteOffset: bytes.count - 8, as: UInt64.self)
+          count += bytes.count
+          base[count] = UInt8(ascii: "\"")
+          count += 1
+          return
+        }
+      }
       var runStart = 0
       var i = 0
       while i < bytes.count {
@@ -231,6 +263,18 @@ public struct JSONWriter: ~Copyable {
       base[count] = UInt8(ascii: "\"")
       count += 1
     }
+  }
+
+  /// Whether none of the eight bytes of `word` is one a JSON string must escape.
+  @inline(__always)
+  private static func needsNoEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quotes = word ^ (ones &* UInt64(Byte.quote))
+    let backslashes = word ^ (ones &* UInt64(Byte.backslash))
+    let mask =
+      ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes
+        | (word &- ones &* 0x20) & ~word) & ~word & 0x8080_8080_8080_8080
+    return mask == 0
   }
 
   /// The offset of the first byte at or after `offset` that a JSON string must escape (`"`,

@@ -60,6 +60,11 @@ package enum StateFileCoding {
   /// - Throws: ``StoreFileError`` naming `path`: `.malformedJSON` with the line and column
   ///   of the first syntax error (an empty file is one), `.invalidContent` with the key path
   ///   of a value of the wrong type or out of range, `.newerVersion`.
+  // Specialised for the package's stores here, so that code in other modules (the tool,
+  // the benchmarks) runs these rather than the generic code, many times slower.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  @_specialize(exported:true,where State == KeyValues)
   package static func decode<State: PersistentState>(
     _ data: Data, path: String
   ) throws(StoreFileError) -> State {
@@ -177,13 +182,19 @@ package enum StateFileCoding {
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
+  // Specialised as `decode` is.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  @_specialize(exported:true,where State == KeyValues)
   package static func encode<State: PersistentState>(
     _ state: State, path: String, capacity: Int = 4096
   ) throws(StoreFileError) -> Data {
     var writer = JSONWriter(capacity: capacity)
     writer.beginObject()
     do {
-      try JSONObjectWriter.writeFields(of: state, to: &writer, version: State.fileVersion)
+      try withUnsafePointer(to: state) { state throws(JSONCodingError) in
+        try JSONObjectWriter.writeFields(of: state, to: &writer, version: State.fileVersion)
+      }
     } catch {
       throw StoreFileError(
         path: path, problem: .cannotEncode(keyPath: error.keyPath, detail: error.detail))

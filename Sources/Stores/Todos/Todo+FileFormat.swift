@@ -13,10 +13,12 @@ extension Todo: JSONObjectCodable {
     let priority = try coder.field("priority", \.priority)
     let title = try coder.field("title", \.title)
     return try coder.object { () throws(JSONCodingError) in
-      if let problem = problem(withTitle: title) {
+      let todo = Todo(id: id, title: title, date: date, isDone: isDone, priority: priority)
+      // Valid when the title is stored as the initialiser leaves it: one line, trimmed.
+      if todo.title.isEmpty || todo.title != title, let problem = problem(withTitle: title) {
         throw JSONCodingError(key: "title", problem)
       }
-      return Todo(id: id, title: title, date: date, isDone: isDone, priority: priority)
+      return todo
     }
   }
 }
