@@ -69,30 +69,34 @@ extension UUID: JSONCodable {
       text[18] == Byte.minus, text[23] == Byte.minus
     else { return nil }
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var invalid: UInt8 = 0
-    withUnsafeMutableBytes(of: &bytes) { output in
-      var i = 0
-      for k in 0..<16 {
-        if k == 4 || k == 6 || k == 8 || k == 10 {
-          i += 1  // The hyphen.
+    let valid = hexValues.withUnsafeBufferPointer { hex in
+      withUnsafeMutableBytes(of: &bytes) { output in
+        var invalid: UInt8 = 0
+        var i = 0
+        for k in 0..<16 {
+          if k == 4 || k == 6 || k == 8 || k == 10 {
+            i += 1  // The hyphen.
+          }
+          let high = hex[Int(text[i])]
+          let low = hex[Int(text[i + 1])]
+          invalid |= high | low
+          output[k] = high << 4 | low & 0xF
+          i += 2
         }
-        let (high, highInvalid) = hexDigit(text[i])
-        let (low, lowInvalid) = hexDigit(text[i + 1])
-        invalid |= highInvalid | lowInvalid
-        output[k] = high << 4 | low
-        i += 2
+        return invalid & 0x10 == 0
       }
     }
-    return invalid == 0 ? UUID(uuid: bytes) : nil
+    return valid ? UUID(uuid: bytes) : nil
   }
 
-  /// The value of the hex digit `byte` (either case), and 1 when it is not one (else 0).
-  @inline(__always)
-  private static func hexDigit(_ byte: UInt8) -> (UInt8, UInt8) {
-    let digit = byte &- Byte.zero
-    if digit < 10 { return (digit, 0) }
-    let letter = (byte | 0x20) &- UInt8(ascii: "a")
-    return letter < 6 ? (letter &+ 10, 0) : (0, 1)
+  /// The value of each byte as a hex digit (either case), or 0x10 when it is not one.
+  private static let hexValues: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+    switch UInt8(byte) {
+    case Byte.zero...Byte.nine: UInt8(byte) - Byte.zero
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+    default: 0x10
+    }
   }
 
   /// Writes the UUID as `uuidString` does: upper-case hex digits, hyphenated.

@@ -9,24 +9,23 @@ extension JSONValidator {
   ///
   /// Keys are equal when their unescaped texts are canonically equivalent, as for Swift
   /// `String`s. The first ``linearKeyLimit`` keys of an object are compared by a linear scan of
-  /// their hashes; after that the object gets an open-addressing hash table, kept at most half
-  /// full. Amortized O(length of the key).
+  /// cheap fingerprints (their length and first eight bytes); after that the object gets an
+  /// open-addressing hash table of full hashes, kept at most half full. Amortized O(length of
+  /// the key).
   @inline(__always)
   mutating func recordKey(start: Int, end: Int, isPlain: Bool) throws(JSONSyntaxError) {
-    let hash: UInt64
-    if isPlain {
-      hash = hashBytes(bytes + start + 1, count: end - start - 1)
-    } else {
-      hash = canonicalKey(start: start, end: end, isPlain: false).withUnsafeBufferPointer {
-        hashBytes($0.baseAddress ?? bytes, count: $0.count)
-      }
-    }
-    let key = KeyRecord(hash: hash, start: start, end: end, isPlain: isPlain)
     let frame = objects.count - 1
     let firstKey = objects[frame].firstKey
     let keyCount = keys.count - firstKey
     if keyCount < Self.linearKeyLimit {
-      for index in firstKey..<keys.count where keys[index].hash == hash {
+      let fingerprint =
+        isPlain
+        ? Self.fingerprint(bytes + start + 1, count: end - start - 1, readable: count - start - 1)
+        : canonicalKey(start: start, end: end, isPlain: false).withUnsafeBufferPointer {
+          Self.fingerprint($0.baseAddress ?? bytes, count: $0.count, readable: $0.count)
+        }
+      let key = KeyRecord(hash: fingerprint, start: start, end: end, isPlain: isPlain)
+      for index in firstKey..<keys.count where keys[index].hash == fingerprint {
         if sameKey(keys[index], key) {
           throw duplicateKey(key, first: keys[index])
         }
@@ -35,13 +34,47 @@ extension JSONValidator {
       return
     }
     if keyCount == Self.linearKeyLimit {
+      // From fingerprints to full hashes, for the table.
+      for index in firstKey..<keys.count {
+        keys[index].hash = fullHash(keys[index])
+      }
       rebuildTable(frame: frame, capacity: 4 * Self.linearKeyLimit)
     } else if 2 * keyCount >= objects[frame].table.count {
       rebuildTable(frame: frame, capacity: 2 * objects[frame].table.count)
     }
+    var key = KeyRecord(hash: 0, start: start, end: end, isPlain: isPlain)
+    key.hash = fullHash(key)
     let slot = try findSlot(for: key, frame: frame)
-    objects[frame].table[slot] = tableEntry(hash: hash, index: keys.count)
+    objects[frame].table[slot] = tableEntry(hash: key.hash, index: keys.count)
     keys.append(key)
+  }
+
+  /// The length and first eight bytes of the `count` bytes at `start` (of which `readable`
+  /// can be read), mixed: equal keys have equal fingerprints.
+  @inline(__always)
+  static func fingerprint(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+    var word: UInt64 = 0
+    if readable >= 8 {
+      word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+      if count < 8 {
+        word &= (1 &<< UInt64(8 &* count)) &- 1
+      }
+    } else {
+      for k in 0..<min(count, 8) {
+        word |= UInt64(start[k]) &<< UInt64(8 &* k)
+      }
+    }
+    return word ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+  }
+
+  /// The full hash of `key`'s canonical bytes.
+  func fullHash(_ key: KeyRecord) -> UInt64 {
+    if key.isPlain {
+      return hashBytes(bytes + key.start + 1, count: key.end - key.start - 1)
+    }
+    return canonicalKey(start: key.start, end: key.end, isPlain: false).withUnsafeBufferPointer {
+      hashBytes($0.baseAddress ?? bytes, count: $0.count)
+    }
   }
 
   /// The table slot value for the key at `index` in `keys` with `hash`.

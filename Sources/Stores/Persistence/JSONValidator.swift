@@ -34,7 +34,8 @@ enum ValueContext {
 
 /// One key of an object that is still open, kept to find duplicates.
 struct KeyRecord {
-  /// Hash of the key's canonical bytes.
+  /// A fingerprint of the key's canonical bytes while its object has few keys, their full
+  /// hash once the object has a table (see ``JSONValidator/recordKey(start:end:isPlain:)``).
   var hash: UInt64
   /// Offset of the opening quote.
   var start: Int

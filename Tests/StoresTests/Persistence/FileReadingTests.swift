@@ -214,3 +214,25 @@ struct UnknownSettingsTests {
     #expect(JSONNumber("7.50")?.double == 7.5)
   }
 }
+
+/// The validator's duplicate keys, now told by fingerprints in small objects and by hashes in
+/// large ones: found however they are spelled.
+@Suite("Duplicate keys in every spelling")
+struct DuplicateKeySpellingTests {
+  @Test(
+    "an escaped or decomposed spelling of an earlier key is a duplicate, in small and large objects",
+    arguments: [2, 15, 16, 17, 40])
+  func spellings(size: Int) {
+    let members = (0..<size).map { "\"k\($0)é\": \($0)" }
+    let prefix = "{" + members.joined(separator: ", ") + ", "
+    for spelling in [#"k0\u00e9"#, "k0e\u{301}", #"\u006b0é"#, #"k0e\u0301"#] {
+      let error = validationError(prefix + "\"\(spelling)\": 0}")
+      #expect(
+        error?.message.hasPrefix("duplicate key 'k0é") == true, "\(spelling): \(error as Any)")
+    }
+    #expect(validationError("{" + members.joined(separator: ", ") + "}") == nil)
+    // Same first eight bytes and length, different keys: not duplicates.
+    let similar = (0..<size).map { "\"abcdefgh\(UnicodeScalar(65 + $0 % 26)!)\($0)\": 1" }
+    #expect(validationError("{" + similar.joined(separator: ", ") + "}") == nil)
+  }
+}
