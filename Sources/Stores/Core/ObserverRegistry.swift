@@ -52,7 +52,7 @@ final class ObserverRegistry<Change: Sendable, State> {
         subscription.callback(change, state())
       }
     }
-    withExtendedLifetime(current) {}
+    extendLifetime(current)
     if sawCancelled { prune() }
   }
 

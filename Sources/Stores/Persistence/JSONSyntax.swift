@@ -3,8 +3,10 @@ import Foundation
 /// A strict, fast validator of JSON text (RFC 8259) that reports the first problem with its line
 /// and column.
 ///
-/// Run it before `JSONDecoder`: on Linux, Foundation reports every syntax error without a
-/// position, accepts trailing commas, and silently keeps the first of two duplicate keys.
+/// The store files are validated with it before ``JSONReader`` reads them, which can then trust
+/// the text: every syntax error is found here, first, with its place. (It accepts exactly what
+/// `JSONDecoder` accepts, but for trailing commas and duplicate keys, which Foundation takes,
+/// and UTF-16 and UTF-32 text.)
 enum JSONSyntax {
   /// Checks that `data` is exactly one JSON text (RFC 8259) and throws the first problem found.
   ///
