@@ -40,19 +40,13 @@ final class ObserverRegistry<Change: Sendable, State> {
   @inlinable
   func notify(_ change: Change, state: () -> State) {
     var sawCancelled = false
-    // The callbacks registered when delivery starts, held by this copy of the array for the
-    // whole round (a callback that registers or cancels changes `subscriptions`, not it), so
-    // each can be borrowed from it rather than retained.
-    let current = subscriptions
-    for index in current.indices {
-      unowned(unsafe) let subscription = current[index]
+    for subscription in subscriptions {
       if subscription.isCancelled {
         sawCancelled = true
       } else {
         subscription.callback(change, state())
       }
     }
-    extendLifetime(current)
     if sawCancelled { prune() }
   }
 
