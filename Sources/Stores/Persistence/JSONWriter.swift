@@ -54,20 +54,19 @@ public struct JSONWriter: ~Copyable {
   @inline(__always)
   public mutating func member(_ key: StaticString) {
     let length = key.utf8CodeUnitCount
-    startLine(reservingAlso: length + 5)
-    base[count] = UInt8(ascii: "\"")
-    (base + count + 1).update(from: key.utf8Start, count: length)
-    let end = base + count + 1 + length
-    end[0] = UInt8(ascii: "\"")
-    end[1] = UInt8(ascii: " ")
-    end[2] = UInt8(ascii: ":")
-    end[3] = UInt8(ascii: " ")
-    count += length + 5
+    var output = startLine(reservingAlso: length + 4)
+    output[0] = UInt8(ascii: "\"")
+    (output + 1).update(from: key.utf8Start, count: length)
+    output += length + 1
+    // `" : `, one store.
+    UnsafeMutableRawPointer(output).storeBytes(
+      of: (0x203A_2022 as UInt32).littleEndian, as: UInt32.self)
+    count = output + 4 - base
   }
 
   /// Starts a member whose key is any string, escaped as needed.
   public mutating func member(_ key: String) {
-    startLine()
+    count = startLine() - base
     writeString(key)
     append(" : ")
   }
@@ -89,7 +88,7 @@ public struct JSONWriter: ~Copyable {
   /// Starts an element of the innermost array: the line break and indentation.
   @inline(__always)
   public mutating func element() {
-    startLine()
+    count = startLine() - base
   }
 
   /// Closes the innermost array: `]` on a line of its own, or right after `[` when empty.
@@ -98,46 +97,51 @@ public struct JSONWriter: ~Copyable {
     endContainer(UInt8(ascii: "]"))
   }
 
-  /// The separator before an element or member (none before the first), a line break and
-  /// the indentation of the current depth.
+  /// Writes the separator before an element or member (none before the first), a line break
+  /// and the indentation of the current depth, with room for `extra` bytes more, and returns
+  /// where the line goes on. The caller sets `count` past what it writes there.
   @inline(__always)
-  private mutating func startLine(reservingAlso extra: Int = 0) {
-    let indentation = 2 * depth
-    reserve(indentation + 2 + 8 + extra)
+  private mutating func startLine(reservingAlso extra: Int = 0) -> UnsafeMutablePointer<UInt8> {
+    let indentation = 2 &* depth
+    reserve(indentation &+ 2 &+ 8 &+ extra)
+    var output = base + count
     if !isEmptyContainer {
-      base[count] = UInt8(ascii: ",")
-      count += 1
+      output[0] = UInt8(ascii: ",")
+      output += 1
     }
     isEmptyContainer = false
-    base[count] = UInt8(ascii: "\n")
-    count += 1
-    writeSpaces(indentation)
+    output[0] = UInt8(ascii: "\n")
+    Self.writeSpaces(indentation, at: output + 1)
+    return output + 1 + indentation
   }
 
   @inline(__always)
   private mutating func endContainer(_ bracket: UInt8) {
     depth -= 1
+    let indentation = 2 &* depth
+    reserve(indentation &+ 2 &+ 8)
+    var output = base + count
     if isEmptyContainer {
       isEmptyContainer = false
     } else {
-      reserve(2 * depth + 1 + 8)
-      base[count] = UInt8(ascii: "\n")
-      count += 1
-      writeSpaces(2 * depth)
+      output[0] = UInt8(ascii: "\n")
+      Self.writeSpaces(indentation, at: output + 1)
+      output += 1 + indentation
     }
-    append(bracket)
+    output[0] = bracket
+    count = output + 1 - base
   }
 
-  /// Writes `length` spaces, eight at a time; the caller reserved `length + 8` bytes.
+  /// Writes `length` spaces at `output`, eight at a time: up to seven bytes more are
+  /// overwritten, so the caller reserved `length + 8` bytes.
   @inline(__always)
-  private mutating func writeSpaces(_ length: Int) {
-    let raw = UnsafeMutableRawPointer(base + count)
+  private static func writeSpaces(_ length: Int, at output: UnsafeMutablePointer<UInt8>) {
+    let raw = UnsafeMutableRawPointer(output)
     var offset = 0
     while offset < length {
       raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: offset, as: UInt64.self)
-      offset += 8
+      offset &+= 8
     }
-    count += length
   }
 
   // MARK: Scalars
