@@ -17,12 +17,12 @@ public struct JSONWriter: ~Copyable {
   private var count = 0
   private var capacity: Int
   /// The number of open arrays and objects.
-  public private(set) var depth = 0
+  private(set) var depth = 0
   /// Whether the innermost open container has no element or member yet.
   private var isEmptyContainer = false
 
   /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
-  public init(capacity: Int = 4096) {
+  init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
   }
@@ -32,7 +32,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// The bytes written, handed over without a copy.
-  public consuming func finish() -> Data {
+  consuming func finish() -> Data {
     let data = Data(
       bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     discard self
@@ -41,7 +41,8 @@ public struct JSONWriter: ~Copyable {
 
   // MARK: Structure
 
-  /// Opens an object: `{`. Write its members with ``member(_:)``, then ``endObject()``.
+  /// Opens an object: `{`. Write each member's key with ``member(_:)`` and then its value,
+  /// in sorted order, then ``endObject()``.
   @inline(__always)
   public mutating func beginObject() {
     append(UInt8(ascii: "{"))
@@ -52,7 +53,7 @@ public struct JSONWriter: ~Copyable {
   /// Starts the member called `key`, a plain ASCII name that needs no escapes: the line
   /// break and indentation, then `"key" : `. Write its value next.
   @inline(__always)
-  public mutating func member(_ key: StaticString) {
+  mutating func member(_ key: StaticString) {
     let length = key.utf8CodeUnitCount
     var output = startLine(reservingAlso: length + 4)
     output[0] = UInt8(ascii: "\"")
@@ -346,7 +347,7 @@ public struct JSONWriter: ~Copyable {
   /// the address to write at and must write exactly `length` bytes. For values with a fixed
   /// layout (UUIDs, timestamps), which need no escapes.
   @inline(__always)
-  public mutating func writeQuoted(
+  mutating func writeQuoted(
     length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void
   ) {
     reserve(length + 2)
@@ -357,7 +358,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Appends a line break: the end of a file.
-  public mutating func writeLineBreak() {
+  mutating func writeLineBreak() {
     append(UInt8(ascii: "\n"))
   }
 
