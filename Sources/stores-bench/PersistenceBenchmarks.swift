@@ -109,7 +109,7 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
     precondition(fileStore.todos == todos)
     report.compare(
       "one action on a file-backed store vs replacing its bytes durably",
-      size: "\(count(n)) todos", goal: "≤ 1.5×",
+      size: "\(count(n)) todos", goal: "≤ 1.5×", times: 21,
       ours: Side("", prepare: { () }) { _ in try! fileStore.trySend(.toggle(id: firstID)) },
       baseline: Side("(write, fsync, rename, fsync folder)", prepare: { () }) { _ in
         durableReplace(bytes, at: limitURL)
