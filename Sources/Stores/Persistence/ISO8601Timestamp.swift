@@ -250,8 +250,7 @@ public enum ISO8601Timestamp {
     let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
     let second = UInt32(truncatingIfNeeded: secondOfDay)
     func putPair(_ value: Int, at offset: Int) {
-      output[offset] = digitPairs.utf8Start[2 &* value]
-      output[offset + 1] = digitPairs.utf8Start[2 &* value &+ 1]
+      copyPair(of: digitPairs, at: value, to: output + offset)
     }
     putPair(year / 100, at: 0)
     putPair(year % 100, at: 2)
@@ -282,6 +281,14 @@ public enum ISO8601Timestamp {
     }
     output[i] = UInt8(ascii: "Z")
   }
+}
+
+/// Copies the two bytes at `2 * index` in `pairs` to `output`, in one load and one store.
+@inline(__always)
+func copyPair(of pairs: StaticString, at index: Int, to output: UnsafeMutablePointer<UInt8>) {
+  let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(
+    fromByteOffset: 2 &* index, as: UInt16.self)
+  UnsafeMutableRawPointer(output).storeBytes(of: pair, as: UInt16.self)
 }
 
 /// `00` to `FF`: the two upper-case hex digits of each byte.

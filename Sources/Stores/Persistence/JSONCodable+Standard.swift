@@ -104,9 +104,7 @@ extension UUID: JSONCodable {
     withUnsafeBytes(of: uuid) { bytes in
       writer.writeQuoted(length: 36) { output in
         func put(_ k: Int, at offset: Int) {
-          let pair = 2 &* Int(bytes[k])
-          output[offset] = hexPairs.utf8Start[pair]
-          output[offset + 1] = hexPairs.utf8Start[pair &+ 1]
+          copyPair(of: hexPairs, at: Int(bytes[k]), to: output + offset)
         }
         // 8-4-4-4-12 digits.
         for k in 0..<4 { put(k, at: 2 * k) }

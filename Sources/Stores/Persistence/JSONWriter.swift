@@ -183,13 +183,11 @@ public struct JSONWriter: ~Copyable {
       let pair = Int(truncatingIfNeeded: magnitude % 100)
       magnitude /= 100
       position -= 2
-      base[position] = digitPairs.utf8Start[2 &* pair]
-      base[position + 1] = digitPairs.utf8Start[2 &* pair &+ 1]
+      copyPair(of: digitPairs, at: pair, to: base + position)
     }
     if magnitude >= 10 {
       let pair = Int(truncatingIfNeeded: magnitude)
-      base[position - 2] = digitPairs.utf8Start[2 &* pair]
-      base[position - 1] = digitPairs.utf8Start[2 &* pair &+ 1]
+      copyPair(of: digitPairs, at: pair, to: base + position - 2)
     } else {
       base[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
     }
@@ -224,50 +222,56 @@ public struct JSONWriter: ~Copyable {
   /// Writes `text` as a JSON string, escaping what must be escaped. O(length), copying runs
   /// without escapes eight bytes at a time.
   public mutating func writeString(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-      guard let start = bytes.baseAddress else {
-        append("\"\"")
+    // A native string's UTF-8 in place; a bridged one's through a contiguous copy.
+    if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0) }) == nil {
+      var text = text
+      text.withUTF8 { writeString(utf8: $0) }
+    }
+  }
+
+  /// ``writeString(_:)`` of the UTF-8 `bytes`.
+  private mutating func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard let start = bytes.baseAddress else {
+      append("\"\"")
+      return
+    }
+    reserve(bytes.count + 2)
+    base[count] = UInt8(ascii: "\"")
+    count += 1
+    if bytes.count >= 8 && bytes.count <= 16 {
+      // A short string: two overlapping words, checked and copied without a call.
+      let raw = UnsafeRawPointer(start)
+      let first = raw.loadUnaligned(as: UInt64.self)
+      let last = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+      if Self.needsNoEscape(first) && Self.needsNoEscape(last) {
+        let output = UnsafeMutableRawPointer(base + count)
+        output.storeBytes(of: first, as: UInt64.self)
+        output.storeBytes(of: last, toByteOffset: bytes.count - 8, as: UInt64.self)
+        count += bytes.count
+        base[count] = UInt8(ascii: "\"")
+        count += 1
         return
       }
-      reserve(bytes.count + 2)
-      base[count] = UInt8(ascii: "\"")
-      count += 1
-      if bytes.count >= 8 && bytes.count <= 16 {
-        // A short string: two overlapping words, checked and copied without a call.
-        let raw = UnsafeRawPointer(start)
-        let first = raw.loadUnaligned(as: UInt64.self)
-        let last = raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-        if Self.needsNoEscape(first) && Self.needsNoEscape(last) {
-          let output = UnsafeMutableRawPointer(base + count)
-          output.storeBytes(of: first, as: UInt64.self)
-          output.storeBytes(of: last, toByteOffset: bytes.count - 8, as: UInt64.self)
-          count += bytes.count
-          base[count] = UInt8(ascii: "\"")
-          count += 1
-          return
-        }
-      }
-      var runStart = 0
-      var i = 0
-      while i < bytes.count {
-        i = Self.nextByteToEscape(start, count: bytes.count, from: i)
-        guard i < bytes.count else { break }
-        // The run before the escape, the escape (six bytes at most: `\u001f`), and what is
-        // left of the string and its closing quote.
-        reserve(i - runStart + 6 + bytes.count - i + 1)
-        (base + count).update(from: start + runStart, count: i - runStart)
-        count += i - runStart
-        writeEscape(for: start[i])
-        i += 1
-        runStart = i
-      }
-      reserve(bytes.count - runStart + 1)
-      (base + count).update(from: start + runStart, count: bytes.count - runStart)
-      count += bytes.count - runStart
-      base[count] = UInt8(ascii: "\"")
-      count += 1
     }
+    var runStart = 0
+    var i = 0
+    while i < bytes.count {
+      i = Self.nextByteToEscape(start, count: bytes.count, from: i)
+      guard i < bytes.count else { break }
+      // The run before the escape, the escape (six bytes at most: `\u001f`), and what is
+      // left of the string and its closing quote.
+      reserve(i - runStart + 6 + bytes.count - i + 1)
+      (base + count).update(from: start + runStart, count: i - runStart)
+      count += i - runStart
+      writeEscape(for: start[i])
+      i += 1
+      runStart = i
+    }
+    reserve(bytes.count - runStart + 1)
+    (base + count).update(from: start + runStart, count: bytes.count - runStart)
+    count += bytes.count - runStart
+    base[count] = UInt8(ascii: "\"")
+    count += 1
   }
 
   /// Whether none of the eight bytes of `word` is one a JSON string must escape.
