@@ -1,12 +1,13 @@
 import Foundation
+import Stores
 
 /// Renders values as Swift expressions that rebuild them, for the replayable programs of
-/// stateful tests: `.toggle(id: UUID(uuidString: "…")!)`, `Todo(id: …, title: "a", …)`.
+/// stateful tests: `.toggleTodo(id: UUID(uuidString: "…")!)`, `Todo(id: …, title: "a", …)`.
 ///
-/// Text, numbers, `Bool`, `Date`, `UUID`, `URL`, `IndexSet`, optionals, arrays, sets,
-/// dictionaries, tuples and enums render exactly; a structure or class renders as a call of its
-/// memberwise initialiser (`Type(property: value, …)`), which compiles when the type has one
-/// that takes its stored properties in order — as `Todo` and `Workout` do.
+/// Text, numbers (JSON numbers too), `Bool`, `Date`, `UUID`, `URL`, `IndexSet`, optionals,
+/// arrays, sets, dictionaries, tuples and enums render exactly; a structure or class renders
+/// as a call of its memberwise initialiser (`Type(property: value, …)`), which compiles when
+/// the type has one that takes its stored properties in order — as `Todo` and `Workout` do.
 enum SwiftCode {
   /// The Swift expression that rebuilds `value`, where its type is known from the context
   /// (enum cases are written `.name`). O(size of the value).
@@ -25,6 +26,8 @@ enum SwiftCode {
       return offsets.isEmpty ? "IndexSet()" : "IndexSet(\(Array(offsets)))"
     case let flag as Bool: return "\(flag)"
     case let number as any BinaryInteger: return "\(number)"
+    // A JSON number is a literal: its digits as written.
+    case let number as JSONNumber: return number.text
     default: break
     }
     let mirror = Mirror(reflecting: value)

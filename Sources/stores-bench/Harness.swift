@@ -28,6 +28,8 @@ struct Comparison {
   var baseline: Double
   var baselineLabel: String
   var goal: String
+  /// The bytes each side moves, to show MB/s beside the times; `nil` for none.
+  var bytes: Int? = nil
 
   var ratio: Double { ours / baseline }
 }
@@ -46,7 +48,8 @@ final class Report {
   /// Times `ours` and `baseline` interleaved, `repeats` times each (or `times`), and prints
   /// the medians and their ratio.
   func compare(
-    _ name: String, size: String, goal: String, times: Int? = nil, ours: Side, baseline: Side
+    _ name: String, size: String, goal: String, times: Int? = nil, bytes: Int? = nil,
+    ours: Side, baseline: Side
   ) {
     var oursTimes: [Double] = []
     var baselineTimes: [Double] = []
@@ -64,7 +67,7 @@ final class Report {
     record(
       Comparison(
         name: name, size: size, ours: median(oursTimes), baseline: median(baselineTimes),
-        baselineLabel: baseline.label, goal: goal))
+        baselineLabel: baseline.label, goal: goal, bytes: bytes))
   }
 
   /// Prints a comparison of times measured elsewhere.
@@ -75,9 +78,13 @@ final class Report {
       ratio >= 100
       ? String(Int(ratio.rounded()))
       : ratio < 0.1 ? "1/\(Int((1 / ratio).rounded()))" : format2(ratio)
+    let rate = { (seconds: Double) in
+      comparison.bytes.map { " (\(format2(Double($0) / seconds / 1e6)) MB/s)" } ?? ""
+    }
     print(
-      "| \(comparison.name) | \(comparison.size) | \(format(comparison.ours)) | "
-        + "\(format(comparison.baseline)) \(comparison.baselineLabel) | \(ratioText)× | \(comparison.goal) |"
+      "| \(comparison.name) | \(comparison.size) | \(format(comparison.ours))\(rate(comparison.ours)) | "
+        + "\(format(comparison.baseline))\(rate(comparison.baseline)) \(comparison.baselineLabel) | "
+        + "\(ratioText)× | \(comparison.goal) |"
     )
   }
 }

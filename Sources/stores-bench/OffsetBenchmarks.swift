@@ -19,8 +19,8 @@ func naiveMove(_ array: inout [Int], _ offsets: IndexSet, to destination: Int) {
   for element in moved { array.insert(element, at: target) }
 }
 
-/// The practical limit of removal: moves each run of kept elements down with `memmove`
-/// into the gaps, then drops the tail. Only right for trivial elements such as `Int`.
+/// The practical limit of removal: moves each run of kept elements down into the gaps, one
+/// `memmove` per run, then drops the tail. Only right for trivial elements such as `Int`.
 @inline(never)
 func unsafeRemove(_ array: inout [Int], _ offsets: IndexSet) {
   let kept = array.withUnsafeMutableBufferPointer { buffer -> Int in
@@ -41,14 +41,18 @@ func unsafeRemove(_ array: inout [Int], _ offsets: IndexSet) {
 }
 
 /// The practical limit of a move: copies the moved elements aside, moves the runs that stay
-/// toward either end with `memmove`, and copies the moved ones into the gap.
+/// toward either end, and copies the moved ones into the gap — one `memmove` per run each.
 @inline(never)
 func unsafeMove(_ array: inout [Int], _ offsets: IndexSet, to destination: Int) {
   array.withUnsafeMutableBufferPointer { buffer in
     guard let base = buffer.baseAddress else { return }
-    var moved = [Int]()
-    moved.reserveCapacity(offsets.count)
-    for range in offsets.rangeView { moved.append(contentsOf: buffer[range]) }
+    let moved = UnsafeMutableBufferPointer<Int>.allocate(capacity: offsets.count)
+    defer { moved.deallocate() }
+    var movedCount = 0
+    for range in offsets.rangeView {
+      (moved.baseAddress! + movedCount).update(from: base + range.lowerBound, count: range.count)
+      movedCount += range.count
+    }
     // Before the destination: close up toward the start.
     var write = 0
     var read = 0
@@ -78,7 +82,7 @@ func unsafeMove(_ array: inout [Int], _ offsets: IndexSet, to destination: Int) 
       let run = upper - destination
       if end != upper { (base + end - run).update(from: base + destination, count: run) }
     }
-    moved.withUnsafeBufferPointer { (base + gap).update(from: $0.baseAddress!, count: $0.count) }
+    if movedCount > 0 { (base + gap).update(from: moved.baseAddress!, count: movedCount) }
   }
 }
 

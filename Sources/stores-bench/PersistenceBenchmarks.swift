@@ -7,8 +7,8 @@ import Stores
   import Darwin
 #endif
 
-// 5. Persistence against the bare work: decoding the file, and encoding plus an atomic,
-// durable write.
+// 5. Persistence against the physical limit — reading the file's bytes, and replacing them
+// durably — and against Foundation's JSONEncoder and JSONDecoder on the same file.
 
 /// The todos file as plain Codable values, dates left as text: the least a decoder must do.
 struct BareTodosFile: Codable {
@@ -29,12 +29,18 @@ func bareDecode(_ url: URL) -> BareTodosFile {
   try! JSONDecoder().decode(BareTodosFile.self, from: Data(contentsOf: url))
 }
 
+/// `JSONEncoder` with the options of the store files, dates already text.
+@inline(never)
+func bareEncode(_ file: BareTodosFile) -> Data {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+  return try! encoder.encode(file)
+}
+
 /// What an action cannot avoid: encode the state, write a temporary file, `fsync`, rename.
 @inline(never)
 func bareSave(_ file: BareTodosFile, to url: URL) {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-  let data = try! encoder.encode(file)
+  let data = bareEncode(file)
   let temporary = url.path + ".bare-tmp"
   let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
   _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
@@ -43,16 +49,78 @@ func bareSave(_ file: BareTodosFile, to url: URL) {
   rename(temporary, url.path)
 }
 
+/// The physical limit of an action on a file: replacing its bytes durably — a temporary
+/// file in the same folder, `write`, `fsync`, `rename` over the file, `fsync` the folder.
+@inline(never)
+func durableReplace(_ bytes: [UInt8], at url: URL) {
+  let temporary = url.path + ".limit-tmp"
+  let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeBytes {
+      write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+    }
+    precondition(written > 0, "cannot write \(temporary)")
+    offset += written
+  }
+  fsync(descriptor)
+  close(descriptor)
+  rename(temporary, url.path)
+  let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+  fsync(folder)
+  close(folder)
+}
+
+/// The physical limit of opening a file: reading its bytes into memory.
+@inline(never)
+func readBytes(_ url: URL) -> [UInt8] {
+  let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+  defer { close(descriptor) }
+  var info = stat()
+  fstat(descriptor, &info)
+  var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+  var count = 0
+  while count < bytes.count {
+    let got = bytes.withUnsafeMutableBytes {
+      read(descriptor, $0.baseAddress! + count, $0.count - count)
+    }
+    precondition(got > 0, "cannot read \(url.path)")
+    count += got
+  }
+  return bytes
+}
+
 @MainActor
 func persistenceBenchmarks(_ report: Report, quick: Bool) {
-  let n = quick ? 2_000 : 100_000
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("stores-bench-\(UUID().uuidString)")
   try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: folder) }
+
+  for n in quick ? [1000] : [1000, 10_000] {
+    let url = folder.appendingPathComponent("todos-\(n).json")
+    let limitURL = folder.appendingPathComponent("limit-\(n).json")
+    let todos = sampleTodos(n)
+    let firstID = todos[0].id
+    try! StateFileCoding.encode(TodosStore.State(todos: todos), path: url.path)
+      .write(to: url)
+    let bytes = readBytes(url)
+    let fileStore = try! TodosStore(contentsOf: url)
+    precondition(fileStore.todos == todos)
+    report.compare(
+      "one action on a file-backed store vs replacing its bytes durably",
+      size: "\(count(n)) todos", goal: "≤ 1.5×", times: 21,
+      ours: Side("", prepare: { () }) { _ in try! fileStore.trySend(.toggleTodo(id: firstID)) },
+      baseline: Side("(write, fsync, rename, fsync folder)", prepare: { () }) { _ in
+        durableReplace(bytes, at: limitURL)
+      })
+  }
+
+  let n = quick ? 2_000 : 100_000
   let url = folder.appendingPathComponent("todos.json")
   let bareURL = folder.appendingPathComponent("bare.json")
   let todos = sampleTodos(n)
+  let state = TodosStore.State(todos: todos)
   let bareFile = BareTodosFile(
     todos: todos.map {
       .init(
@@ -61,13 +129,39 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
     },
     version: 1)
   bareSave(bareFile, to: url)
+  let data = try! Data(contentsOf: url)
+  precondition(try! StateFileCoding.encode(state, path: url.path) == data + [0x0A])
   precondition((try! TodosStore(contentsOf: url)).todos == todos)
   let firstID = todos[0].id
 
   report.compare(
-    "open a file-backed TodosStore vs JSONDecoder", size: "\(count(n)) todos", goal: "≤ 1.3×",
+    "encode a todos file vs JSONEncoder", size: "\(count(n)) todos", goal: "≤ 0.2× (≥ 5× MB/s)",
+    bytes: data.count,
+    ours: Side("", prepare: { () }) { _ in
+      blackHole(try! StateFileCoding.encode(state, path: url.path))
+    },
+    baseline: Side("(JSONEncoder, dates as text)", prepare: { () }) { _ in
+      blackHole(bareEncode(bareFile))
+    })
+  report.compare(
+    "decode a todos file vs JSONDecoder", size: "\(count(n)) todos",
+    goal: "≤ 0.33× (≥ 3× MB/s)", bytes: data.count,
+    ours: Side("", prepare: { () }) { _ in
+      let decoded: TodosStore.State = try! StateFileCoding.decode(data, path: url.path)
+      blackHole(decoded)
+    },
+    baseline: Side("(JSONDecoder, dates as text)", prepare: { () }) { _ in
+      blackHole(try! JSONDecoder().decode(BareTodosFile.self, from: data))
+    })
+  report.compare(
+    "open a file-backed TodosStore vs JSONDecoder", size: "\(count(n)) todos", goal: "≤ 0.5×",
     ours: Side("", prepare: { () }) { _ in blackHole(try! TodosStore(contentsOf: url)) },
     baseline: Side("(read + decode)", prepare: { () }) { _ in blackHole(bareDecode(url)) })
+  report.compare(
+    "open a file-backed TodosStore vs reading its bytes", size: "\(count(n)) todos",
+    goal: "(the limit)", bytes: data.count,
+    ours: Side("", prepare: { () }) { _ in blackHole(try! TodosStore(contentsOf: url)) },
+    baseline: Side("(open, read, close)", prepare: { () }) { _ in blackHole(readBytes(url)) })
 
   let store = try! TodosStore(contentsOf: url)
   report.compare(

@@ -229,6 +229,6 @@ private final class Reports: @unchecked Sendable {
     )
     #expect(
       SwiftCode.expression(KeyValueAction.set(key: "k", value: .number(1)))
-        == #".set(key: "k", value: .number(1.0))"#)
+        == #".set(key: "k", value: .number(1))"#)
   }
 }

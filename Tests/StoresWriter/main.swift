@@ -42,7 +42,7 @@ MainActor.assumeIsolated {
     case "keyvalue":
       let file = try KeyValueFile(contentsOf: url)
       for index in 0..<count {
-        try file.trySend(.set(key: "\(tag)-\(index)", value: .number(Double(index))))
+        try file.trySend(.set(key: "\(tag)-\(index)", value: .number(JSONNumber(index))))
         print("ack \(index)")
         fflush(nil)
       }

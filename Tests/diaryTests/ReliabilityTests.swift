@@ -162,7 +162,7 @@ struct ReliabilityTests {
       #expect(values.count == 200)
       #expect(
         (0..<4).allSatisfy { w in
-          (0..<50).allSatisfy { values["w\(w)-\($0)"] == .number(Double($0)) }
+          (0..<50).allSatisfy { values["w\(w)-\($0)"] == .number(JSONNumber($0)) }
         })
     default:
       // Every writer ends by setting sleepGoal to 49 % 25.

@@ -7,7 +7,7 @@ extension Gen where Value == JSONValue {
     let scalar = Gen<JSONValue>.oneOf(
       .constant(.null),
       Gen<Bool>.bool.map { .bool($0) },
-      Gen<Double>.double(in: -1e6...1e6).map { .number($0) },
+      Gen<Double>.double(in: -1e6...1e6).map { .number(JSONNumber($0)) },
       Gen<String>.string(maxLength: 8).map { .string($0) }
     )
     guard depth > 0 else { return scalar }

@@ -117,52 +117,120 @@ extension MutableCollection {
 }
 
 extension UnsafeMutableBufferPointer {
+  /// `compactRemoving(_:)` on contiguous storage: each run of kept elements moves down in one
+  /// block move (short runs element by element), as a hand-written compaction does. Elements
+  /// that need no reference counting are simply moved over; others have the removed elements
+  /// moved aside first and put back after the kept ones.
+  ///
+  /// - Complexity: O(*n*), plus O(*m*) extra memory for *m* removed elements that are not
+  ///   trivial.
+  @inlinable
+  func compactRemoving(_ offsets: IndexSet) -> Int {
+    guard let first = offsets.first, let base = baseAddress else { return count }
+    let isTrivial = _isPOD(Element.self)
+    let aside = UnsafeMutablePointer<Element>.allocate(capacity: isTrivial ? 0 : offsets.count)
+    defer { aside.deallocate() }
+    var asideCount = 0
+    var write = first
+    var read = first
+    for removed in offsets.rangeView {
+      Self.moveRun(base, from: read, to: write, count: removed.lowerBound - read)
+      write += removed.lowerBound - read
+      if !isTrivial {
+        (aside + asideCount).moveInitialize(from: base + removed.lowerBound, count: removed.count)
+        asideCount += removed.count
+      }
+      read = removed.upperBound
+    }
+    Self.moveRun(base, from: read, to: write, count: count - read)
+    write += count - read
+    if !isTrivial {
+      (base + write).moveInitialize(from: aside, count: asideCount)
+    }
+    return write
+  }
+
   /// The body of `move(fromOffsets:toOffset:)`, for arguments already checked.
   ///
-  /// The elements that stay close up around the destination — those before it toward the
-  /// start, the others toward the end — and the moved ones, copied aside first, fill the
-  /// gap between them in order.
+  /// The moved elements go aside; the runs that stay close up around the destination in one
+  /// block move each — those before it toward the start, the others toward the end — and the
+  /// moved ones fill the gap between them, in order.
   @inlinable
   func moveInPlace(_ offsets: IndexSet, to destination: Int) {
-    var moved: [Element] = []
-    moved.reserveCapacity(offsets.count)
-    for range in offsets.rangeView { moved.append(contentsOf: self[range]) }
+    guard let base = baseAddress, !offsets.isEmpty else { return }
+    let moved = UnsafeMutablePointer<Element>.allocate(capacity: offsets.count)
+    defer { moved.deallocate() }
+    var movedCount = 0
+    for range in offsets.rangeView {
+      Self.moveRun(base, from: range.lowerBound, into: moved + movedCount, count: range.count)
+      movedCount += range.count
+    }
 
+    // Before the destination: close up toward the start.
     var write = 0
     var read = 0
     for range in offsets.rangeView where range.lowerBound < destination {
-      while read < range.lowerBound {
-        swapAt(write, read)
-        write += 1
-        read += 1
-      }
+      Self.moveRun(base, from: read, to: write, count: range.lowerBound - read)
+      write += range.lowerBound - read
       read = range.upperBound
     }
-    while read < destination {
-      swapAt(write, read)
-      write += 1
-      read += 1
+    if read < destination {
+      Self.moveRun(base, from: read, to: write, count: destination - read)
+      write += destination - read
     }
     let gapStart = write
 
-    write = count - 1
-    read = count - 1
+    // From the destination on: close up toward the end.
+    var end = count
+    var upper = count
     for range in offsets.rangeView.reversed() where range.upperBound > destination {
-      while read >= range.upperBound {
-        swapAt(write, read)
-        write -= 1
-        read -= 1
-      }
-      read = range.lowerBound - 1
+      let run = upper - range.upperBound
+      Self.moveRun(base, from: range.upperBound, to: end - run, count: run)
+      end -= run
+      upper = Swift.max(range.lowerBound, destination)
     }
-    while read >= destination {
-      swapAt(write, read)
-      write -= 1
-      read -= 1
+    if upper > destination {
+      let run = upper - destination
+      Self.moveRun(base, from: destination, to: end - run, count: run)
     }
 
-    for (position, element) in zip(gapStart..., moved) {
-      self[position] = element
+    (base + gapStart).moveInitialize(from: moved, count: movedCount)
+  }
+
+  /// Moves the `count` elements at `source` to `destination` in the same buffer (the
+  /// regions may overlap; the destination's elements must be moved out or trivial): in one
+  /// block move, or element by element for a short run, where a call costs more than it
+  /// saves.
+  @inlinable @inline(__always)
+  static func moveRun(
+    _ base: UnsafeMutablePointer<Element>, from source: Int, to destination: Int, count: Int
+  ) {
+    guard count > 0, source != destination else { return }
+    if count >= 16 {
+      (base + destination).moveInitialize(from: base + source, count: count)
+    } else if destination < source {
+      for k in 0..<count {
+        (base + destination + k).initialize(to: (base + source + k).move())
+      }
+    } else {
+      for k in (0..<count).reversed() {
+        (base + destination + k).initialize(to: (base + source + k).move())
+      }
+    }
+  }
+
+  /// Moves the `count` elements at `source` into the separate memory at `destination`.
+  @inlinable @inline(__always)
+  static func moveRun(
+    _ base: UnsafeMutablePointer<Element>, from source: Int,
+    into destination: UnsafeMutablePointer<Element>, count: Int
+  ) {
+    if count >= 16 {
+      destination.moveInitialize(from: base + source, count: count)
+    } else {
+      for k in 0..<count {
+        (destination + k).initialize(to: (base + source + k).move())
+      }
     }
   }
 }

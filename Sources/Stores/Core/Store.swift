@@ -77,7 +77,7 @@ public protocol Store: AnyObject, Observable {
   ///
   /// For a store opened on a file the action is a transaction (see ``StoreCore``); if it
   /// cannot be saved, the state is left as it was and the error is kept in
-  /// ``StoreCore/lastError``. Use ``trySend(_:)`` to get the error thrown instead.
+  /// ``Store/lastError``. Use ``trySend(_:)`` to get the error thrown instead.
   ///
   /// - Complexity: The reducer's cost for `action`, plus O(*k*) for *k* change callbacks; a
   ///   store in memory never copies its state. On a file, add the transaction: O(*n*) to

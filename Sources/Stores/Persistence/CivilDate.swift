@@ -15,17 +15,21 @@ enum CivilDate {
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  /// The date `days` days after 1970-01-01. O(1).
+  /// The date `days` days after 1970-01-01, which is in the years 1...9999. O(1), in 32-bit
+  /// arithmetic: counted from 0000-03-01, the days are never negative.
+  @inline(__always)
   static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    precondition(days >= -719_162 && days <= 2_932_896, "\(days) days is outside 1...9999")
+    let z = UInt32(truncatingIfNeeded: days &+ 719_468)
+    let era = z / 146_097
+    let dayOfEra = z &- era &* 146_097
+    let yearOfEra =
+      (dayOfEra &- dayOfEra / 1460 &+ dayOfEra / 36_524 &- dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra &- (365 &* yearOfEra &+ yearOfEra / 4 &- yearOfEra / 100)
+    let shiftedMonth = (5 &* dayOfYear &+ 2) / 153
+    let day = dayOfYear &- (153 &* shiftedMonth &+ 2) / 5 &+ 1
+    let month = shiftedMonth < 10 ? shiftedMonth &+ 3 : shiftedMonth &- 9
+    return (Int(yearOfEra &+ era &* 400) + (month <= 2 ? 1 : 0), Int(month), Int(day))
   }
 
   /// The number of days in `month` (1...12) of `year`. O(1).

@@ -7,14 +7,12 @@ import Foundation
 /// bit for bit, except that `-0.0` comes back as `+0.0`. The calendar is the proleptic Gregorian
 /// one, in integer arithmetic; `DateFormatter`, `Calendar` and friends are not used.
 public enum ISO8601Timestamp {
-  /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted.
-  static let firstSecond =
-    (CivilDate.days(year: 1, month: 1, day: 1) - CivilDate.referenceDay)
-    * 86_400
-  /// Seconds from 2001-01-01T00:00:00Z to 10000-01-01T00:00:00Z, the first instant not formatted.
-  static let endSecond =
-    (CivilDate.days(year: 10_000, month: 1, day: 1) - CivilDate.referenceDay)
-    * 86_400
+  /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted:
+  /// 730,485 days before (`CivilDate.days(year: 1, month: 1, day: 1) - referenceDay`).
+  static let firstSecond = -63_113_904_000
+  /// Seconds from 2001-01-01T00:00:00Z to 10000-01-01T00:00:00Z, the first instant not
+  /// formatted: 2,921,574 days after.
+  static let endSecond = 252_423_993_600
 
   /// The UTC timestamp of `date`, with the shortest fraction of a second that reads back as
   /// exactly the same `Date`.
@@ -31,12 +29,30 @@ public enum ISO8601Timestamp {
   /// - Complexity: O(1), apart from the length of the output: one shortest-digits conversion of
   ///   the `Double` when it has a fraction, then integer arithmetic.
   public static func string(from date: Date) -> String? {
+    guard let (whole, fraction) = parts(of: date) else { return nil }
+    let length = length(of: fraction)
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      write(whole: whole, fraction: fraction, to: buffer.baseAddress!)
+      return length
+    }
+  }
+
+  /// The whole seconds since 2001-01-01T00:00:00Z and the fraction digits of `date`'s
+  /// timestamp (see ``string(from:)``), or `nil` when it has none.
+  @inline(__always)
+  static func parts(of date: Date) -> (whole: Int, fraction: Fraction)? {
     let seconds = date.timeIntervalSinceReferenceDate
     // Also false for NaN.
     guard seconds >= Double(firstSecond) && seconds < Double(endSecond) else { return nil }
-    if seconds.rounded(.down) == seconds {
-      return format(whole: Int(seconds), fraction: .none)
+    let truncated = Int(seconds)
+    if Double(truncated) == seconds {
+      return (truncated, .none)
     }
+    return fractionParts(of: seconds)
+  }
+
+  /// ``parts(of:)`` for a number of seconds in range that is not whole.
+  static func fractionParts(of seconds: Double) -> (whole: Int, fraction: Fraction) {
     let decimal = ShortestDecimal(seconds)
     // The fraction has n digits; the mantissa's last m = min(n, digitCount) digits are its
     // last digits, the rest are zeros.
@@ -46,13 +62,10 @@ public enum ISO8601Timestamp {
     let whole = Int(decimal.mantissa / scale)
     let low = decimal.mantissa % scale
     guard decimal.isNegative else {
-      return format(
-        whole: whole, fraction: Fraction(fill: 0, fillCount: n - m, low: low, lowDigits: m))
+      return (whole, Fraction(fill: 0, fillCount: n - m, low: low, lowDigits: m))
     }
     // -(w + 0.f) = -(w + 1) + (1 - 0.f), and 1 - 0.f = 0.99…9 (n - m nines) + (10^m - low).
-    return format(
-      whole: -whole - 1,
-      fraction: Fraction(fill: 9, fillCount: n - m, low: scale - low, lowDigits: m))
+    return (-whole - 1, Fraction(fill: 9, fillCount: n - m, low: scale - low, lowDigits: m))
   }
 
   /// The instant of an RFC 3339 timestamp `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
@@ -64,19 +77,32 @@ public enum ISO8601Timestamp {
   /// February 29 of a year that is not a leap year); hour 24; minute 60; second 60 (leap seconds
   /// are not supported); offsets beyond ±23:59; an empty fraction (`07:30:00.Z`) or a comma as
   /// decimal sign; signs, spaces or any character before or after the timestamp; and instants
-  /// that fall outside the years 0001...9999 in UTC once the offset is applied (so that every
-  /// date returned can be written back by ``string(from:)``).
+  /// that fall outside the years 0001...9999 in UTC once the offset is applied — including a
+  /// fraction of the last second of 9999 so close to its end that it rounds to
+  /// 10000-01-01T00:00:00Z (`9999-12-31T23:59:59.9999999Z`) — so that every date returned can
+  /// be written back by ``string(from:)``.
   ///
   /// - Complexity: O(n) in the length of `string`.
   public static func date(from string: String) -> Date? {
     var text = string
-    return text.withUTF8 { parse($0) }
+    guard case .date(let date) = text.withUTF8({ parse($0) }) else { return nil }
+    return date
+  }
+
+  /// What ``parse(_:)`` makes of a text.
+  enum Parsed {
+    /// A timestamp of this instant.
+    case date(Date)
+    /// A timestamp of an instant outside the years 0001...9999 in UTC.
+    case outOfRange
+    /// Not a timestamp.
+    case invalid
   }
 
   /// Parses the UTF-8 bytes of a timestamp. See ``date(from:)``.
-  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Parsed {
     // "YYYY-MM-DDTHH:MM:SSZ" is the shortest form.
-    guard text.count >= 20 else { return nil }
+    guard text.count >= 20 else { return .invalid }
     func number(_ start: Int, _ length: Int) -> Int? {
       var value = 0
       for i in start..<start + length {
@@ -92,11 +118,11 @@ public enum ISO8601Timestamp {
       let hour = number(11, 2), text[13] == UInt8(ascii: ":"),
       let minute = number(14, 2), text[16] == UInt8(ascii: ":"),
       let second = number(17, 2)
-    else { return nil }
+    else { return .invalid }
     guard year >= 1, month >= 1, month <= 12, day >= 1,
       day <= CivilDate.daysInMonth(year: year, month: month),
       hour <= 23, minute <= 59, second <= 59
-    else { return nil }
+    else { return .invalid }
 
     var i = 19
     var fraction = i..<i
@@ -106,10 +132,10 @@ public enum ISO8601Timestamp {
       while i < text.count && text[i] &- 0x30 < 10 {
         i += 1
       }
-      guard i > start else { return nil }
+      guard i > start else { return .invalid }
       fraction = start..<i
     }
-    guard i < text.count else { return nil }
+    guard i < text.count else { return .invalid }
     var offset = 0
     if text[i] | 0x20 == UInt8(ascii: "z") {
       i += 1
@@ -117,17 +143,17 @@ public enum ISO8601Timestamp {
       guard i + 6 <= text.count, let offsetHours = number(i + 1, 2),
         text[i + 3] == UInt8(ascii: ":"), let offsetMinutes = number(i + 4, 2),
         offsetHours <= 23, offsetMinutes <= 59
-      else { return nil }
+      else { return .invalid }
       offset = (offsetHours * 3600 + offsetMinutes * 60) * (text[i] == UInt8(ascii: "-") ? -1 : 1)
       i += 6
     } else {
-      return nil
+      return .invalid
     }
-    guard i == text.count else { return nil }
+    guard i == text.count else { return .invalid }
 
     let days = CivilDate.days(year: year, month: month, day: day) - CivilDate.referenceDay
     let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-    guard whole >= firstSecond && whole < endSecond else { return nil }
+    guard whole >= firstSecond && whole < endSecond else { return .outOfRange }
 
     var end = fraction.upperBound
     while end > fraction.lowerBound && text[end - 1] == UInt8(ascii: "0") {
@@ -135,9 +161,13 @@ public enum ISO8601Timestamp {
     }
     let digits = UnsafeBufferPointer(rebasing: text[fraction.lowerBound..<end])
     if digits.isEmpty {
-      return Date(timeIntervalSinceReferenceDate: Double(whole))
+      return .date(Date(timeIntervalSinceReferenceDate: Double(whole)))
     }
-    return Date(timeIntervalSinceReferenceDate: seconds(whole: whole, fraction: digits))
+    // A fraction of the last second of 9999 can round up to 10000-01-01T00:00:00Z, which
+    // cannot be written back: refuse it rather than read what cannot be saved.
+    let value = seconds(whole: whole, fraction: digits)
+    guard value < Double(endSecond) else { return .outOfRange }
+    return .date(Date(timeIntervalSinceReferenceDate: value))
   }
 
   /// The `Double` nearest to `whole` + 0.`fraction` (ASCII digits, the last one not zero).
@@ -201,9 +231,16 @@ public enum ISO8601Timestamp {
     var count: Int { fillCount + lowDigits }
   }
 
-  /// Writes `whole` seconds since 2001-01-01T00:00:00Z (in the years 0001...9999) and the
-  /// `fraction` digits as a timestamp. O(1 + fraction length).
-  static func format(whole: Int, fraction: Fraction) -> String {
+  /// The length of a timestamp with `fraction`.
+  static func length(of fraction: Fraction) -> Int {
+    20 + (fraction.count > 0 ? 1 + fraction.count : 0)
+  }
+
+  /// Writes the timestamp of `whole` seconds since 2001-01-01T00:00:00Z (in the years
+  /// 0001...9999) and the `fraction` digits at `output`: ``length(of:)`` bytes.
+  /// O(1 + fraction length).
+  @inline(__always)
+  static func write(whole: Int, fraction: Fraction, to output: UnsafeMutablePointer<UInt8>) {
     var days = whole / 86_400
     var secondOfDay = whole - days * 86_400
     if secondOfDay < 0 {
@@ -211,44 +248,65 @@ public enum ISO8601Timestamp {
       secondOfDay += 86_400
     }
     let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
-    let length = 20 + (fraction.count > 0 ? 1 + fraction.count : 0)
-    return String(unsafeUninitializedCapacity: length) { buffer in
-      var i = 0
-      func put(_ byte: UInt8) {
-        buffer[i] = byte
+    let second = UInt32(truncatingIfNeeded: secondOfDay)
+    func putPair(_ value: Int, at offset: Int) {
+      copyPair(of: digitPairs, at: value, to: output + offset)
+    }
+    putPair(year / 100, at: 0)
+    putPair(year % 100, at: 2)
+    output[4] = UInt8(ascii: "-")
+    putPair(month, at: 5)
+    output[7] = UInt8(ascii: "-")
+    putPair(day, at: 8)
+    output[10] = UInt8(ascii: "T")
+    putPair(Int(second / 3600), at: 11)
+    output[13] = UInt8(ascii: ":")
+    putPair(Int(second / 60 % 60), at: 14)
+    output[16] = UInt8(ascii: ":")
+    putPair(Int(second % 60), at: 17)
+    var i = 19
+    if fraction.count > 0 {
+      output[i] = UInt8(ascii: ".")
+      i += 1
+      for _ in 0..<fraction.fillCount {
+        output[i] = UInt8(ascii: "0") + fraction.fill
         i += 1
       }
-      func put(_ value: UInt64, digits: Int) {
-        var rest = value
-        for k in stride(from: i + digits - 1, through: i, by: -1) {
-          buffer[k] = UInt8(ascii: "0") + UInt8(rest % 10)
-          rest /= 10
-        }
-        i += digits
+      var rest = fraction.low
+      for k in stride(from: i + fraction.lowDigits - 1, through: i, by: -1) {
+        output[k] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
       }
-      put(UInt64(year), digits: 4)
-      put(UInt8(ascii: "-"))
-      put(UInt64(month), digits: 2)
-      put(UInt8(ascii: "-"))
-      put(UInt64(day), digits: 2)
-      put(UInt8(ascii: "T"))
-      put(UInt64(secondOfDay / 3600), digits: 2)
-      put(UInt8(ascii: ":"))
-      put(UInt64(secondOfDay / 60 % 60), digits: 2)
-      put(UInt8(ascii: ":"))
-      put(UInt64(secondOfDay % 60), digits: 2)
-      if fraction.count > 0 {
-        put(UInt8(ascii: "."))
-        for _ in 0..<fraction.fillCount {
-          put(UInt8(ascii: "0") + fraction.fill)
-        }
-        put(fraction.low, digits: fraction.lowDigits)
-      }
-      put(UInt8(ascii: "Z"))
-      return i
+      i += fraction.lowDigits
     }
+    output[i] = UInt8(ascii: "Z")
   }
 }
+
+/// Copies the two bytes at `2 * index` in `pairs` to `output`, in one load and one store.
+@inline(__always)
+func copyPair(of pairs: StaticString, at index: Int, to output: UnsafeMutablePointer<UInt8>) {
+  let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(
+    fromByteOffset: 2 &* index, as: UInt16.self)
+  UnsafeMutableRawPointer(output).storeBytes(of: pair, as: UInt16.self)
+}
+
+/// `00` to `FF`: the two upper-case hex digits of each byte.
+let hexPairs: StaticString = """
+  000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B\
+  2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F5051525354555657\
+  58595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F80818283\
+  8485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAF\
+  B0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADB\
+  DCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF
+  """
+
+/// `00` to `99`: the two digits of each number below 100, for writing digits in pairs.
+let digitPairs: StaticString = """
+  0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243\
+  4445464748495051525354555657585960616263646566676869707172737475767778798081828384858687\
+  888990919293949596979899
+  """
 
 /// The shortest decimal that reads back as a given finite, non-zero `Double`: the value is
 /// ±`mantissa` × 10^-`fractionDigitCount`, where `mantissa` has `digitCount` digits (at most 17)
@@ -264,11 +322,12 @@ struct ShortestDecimal {
   /// with trailing zeros).
   var fractionDigitCount = 0
 
-  /// Reads the shortest round-trip representation of `value` (`value.description`: `123.25`,
-  /// `1e-05`, `-3.5e-06`, `1e+16` and the like). O(1).
+  /// Reads the shortest round-trip representation of `value` (its `description`: `123.25`,
+  /// `1e-05`, `-3.5e-06`, `1e+16` and the like, written to the stack). O(1).
   init(_ value: Double) {
-    var text = value.description
-    text.withUTF8 { bytes in
+    var text = ASCIISink()
+    value.write(to: &text)
+    text.withBytes { bytes in
       var digitsAfterPoint = 0
       var sawPoint = false
       var exponent = 0

@@ -41,10 +41,21 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   private var watcher: FileWatcher?
   /// Whether this backing has removed the temporary files of crashed writers.
   private var removedStaleTemporaries = false
+  /// The file's decoding and encoding, made where the backing is opened and `State` is
+  /// known, so that they run specialised for it (the backing itself is called through
+  /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
+  private let decode: (Data) throws(StoreFileError) -> State
+  private let encode: (State, _ capacity: Int) throws(StoreFileError) -> Data
 
-  private init(path: String, lockTimeout: Duration) {
+  private init(
+    path: String, lockTimeout: Duration,
+    decode: @escaping (Data) throws(StoreFileError) -> State,
+    encode: @escaping (State, Int) throws(StoreFileError) -> Data
+  ) {
     self.path = path
     self.lockTimeout = lockTimeout
+    self.decode = decode
+    self.encode = encode
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
@@ -54,8 +65,14 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   static func open(_ url: URL, lockTimeout: Duration) throws(StoreFileError) -> (
     JSONFileBacking, State
   ) {
-    let backing = JSONFileBacking(path: url.standardizedFileURL.path, lockTimeout: lockTimeout)
-    let (state, version) = try backing.read(FileSystem.resolvingLinks(backing.path))
+    let path = url.standardizedFileURL.path
+    let backing = JSONFileBacking(
+      path: path, lockTimeout: lockTimeout,
+      decode: { data throws(StoreFileError) in try StateFileCoding.decode(data, path: path) },
+      encode: { state, capacity throws(StoreFileError) in
+        try StateFileCoding.encode(state, path: path, capacity: capacity)
+      })
+    let (state, version) = try backing.read(FileSystem.resolvingLinks(path))
     backing.version = version
     return (backing, state)
   }
@@ -97,7 +114,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         {
           if let file {
             let data = try file.contents(path: path)
-            state = try StateFileCoding.decode(data, path: path)
+            state = try decode(data)
             newVersion = FileVersion(identity: file.identity, content: data)
           } else {
             (state, newVersion) = (State(), nil)
@@ -108,7 +125,8 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         }
         let didChange = try changed ?? update(&state)
         if didChange {
-          let data = try StateFileCoding.encode(state, path: path)
+          // Room for the file it replaces and a little more: written without growing.
+          let data = try encode(state, Int(file?.identity.size ?? 0) * 9 / 8 + 4096)
           do {
             let identity = try FileSystem.replace(
               name, in: folder, with: data, creating: file == nil, path: path)
@@ -187,9 +205,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
       return (State(), nil)
     }
-    return (
-      try StateFileCoding.decode(data, path: path), FileVersion(identity: identity, content: data)
-    )
+    return (try decode(data), FileVersion(identity: identity, content: data))
   }
 }
 

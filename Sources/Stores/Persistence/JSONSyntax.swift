@@ -3,8 +3,10 @@ import Foundation
 /// A strict, fast validator of JSON text (RFC 8259) that reports the first problem with its line
 /// and column.
 ///
-/// Run it before `JSONDecoder`: on Linux, Foundation reports every syntax error without a
-/// position, accepts trailing commas, and silently keeps the first of two duplicate keys.
+/// The store files are validated with it before ``JSONReader`` reads them, which can then trust
+/// the text: every syntax error is found here, first, with its place. (It accepts exactly what
+/// `JSONDecoder` accepts, but for trailing commas and duplicate keys, which Foundation takes,
+/// and UTF-16 and UTF-32 text.)
 enum JSONSyntax {
   /// Checks that `data` is exactly one JSON text (RFC 8259) and throws the first problem found.
   ///
@@ -33,15 +35,9 @@ enum JSONSyntax {
   ///     `JSONDecoder`. With `0` or less, only a scalar is accepted at the top level.
   /// - Throws: ``JSONSyntaxError`` for the first problem in the input, by position.
   static func validate(_ data: Data, maxDepth: Int = 512) throws(JSONSyntaxError) {
-    if data.isEmpty {
-      throw JSONSyntaxError(line: 1, column: 1, message: "the file is empty")
-    }
     let problem = data.withUnsafeBytes { raw -> JSONSyntaxError? in
-      guard let base = raw.baseAddress else { return nil }
-      var validator = JSONValidator(
-        bytes: base.assumingMemoryBound(to: UInt8.self), count: raw.count, maxDepth: maxDepth)
       do throws(JSONSyntaxError) {
-        try validator.run()
+        _ = try validate(raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
         return nil
       } catch {
         return error
@@ -50,5 +46,19 @@ enum JSONSyntax {
     if let problem {
       throw problem
     }
+  }
+
+  /// Checks `bytes` as ``validate(_:maxDepth:)`` does and returns the keys of the top-level
+  /// object, in the order of the text (none when the text is not an object): what a reader
+  /// needs to go to any top-level member without scanning for it.
+  static func validate(
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512
+  ) throws(JSONSyntaxError) -> [KeyRecord] {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      throw JSONSyntaxError(line: 1, column: 1, message: "the file is empty")
+    }
+    var validator = JSONValidator(bytes: base, count: bytes.count, maxDepth: maxDepth)
+    try validator.run()
+    return validator.topLevelKeys
   }
 }

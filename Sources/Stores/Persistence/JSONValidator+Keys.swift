@@ -9,24 +9,23 @@ extension JSONValidator {
   ///
   /// Keys are equal when their unescaped texts are canonically equivalent, as for Swift
   /// `String`s. The first ``linearKeyLimit`` keys of an object are compared by a linear scan of
-  /// their hashes; after that the object gets an open-addressing hash table, kept at most half
-  /// full. Amortized O(length of the key).
+  /// cheap fingerprints (their length and first eight bytes); after that the object gets an
+  /// open-addressing hash table of full hashes, kept at most half full. Amortized O(length of
+  /// the key).
   @inline(__always)
   mutating func recordKey(start: Int, end: Int, isPlain: Bool) throws(JSONSyntaxError) {
-    let hash: UInt64
-    if isPlain {
-      hash = hashBytes(bytes + start + 1, count: end - start - 1)
-    } else {
-      hash = canonicalKey(start: start, end: end, isPlain: false).withUnsafeBufferPointer {
-        hashBytes($0.baseAddress ?? bytes, count: $0.count)
-      }
-    }
-    let key = KeyRecord(hash: hash, start: start, end: end, isPlain: isPlain)
     let frame = objects.count - 1
     let firstKey = objects[frame].firstKey
     let keyCount = keys.count - firstKey
     if keyCount < Self.linearKeyLimit {
-      for index in firstKey..<keys.count where keys[index].hash == hash {
+      let fingerprint =
+        isPlain
+        ? Self.fingerprint(bytes + start + 1, count: end - start - 1, readable: count - start - 1)
+        : canonicalKey(start: start, end: end, isPlain: false).withUnsafeBufferPointer {
+          Self.fingerprint($0.baseAddress ?? bytes, count: $0.count, readable: $0.count)
+        }
+      let key = KeyRecord(hash: fingerprint, start: start, end: end, isPlain: isPlain)
+      for index in firstKey..<keys.count where keys[index].hash == fingerprint {
         if sameKey(keys[index], key) {
           throw duplicateKey(key, first: keys[index])
         }
@@ -35,13 +34,47 @@ extension JSONValidator {
       return
     }
     if keyCount == Self.linearKeyLimit {
+      // From fingerprints to full hashes, for the table.
+      for index in firstKey..<keys.count {
+        keys[index].hash = fullHash(keys[index])
+      }
       rebuildTable(frame: frame, capacity: 4 * Self.linearKeyLimit)
     } else if 2 * keyCount >= objects[frame].table.count {
       rebuildTable(frame: frame, capacity: 2 * objects[frame].table.count)
     }
+    var key = KeyRecord(hash: 0, start: start, end: end, isPlain: isPlain)
+    key.hash = fullHash(key)
     let slot = try findSlot(for: key, frame: frame)
-    objects[frame].table[slot] = tableEntry(hash: hash, index: keys.count)
+    objects[frame].table[slot] = tableEntry(hash: key.hash, index: keys.count)
     keys.append(key)
+  }
+
+  /// The length and first eight bytes of the `count` bytes at `start` (of which `readable`
+  /// can be read), mixed: equal keys have equal fingerprints.
+  @inline(__always)
+  static func fingerprint(_ start: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+    var word: UInt64 = 0
+    if readable >= 8 {
+      word = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+      if count < 8 {
+        word &= (1 &<< UInt64(8 &* count)) &- 1
+      }
+    } else {
+      for k in 0..<min(count, 8) {
+        word |= UInt64(start[k]) &<< UInt64(8 &* k)
+      }
+    }
+    return word ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+  }
+
+  /// The full hash of `key`'s canonical bytes.
+  func fullHash(_ key: KeyRecord) -> UInt64 {
+    if key.isPlain {
+      return hashBytes(bytes + key.start + 1, count: key.end - key.start - 1)
+    }
+    return canonicalKey(start: key.start, end: key.end, isPlain: false).withUnsafeBufferPointer {
+      hashBytes($0.baseAddress ?? bytes, count: $0.count)
+    }
   }
 
   /// The table slot value for the key at `index` in `keys` with `hash`.
@@ -100,65 +133,9 @@ extension JSONValidator {
       == canonicalKey(start: b.start, end: b.end, isPlain: b.isPlain)
   }
 
-  /// The bytes that identify a key: its unescaped UTF-8, in Unicode normalization form C when
-  /// it is not ASCII (two strings are canonically equivalent exactly when their NFC forms are
-  /// equal, and ASCII text is already in NFC).
+  /// The bytes that identify a key (see ``JSONScanning/canonicalKey(_:start:end:isPlain:)``).
   func canonicalKey(start: Int, end: Int, isPlain: Bool) -> [UInt8] {
-    if isPlain {
-      return Array(UnsafeBufferPointer(start: bytes + start + 1, count: end - start - 1))
-    }
-    let unescaped = unescapedString(start: start, end: end)
-    if unescaped.allSatisfy({ $0 < 0x80 }) {
-      return unescaped
-    }
-    return Array(
-      String(decoding: unescaped, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
-  }
-
-  /// The UTF-8 of the already validated string whose quotes are at `start` and `end`, with its
-  /// escapes resolved. O(length).
-  func unescapedString(start: Int, end: Int) -> [UInt8] {
-    var result: [UInt8] = []
-    result.reserveCapacity(end - start)
-    var i = start + 1
-    while i < end {
-      let byte = bytes[i]
-      guard byte == Byte.backslash else {
-        result.append(byte)
-        i += 1
-        continue
-      }
-      let escaped = bytes[i + 1]
-      switch escaped {
-      case UInt8(ascii: "b"): result.append(0x08)
-      case UInt8(ascii: "f"): result.append(0x0C)
-      case UInt8(ascii: "n"): result.append(Byte.lineFeed)
-      case UInt8(ascii: "r"): result.append(Byte.carriageReturn)
-      case UInt8(ascii: "t"): result.append(Byte.tab)
-      case UInt8(ascii: "u"):
-        var value = hexValue(at: i + 2)
-        if value & 0xFC00 == 0xD800 {
-          value = 0x10000 + ((value - 0xD800) << 10 | (hexValue(at: i + 8) - 0xDC00))
-          i += 6
-        }
-        result.append(contentsOf: Unicode.Scalar(value).map { Array(String($0).utf8) } ?? [])
-        i += 4
-      default: result.append(escaped)
-      }
-      i += 2
-    }
-    return result
-  }
-
-  /// The value of the four hex digits at `offset`, already validated.
-  func hexValue(at offset: Int) -> UInt32 {
-    var value: UInt32 = 0
-    for k in 0..<4 {
-      let byte = bytes[offset + k]
-      let digit = byte <= Byte.nine ? byte - Byte.zero : (byte | 0x20) - UInt8(ascii: "a") + 10
-      value = value << 4 | UInt32(digit)
-    }
-    return value
+    JSONScanning.canonicalKey(bytes, start: start, end: end, isPlain: isPlain)
   }
 
   /// The error for `key`, equal to the earlier key `first` of the same object.
@@ -166,9 +143,11 @@ extension JSONValidator {
   func duplicateKey(_ key: KeyRecord, first: KeyRecord) -> JSONSyntaxError {
     var shown = ""
     var scalars = 0
-    for scalar in String(decoding: unescapedString(start: key.start, end: key.end), as: UTF8.self)
-      .unicodeScalars
-    {
+    for scalar in String(
+      decoding: JSONScanning.unescapedString(bytes, start: key.start, end: key.end),
+      as: UTF8.self
+    )
+    .unicodeScalars {
       if scalars == Self.keyLimit {
         shown += "…"
         break

@@ -34,7 +34,8 @@ enum ValueContext {
 
 /// One key of an object that is still open, kept to find duplicates.
 struct KeyRecord {
-  /// Hash of the key's canonical bytes.
+  /// A fingerprint of the key's canonical bytes while its object has few keys, their full
+  /// hash once the object has a table (see ``JSONValidator/recordKey(start:end:isPlain:)``).
   var hash: UInt64
   /// Offset of the opening quote.
   var start: Int
@@ -75,6 +76,9 @@ struct JSONValidator {
   var objects: [ObjectFrame] = []
   /// Keys of all open objects; each object's keys are contiguous, from its `firstKey` on.
   var keys: [KeyRecord] = []
+  /// The keys of the top-level object, once it is closed (empty when the text is not an
+  /// object).
+  var topLevelKeys: [KeyRecord] = []
 
   init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
     self.bytes = bytes
@@ -192,29 +196,9 @@ struct JSONValidator {
   }
 
   /// Returns the offset of the first byte at or after `start` that is not JSON whitespace.
-  ///
-  /// After each whitespace byte, the spaces that follow (indentation) are skipped up to eight at
-  /// a time.
   @inline(__always)
   func skipWhitespace(_ start: Int) -> Int {
-    var i = start
-    while i < count {
-      let byte = bytes[i]
-      guard
-        byte == Byte.space || byte == Byte.lineFeed || byte == Byte.carriageReturn
-          || byte == Byte.tab
-      else { return i }
-      i &+= 1
-      if i &+ 8 <= count {
-        let spaces: UInt64 = 0x2020_2020_2020_2020
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) ^ spaces
-        // The high bit of each byte that is not a space (no carries between bytes).
-        let notSpace = ((word & low) &+ low | word) & ~low
-        i &+= notSpace == 0 ? 8 : notSpace.trailingZeroBitCount >> 3
-      }
-    }
-    return i
+    JSONScanning.skipWhitespace(bytes, count: count, from: start)
   }
 
   /// Opens an array or object at `offset`, checking the depth.
@@ -231,11 +215,15 @@ struct JSONValidator {
     }
   }
 
-  /// Closes the innermost container, an object, forgetting its keys.
+  /// Closes the innermost container, an object, forgetting its keys (keeping them in
+  /// `topLevelKeys` for the top-level object).
   @inline(__always)
   mutating func closeObject() {
     containers.removeLast()
     let frame = objects.removeLast()
+    if containers.isEmpty {
+      topLevelKeys = Array(keys[frame.firstKey...])
+    }
     keys.removeLast(keys.count - frame.firstKey)
   }
 

@@ -1,10 +1,11 @@
 /// Any JSON value: what a key-value file holds for each key, whatever the key's type.
 ///
-/// Numbers are `Double`s, as in JavaScript: integers are exact up to 2^53.
+/// A number keeps its literal text (see ``JSONNumber``), so a value read from a file is
+/// written back exactly as it was: `9007199254740993` is not rounded to a `Double`.
 public enum JSONValue: Hashable, Sendable {
   case null
   case bool(Bool)
-  case number(Double)
+  case number(JSONNumber)
   case string(String)
   case array([JSONValue])
   case object([String: JSONValue])
@@ -18,7 +19,7 @@ extension JSONValue: Codable {
     } else if let value = try? container.decode(Bool.self) {
       self = .bool(value)
     } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
+      self = .number(JSONNumber(value))
     } else if let value = try? container.decode(String.self) {
       self = .string(value)
     } else if let value = try? container.decode([JSONValue].self) {
@@ -28,17 +29,61 @@ extension JSONValue: Codable {
     }
   }
 
+  /// Encodes a number as its `Double` (`Encoder` has no literal numbers).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .null: try container.encodeNil()
     case .bool(let value): try container.encode(value)
-    case .number(let value): try container.encode(value)
+    case .number(let value): try container.encode(value.double)
     case .string(let value): try container.encode(value)
     case .array(let value): try container.encode(value)
     case .object(let value): try container.encode(value)
     }
   }
+}
+
+extension JSONValue: JSONCodable {
+  /// The deepest nesting written, as deep as a file may be read.
+  private static let maxDepth = 512
+
+  /// Reads any value; a number keeps its text. O(size of the value).
+  public init(from reader: inout JSONReader) throws(JSONCodingError) {
+    switch reader.kind {
+    case .null:
+      _ = reader.readNull()
+      self = .null
+    case .bool: self = .bool(try reader.readBool())
+    case .number: self = .number(JSONNumber(validated: reader.numberBytes()))
+    case .string: self = .string(try reader.readString())
+    case .array: self = .array(try [JSONValue](from: &reader))
+    case .object: self = .object(try [String: JSONValue](from: &reader))
+    }
+  }
+
+  /// Writes the value; a number as its text.
+  ///
+  /// - Throws: For a number that is not finite, or nesting deeper than 512 levels.
+  public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    switch self {
+    case .null: writer.writeNull()
+    case .bool(let value): writer.writeBool(value)
+    case .number(let value):
+      guard value.double.isFinite else {
+        throw JSONCodingError("\(value.double) is not a number JSON can hold")
+      }
+      writer.writeRaw(value.text)
+    case .string(let value): writer.writeString(value)
+    case .array(let values):
+      guard writer.depth < Self.maxDepth else { throw Self.tooDeep }
+      try values.write(to: &writer)
+    case .object(let members):
+      guard writer.depth < Self.maxDepth else { throw Self.tooDeep }
+      try members.write(to: &writer)
+    }
+  }
+
+  private static let tooDeep = JSONCodingError("nested deeper than \(maxDepth) levels")
 }
 
 extension JSONValue: CustomStringConvertible {
@@ -47,8 +92,7 @@ extension JSONValue: CustomStringConvertible {
     switch self {
     case .null: "null"
     case .bool(let value): "\(value)"
-    case .number(let value):
-      value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))" : "\(value)"
+    case .number(let value): value.text
     case .string(let value): quoted(value)
     case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
     case .object(let members):

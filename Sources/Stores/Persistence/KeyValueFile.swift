@@ -28,14 +28,6 @@ public struct KeyValues: PersistentState {
     else { return key.defaultValue }
     return value
   }
-
-  public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> Self {
-    guard version == 0 else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: [], debugDescription: "file version \(version) is not supported"))
-    }
-    return Self(try [String: JSONValue](from: decoder))
-  }
 }
 
 /// A change to a key-value file.

@@ -13,22 +13,28 @@ import Foundation
 /// }
 /// ```
 ///
-/// Dates are UTC ISO 8601 strings with as many fractional digits as an exact round trip
-/// needs (see ``ISO8601Timestamp``), so loading what was saved gives back an equal state.
-public protocol PersistentState: Codable, Equatable, Sendable {
+/// The state's keys are its fields as ``JSONObjectCodable`` describes them; the file holds
+/// the bytes `JSONEncoder` would write for the state's `Codable` form (with
+/// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`), except that empty arrays and
+/// objects are `[]` and `{}`. Dates are UTC ISO 8601 strings with as many fractional digits as
+/// an exact round trip needs (see ``ISO8601Timestamp``), so loading what was saved gives back
+/// an equal state.
+public protocol PersistentState: Codable, Equatable, Sendable, JSONObjectCodable {
   /// The state a missing file stands for.
   init()
 
   /// The file format version this code writes. Files with a higher version are refused;
-  /// files with a lower one are read through ``migrate(fromVersion:decoder:)``.
+  /// files with a lower one are read through ``migrate(fromVersion:reader:)``.
   static var fileVersion: Int { get }
 
   /// Reads a file written in the older format `version`, where version 0 is a file whose
   /// top level is not an object with a `"version"` key (say, a bare list of items written
-  /// by hand or by an older tool).
+  /// by hand or by an older tool). `reader` is at the file's top-level value.
   ///
   /// The default implementation refuses every older version.
-  static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> Self
+  static func migrate(
+    fromVersion version: Int, reader: inout JSONReader
+  ) throws(JSONCodingError) -> Self
 
   /// Carries over from `previous`, the state in memory, what the state keeps only in memory
   /// (not in its file), when the file is read again after another process changed it. The
@@ -41,207 +47,167 @@ extension PersistentState {
 
   public mutating func keepMemoryOnlyState(from previous: Self) {}
 
-  public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> Self {
-    throw DecodingError.dataCorrupted(
-      .init(
-        codingPath: [],
-        debugDescription: version == 0
-          ? "expected an object with a \"version\" key"
-          : "file version \(version) is no longer supported"))
+  public static func migrate(
+    fromVersion version: Int, reader: inout JSONReader
+  ) throws(JSONCodingError) -> Self {
+    throw JSONCodingError(
+      version == 0
+        ? "expected an object with a \"version\" key"
+        : "file version \(version) is no longer supported")
   }
 }
 
-/// Reads and writes the versioned envelope of a ``PersistentState``.
+/// Reads and writes the versioned envelope of a ``PersistentState`` with ``JSONReader`` and
+/// ``JSONWriter``.
 package enum StateFileCoding {
-  private enum EnvelopeKey: String, CodingKey {
-    case version
-  }
-
-  /// The envelope on the way out: `"version"` beside the state's own keys.
-  private struct EncodedEnvelope<State: PersistentState>: Encodable {
-    let state: State
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: EnvelopeKey.self)
-      try container.encode(State.fileVersion, forKey: .version)
-      try state.encode(to: encoder)
-    }
-  }
-
-  /// The envelope on the way in, migrating older versions and refusing newer ones.
-  private struct DecodedEnvelope<State: PersistentState>: Decodable {
-    let state: State
-
-    init(from decoder: any Decoder) throws {
-      guard let container = try? decoder.container(keyedBy: EnvelopeKey.self) else {
-        state = try State.migrate(fromVersion: 0, decoder: decoder)
-        return
-      }
-      guard container.contains(.version) else {
-        // An object without a version: version 0 if the state reads one, else say what is
-        // missing (rather than that the file is not a version-0 list).
-        do {
-          state = try State.migrate(fromVersion: 0, decoder: decoder)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-          throw DecodingError.keyNotFound(
-            EnvelopeKey.version, .init(codingPath: [], debugDescription: ""))
-        }
-        return
-      }
-      guard let version = try? container.decode(Int.self, forKey: .version), version >= 0 else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .version, in: container, debugDescription: "expected a whole number 0 or more")
-      }
-      if version == State.fileVersion {
-        state = try State(from: decoder)
-      } else if version > State.fileVersion {
-        throw NewerVersion(found: version)
-      } else {
-        do {
-          state = try State.migrate(fromVersion: version, decoder: decoder)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-          throw DecodingError.dataCorruptedError(
-            forKey: .version, in: container,
-            debugDescription:
-              "a file of version \(version) is a bare list, not an object; "
-              + "write \"version\": \(State.fileVersion)")
-        }
-      }
-    }
-  }
-
-  private struct NewerVersion: Error {
-    let found: Int
-  }
-
-  /// Decodes the state in `data`, the content of the file at `path`.
+  /// Decodes the state in `data`, the content of the file at `path`: validates the text, then
+  /// reads the state straight from it. O(n) in the size of the file; beyond the file and the
+  /// state, the memory used is O(nesting depth + number of top-level keys).
   ///
   /// - Throws: ``StoreFileError`` naming `path`: `.malformedJSON` with the line and column
   ///   of the first syntax error (an empty file is one), `.invalidContent` with the key path
   ///   of a value of the wrong type or out of range, `.newerVersion`.
+  // Specialised for the package's stores here, so that code in other modules (the tool,
+  // the benchmarks) runs these rather than the generic code, many times slower.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  @_specialize(exported:true,where State == KeyValues)
   package static func decode<State: PersistentState>(
     _ data: Data, path: String
   ) throws(StoreFileError) -> State {
-    do {
-      try JSONSyntax.validate(data)
-    } catch {
-      throw StoreFileError(
-        path: path,
-        problem: .malformedJSON(line: error.line, column: error.column, detail: error.message))
-    }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom { decoder in
-      let container = try decoder.singleValueContainer()
-      let text = try container.decode(String.self)
-      guard let date = ISO8601Timestamp.date(from: text) else {
-        throw DecodingError.dataCorruptedError(
-          in: container,
-          debugDescription:
-            "expected a date such as \"2026-11-29T07:30:00Z\", found \(quoted(text))")
+    let result = data.withUnsafeBytes {
+      (raw: UnsafeRawBufferPointer) -> Result<State, StoreFileError> in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let topLevelKeys: [KeyRecord]
+      do throws(JSONSyntaxError) {
+        topLevelKeys = try JSONSyntax.validate(bytes)
+      } catch {
+        return .failure(
+          StoreFileError(
+            path: path,
+            problem: .malformedJSON(line: error.line, column: error.column, detail: error.message)
+          ))
       }
-      return date
+      var reader = JSONReader(bytes: bytes, topLevelKeys: topLevelKeys)
+      do throws(EnvelopeError) {
+        return .success(try readEnvelope(State.self, from: &reader))
+      } catch {
+        switch error {
+        case .newerVersion(let found):
+          return .failure(
+            StoreFileError(
+              path: path, problem: .newerVersion(found: found, supported: State.fileVersion)))
+        case .content(let error):
+          return .failure(
+            StoreFileError(
+              path: path, problem: .invalidContent(keyPath: error.keyPath, detail: error.detail))
+          )
+        }
+      }
     }
-    do {
-      return try decoder.decode(DecodedEnvelope<State>.self, from: data).state
-    } catch let error as NewerVersion {
-      throw StoreFileError(
-        path: path, problem: .newerVersion(found: error.found, supported: State.fileVersion))
-    } catch let error as DecodingError {
-      let (keyPath, detail) = describe(error)
-      throw StoreFileError(path: path, problem: .invalidContent(keyPath: keyPath, detail: detail))
-    } catch {
-      throw StoreFileError(
-        path: path, problem: .invalidContent(keyPath: "", detail: "\(error)"))
+    return try result.get()
+  }
+
+  private enum EnvelopeError: Error {
+    case newerVersion(Int)
+    case content(JSONCodingError)
+  }
+
+  /// The state in the envelope at `reader`: migrated from an older version, refused when
+  /// newer.
+  private static func readEnvelope<State: PersistentState>(
+    _ type: State.Type, from reader: inout JSONReader
+  ) throws(EnvelopeError) -> State {
+    guard reader.kind == .object else {
+      return try content { () throws(JSONCodingError) in
+        try State.migrate(fromVersion: 0, reader: &reader)
+      }
+    }
+    return try withUnsafeMutablePointer(to: &reader) { pointer throws(EnvelopeError) in
+      var object = JSONObjectReader<State>(topLevelOf: pointer)
+      let version: Int?
+      do {
+        version = try object.value(forKey: "version", as: Int.self)
+      } catch {
+        throw .content(JSONCodingError(key: "version", "expected a whole number 0 or more"))
+      }
+      guard let version else {
+        // An object without a version: version 0 if the state reads one, else say what is
+        // missing (rather than that the file is not a version-0 list).
+        return try migrate(State.self, fromVersion: 0, reader: &pointer.pointee, at: object.start) {
+          JSONCodingError("missing key \"version\"", kind: .missingKey)
+        }
+      }
+      guard version >= 0 else {
+        throw .content(JSONCodingError(key: "version", "expected a whole number 0 or more"))
+      }
+      if version > State.fileVersion {
+        throw .newerVersion(version)
+      }
+      if version == State.fileVersion {
+        return try content { () throws(JSONCodingError) in try State.jsonFields(&object) }
+      }
+      return try migrate(
+        State.self, fromVersion: version, reader: &pointer.pointee, at: object.start
+      ) {
+        JSONCodingError(
+          key: "version",
+          "a file of version \(version) is a bare list, not an object; "
+            + "write \"version\": \(State.fileVersion)")
+      }
     }
   }
 
-  /// The file content for `state`: the envelope, pretty-printed with sorted keys.
+  /// Migrates the top-level object at `start` from `version`; when the state's migration
+  /// expects something else than an object there, throws `notAnObject()` instead.
+  private static func migrate<State: PersistentState>(
+    _ type: State.Type, fromVersion version: Int, reader: inout JSONReader, at start: Int,
+    notAnObject: () -> JSONCodingError
+  ) throws(EnvelopeError) -> State {
+    reader.position = start
+    do throws(JSONCodingError) {
+      return try State.migrate(fromVersion: version, reader: &reader)
+    } catch {
+      throw .content(error.kind == .typeMismatch && error.path.isEmpty ? notAnObject() : error)
+    }
+  }
+
+  /// The result of `body`, its error an ``EnvelopeError``.
+  private static func content<Value>(
+    _ body: () throws(JSONCodingError) -> Value
+  ) throws(EnvelopeError) -> Value {
+    do throws(JSONCodingError) {
+      return try body()
+    } catch {
+      throw .content(error)
+    }
+  }
+
+  /// The file content for `state`: the envelope, pretty-printed with sorted keys, and a line
+  /// break. O(n) in the size of the output, written once into one buffer that starts with
+  /// room for `capacity` bytes (the size of the file it replaces is a good guess).
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
+  // Specialised as `decode` is.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  @_specialize(exported:true,where State == KeyValues)
   package static func encode<State: PersistentState>(
-    _ state: State, path: String
+    _ state: State, path: String, capacity: Int = 4096
   ) throws(StoreFileError) -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      guard let text = ISO8601Timestamp.string(from: date) else {
-        throw EncodingError.invalidValue(
-          date,
-          .init(
-            codingPath: encoder.codingPath,
-            debugDescription: "its year is outside 1…9999"))
-      }
-      var container = encoder.singleValueContainer()
-      try container.encode(text)
-    }
+    var writer = JSONWriter(capacity: capacity)
+    writer.beginObject()
     do {
-      var data = try encoder.encode(EncodedEnvelope(state: state))
-      data.append(UInt8(ascii: "\n"))
-      return data
-    } catch let EncodingError.invalidValue(_, context) {
-      throw StoreFileError(
-        path: path,
-        problem: .cannotEncode(
-          keyPath: keyPath(context.codingPath), detail: context.debugDescription))
-    } catch {
-      throw StoreFileError(path: path, problem: .cannotEncode(keyPath: "", detail: "\(error)"))
-    }
-  }
-
-  /// The place and the problem of a decoding error, in words.
-  private static func describe(_ error: DecodingError) -> (keyPath: String, detail: String) {
-    switch error {
-    case .typeMismatch(let type, let context):
-      return (keyPath(context.codingPath), "expected \(typeName(type)), found \(found(context))")
-    case .valueNotFound(let type, let context):
-      return (keyPath(context.codingPath), "expected \(typeName(type)), found null")
-    case .keyNotFound(let key, let context):
-      return (keyPath(context.codingPath), "missing key \"\(key.stringValue)\"")
-    case .dataCorrupted(let context):
-      return (keyPath(context.codingPath), context.debugDescription)
-    @unknown default:
-      return ("", "\(error)")
-    }
-  }
-
-  /// `todos[3].priority` for a coding path.
-  static func keyPath(_ path: [any CodingKey]) -> String {
-    var result = ""
-    for key in path {
-      if let index = key.intValue {
-        result += "[\(index)]"
-      } else {
-        result += (result.isEmpty ? "" : ".") + key.stringValue
+      try withUnsafePointer(to: state) { state throws(JSONCodingError) in
+        try JSONObjectWriter.writeFields(of: state, to: &writer, version: State.fileVersion)
       }
+    } catch {
+      throw StoreFileError(
+        path: path, problem: .cannotEncode(keyPath: error.keyPath, detail: error.detail))
     }
-    return result
-  }
-
-  private static func typeName(_ type: Any.Type) -> String {
-    switch type {
-    case is Bool.Type: "true or false"
-    case is String.Type: "a string"
-    case is Double.Type, is Float.Type: "a number"
-    case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type: "a whole number"
-    case is [String: Any].Type: "an object"
-    default:
-      String(describing: type).hasPrefix("Array<")
-        ? "a list" : String(describing: type).hasPrefix("Dictionary<") ? "an object" : "\(type)"
-    }
-  }
-
-  /// What Foundation says it found instead, from "… but found a string instead."
-  private static func found(_ context: DecodingError.Context) -> String {
-    let text = context.debugDescription
-    guard let range = text.range(of: "but found ") else { return "something else" }
-    let found = text[range.upperBound...].replacingOccurrences(of: " instead.", with: "")
-    switch found {
-    case "number": return "a number"
-    case "bool", "a bool": return "true or false"
-    case "a dictionary", "dictionary": return "an object"
-    case "an array", "array": return "a list"
-    default: return found
-    }
+    writer.endObject()
+    writer.writeLineBreak()
+    return writer.finish()
   }
 }

@@ -50,11 +50,11 @@ extension Double: SettingValue {
   /// Accepts any JSON number.
   public init?(json: JSONValue) {
     guard case .number(let value) = json else { return nil }
-    self = value
+    self = value.double
   }
 
   /// The number as JSON; `-0` is written as `0`.
-  public var json: JSONValue { .number(self + 0) }
+  public var json: JSONValue { .number(JSONNumber(self + 0)) }
 
   /// Accepts decimal numbers such as `7`, `-0.5`, `7.25` and `1e3` (`-0` is read as `0`);
   /// refuses `nan`, `inf`, hexadecimal, surrounding spaces, trailing characters and numbers
@@ -98,11 +98,11 @@ extension Double: SettingValue {
 extension Int: SettingValue {
   /// Accepts a JSON number that is a whole number in range (`8` or `8.0`, not `8.5`).
   public init?(json: JSONValue) {
-    guard case .number(let value) = json, let exact = Int(exactly: value) else { return nil }
+    guard case .number(let value) = json, let exact = value.integer else { return nil }
     self = exact
   }
 
-  public var json: JSONValue { .number(Double(self)) }
+  public var json: JSONValue { .number(JSONNumber(self)) }
 
   /// Accepts an optional `-` and decimal digits, in range; nothing else.
   public init?(parsing text: String) {

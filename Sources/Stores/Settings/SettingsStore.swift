@@ -100,7 +100,7 @@ public final class SettingsStore: KeyValueStore {
   /// Reading gives the stored value, or the default when none is set (or the stored one
   /// is invalid). Setting validates the value and writes it at once. The setter cannot
   /// throw, so a value that is not valid (say, a sleep goal of 30) is refused: nothing is
-  /// stored and the ``SettingsError`` is kept in ``StoreCore/lastError``, as is the error
+  /// stored and the ``SettingsError`` is kept in ``Store/lastError``, as is the error
   /// of a failed write. Use ``set(_:to:)`` to get the error thrown instead.
   public subscript<Value>(dynamicMember keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
     -> Value

@@ -41,11 +41,16 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
     date = try container.decode(Date.self, forKey: .date)
     isDone = try container.decode(Bool.self, forKey: .isDone)
     priority = try container.decode(Int.self, forKey: .priority)
-    guard isValid else {
+    if let problem = Self.problem(withTitle: title) {
       throw DecodingError.dataCorruptedError(
-        forKey: .title, in: container,
-        debugDescription: title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-          ? "a title cannot be empty" : "a title must be one line without surrounding spaces")
+        forKey: .title, in: container, debugDescription: problem)
     }
+  }
+
+  /// What is wrong with `title` as a stored todo's title (see ``isValid``), or `nil`.
+  static func problem(withTitle title: String) -> String? {
+    guard title.isEmpty || title != title.normalizedToOneLine else { return nil }
+    return title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      ? "a title cannot be empty" : "a title must be one line without surrounding spaces"
   }
 }

@@ -41,17 +41,7 @@ public final class TodosStore: Store {
       }
     }
 
-    /// Version 0 is a bare list of todos.
-    public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
-      let state = State(todos: try [Todo](from: decoder))
-      guard state.hasUniqueIDs else {
-        throw DecodingError.dataCorrupted(
-          .init(codingPath: [], debugDescription: "two todos have the same id"))
-      }
-      return state
-    }
-
-    private var hasUniqueIDs: Bool { Set(todos.map(\.id)).count == todos.count }
+    var hasUniqueIDs: Bool { Set(todos.map(\.id)).count == todos.count }
   }
 
   /// Every change to the list.

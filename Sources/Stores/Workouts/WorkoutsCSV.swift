@@ -17,7 +17,7 @@ public enum WorkoutsCSV {
     var text = CSV.line(columns)
     for workout in workouts {
       text += CSV.line([
-        workout.id.uuidString, workout.name, JSONValue.number(workout.distance).description,
+        workout.id.uuidString, workout.name, JSONNumber(workout.distance).text,
         ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
       ])
     }

@@ -98,11 +98,6 @@ public final class WorkoutsStore: Store {
       try container.encodeIfPresent(sortType, forKey: .sortType)
     }
 
-    /// Version 0 is a bare list of workouts.
-    public static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
-      State(workouts: try [Workout](from: decoder))
-    }
-
     /// Keeps the import status, which the file does not hold.
     public mutating func keepMemoryOnlyState(from previous: State) {
       importStatus = previous.importStatus

@@ -146,7 +146,7 @@ struct Setting: Sendable {
     formatValue = { json in
       switch json {
       case .string(let text): text
-      case .number(let number): number.formatted
+      case .number(let number): number.text
       case .bool(let bool): bool.formatted
       case .null, .array, .object: nil
       }

@@ -6,16 +6,33 @@ import Stores
 /// version-0 format (a bare list of notes) to migrate from.
 @MainActor @Observable
 final class NotesStore: Store {
-  struct Note: Codable, Equatable, Sendable {
+  struct Note: Codable, Equatable, Sendable, JSONObjectCodable {
     var text: String
     var date: Date
+
+    static func jsonFields<Coder: JSONFieldCoder<Note> & ~Copyable>(
+      _ coder: inout Coder
+    ) throws(JSONCodingError) -> Coder.Result {
+      let date = try coder.field("date", \.date)
+      let text = try coder.field("text", \.text)
+      return try coder.object { Note(text: text, date: date) }
+    }
   }
 
   struct State: PersistentState {
     var notes: [Note] = []
 
-    static func migrate(fromVersion version: Int, decoder: any Decoder) throws -> State {
-      State(notes: try [Note](from: decoder))
+    static func jsonFields<Coder: JSONFieldCoder<State> & ~Copyable>(
+      _ coder: inout Coder
+    ) throws(JSONCodingError) -> Coder.Result {
+      let notes = try coder.field("notes", \.notes)
+      return try coder.object { State(notes: notes) }
+    }
+
+    static func migrate(
+      fromVersion version: Int, reader: inout JSONReader
+    ) throws(JSONCodingError) -> State {
+      State(notes: try [Note](from: &reader))
     }
   }
 

@@ -232,7 +232,7 @@ struct SettingsStoreTests {
             try await MainActor.run {
               let file = try KeyValueFile(contentsOf: URL(fileURLWithPath: path))
               for index in 0..<200 {
-                try file.trySend(.set(key: "\(prefix)\(index)", value: .number(Double(index))))
+                try file.trySend(.set(key: "\(prefix)\(index)", value: .number(JSONNumber(index))))
               }
             }
           }
@@ -243,7 +243,7 @@ struct SettingsStoreTests {
     #expect(values.count == 400)
     #expect(
       (0..<200).allSatisfy {
-        values["a\($0)"] == .number(Double($0)) && values["b\($0)"] == .number(Double($0))
+        values["a\($0)"] == .number(JSONNumber($0)) && values["b\($0)"] == .number(JSONNumber($0))
       })
   }
 

@@ -62,7 +62,7 @@ struct SharedKeyValueFileMachine: StateMachine {
     case .setVolume(let writer, let volume):
       do {
         try writers[writer.rawValue].set(volume, for: Self.volume)
-        apply(.set(key: "volume", value: .number(Double(volume))))
+        apply(.set(key: "volume", value: volume.json))
         seen[writer.rawValue] = model
       } catch is SettingsError {
         try require(!(0...10).contains(volume), "a valid volume is stored")

@@ -1,0 +1,24 @@
+import Foundation
+
+extension Todo: JSONObjectCodable {
+  /// A todo in a file:
+  /// `{ "date" : "2026-11-29T09:00:00Z", "id" : "6F1C…", "isDone" : false, "priority" : 2,
+  /// "title" : "Buy milk" }`. A title that is empty or not one line is refused.
+  public static func jsonFields<Coder: JSONFieldCoder<Todo> & ~Copyable>(
+    _ coder: inout Coder
+  ) throws(JSONCodingError) -> Coder.Result {
+    let date = try coder.field("date", \.date)
+    let id = try coder.field("id", \.id)
+    let isDone = try coder.field("isDone", \.isDone)
+    let priority = try coder.field("priority", \.priority)
+    let title = try coder.field("title", \.title)
+    return try coder.object { () throws(JSONCodingError) in
+      let todo = Todo(id: id, title: title, date: date, isDone: isDone, priority: priority)
+      // Valid when the title is stored as the initialiser leaves it: one line, trimmed.
+      if todo.title.isEmpty || todo.title != title, let problem = problem(withTitle: title) {
+        throw JSONCodingError(key: "title", problem)
+      }
+      return todo
+    }
+  }
+}

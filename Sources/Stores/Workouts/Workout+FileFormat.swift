@@ -1,0 +1,33 @@
+import Foundation
+
+extension Workout: JSONObjectCodable {
+  /// A workout in a file:
+  /// `{ "complexity" : "high", "date" : "2026-11-22T08:00:00Z", "distance" : 21.1,
+  /// "id" : "0B5E…", "name" : "Half marathon" }`. An empty name or a distance that is
+  /// negative is refused.
+  public static func jsonFields<Coder: JSONFieldCoder<Workout> & ~Copyable>(
+    _ coder: inout Coder
+  ) throws(JSONCodingError) -> Coder.Result {
+    let complexity = try coder.field("complexity", \.complexity)
+    let date = try coder.field("date", \.date)
+    let distance = try coder.field("distance", \.distance)
+    let id = try coder.field("id", \.id)
+    let name = try coder.field("name", \.name)
+    return try coder.object { () throws(JSONCodingError) in
+      do throws(WorkoutError) {
+        return try Workout(
+          id: id, name: name, distance: distance, date: date, complexity: complexity)
+      } catch {
+        throw JSONCodingError(key: error == .emptyName ? "name" : "distance", error.description)
+      }
+    }
+  }
+}
+
+/// Stored by name: `"low"`, `"medium"` or `"high"`.
+extension Workout.Complexity: JSONNamedCases {
+  public var jsonName: String { name }
+}
+
+/// Stored by name: `"distance"`, `"complexity"`, ….
+extension WorkoutsStore.SortType: JSONNamedCases {}
