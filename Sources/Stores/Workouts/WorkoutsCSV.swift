@@ -163,7 +163,7 @@ public enum WorkoutsCSV {
       let name = field("name")!
       let distanceField = field("distance")!
       let distanceText = distanceField.text.trimmedOfSpaces
-      guard let distance = Double(parsing: distanceText), distance >= 0 else {
+      guard let distance = Double(decimal: distanceText), distance >= 0 else {
         throw invalid(
           distanceField,
           "expected a distance in kilometres, such as 5.2, found \(quoted(distanceField.text))")

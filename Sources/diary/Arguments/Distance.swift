@@ -51,7 +51,7 @@ extension ValueType where Value == TypedDistance {
         return TypedDistance(value: value, unit: match)
       },
       format: { distance in
-        distance.value.formatted + (distance.unit.map { $0.symbol } ?? "")
+        numberText(distance.value) + (distance.unit.map { $0.symbol } ?? "")
       })
   }
 }

@@ -52,18 +52,19 @@ extension ValueType where Value == Int {
   /// the valid numbers depend on a list, the command checks them against the list.)
   static func integer() -> Self {
     ValueType(
-      placeholder: "N", expected: "a whole number", read: { text, _ in Int(parsing: text) },
+      placeholder: "N", expected: "a whole number",
+      read: { text, _ in text.hasPrefix("+") ? nil : Int(text, radix: 10) },
       format: { String($0) })
   }
 }
 
 extension ValueType where Value == Double {
-  /// A decimal number such as `7.5`, `-2` or `1e3`: not `nan`, `inf`, hexadecimal or with
-  /// spaces around.
+  /// A decimal number such as `7.5`, `.5`, `-2` or `1e3`: not `nan`, `inf`, hexadecimal or
+  /// with spaces around.
   static var number: Self {
     ValueType(
-      placeholder: "NUMBER", expected: "a number", read: { text, _ in Double(parsing: text) },
-      format: \.formatted)
+      placeholder: "NUMBER", expected: "a number", read: { text, _ in Double(decimal: text) },
+      format: numberText)
   }
 }
 
@@ -73,8 +74,15 @@ extension ValueType where Value == Bool {
     let spellings = ["true", "false", "yes", "no", "on", "off", "1", "0"]
     return ValueType(
       placeholder: "true|false", expected: spellings.joined(separator: ", ", lastSeparator: " or "),
-      suggestions: spellings, cases: [true, false], read: { text, _ in Bool(parsing: text) },
-      format: \.formatted)
+      suggestions: spellings, cases: [true, false],
+      read: { text, _ in
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
+      },
+      format: { String($0) })
   }
 }
 
@@ -133,4 +141,10 @@ extension Array where Element == String {
     guard let last, count > 1 else { return first ?? "" }
     return dropLast().joined(separator: separator) + lastSeparator + last
   }
+}
+
+/// A number as `diary` shows it and reads it back: a whole number without a fraction (`8`),
+/// any other as Swift writes it (`7.5`, `1e+20`).
+func numberText(_ value: Double) -> String {
+  value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }

@@ -30,23 +30,27 @@ enum SettingType: Choice, Encodable {
   }
 }
 
-/// What values a setting takes, as `settings list --json` prints it: a list, or a range.
-enum AllowedValues: Encodable, Equatable {
-  case values([JSONValue])
-  case range(min: Double, max: Double)
-
+/// What values a setting takes, as `settings list --json` prints them: a list, a range
+/// `{"min": …, "max": …}`, or the rule in words.
+extension AllowedValues: Encodable {
   private enum CodingKeys: String, CodingKey {
     case min, max
   }
 
-  func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     switch self {
-    case .values(let values):
+    case .any:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    case .oneOf(let values):
       try values.encode(to: encoder)
     case .range(let min, let max):
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(min, forKey: .min)
       try container.encode(max, forKey: .max)
+    case .described(let words):
+      var container = encoder.singleValueContainer()
+      try container.encode(words)
     }
   }
 }
@@ -99,11 +103,10 @@ struct Setting: Sendable {
     self.type = type
     defaultValue = key.defaultValue.json
     isBuiltIn = true
+    allowedValues = key.allowedValues == .any ? nil : key.allowedValues
     if valueType.cases.isEmpty {
-      allowedValues = key.validValues.flatMap(Self.range)
-      allowedDescription = key.validValues ?? type.description
+      allowedDescription = key.allowedValues == .any ? type.description : "\(key.allowedValues)"
     } else {
-      allowedValues = .values(valueType.cases.map(\.json))
       allowedDescription = valueType.cases.map(valueType.format).joined(separator: ", ")
     }
     read = { text, time in
@@ -147,7 +150,7 @@ struct Setting: Sendable {
       switch json {
       case .string(let text): text
       case .number(let number): number.text
-      case .bool(let bool): bool.formatted
+      case .bool(let bool): String(bool)
       case .null, .array, .object: nil
       }
     }
@@ -162,15 +165,6 @@ struct Setting: Sendable {
   {
     .invalidValue(
       key: name, value: text, problem: "is not \(type.expected)" + type.suggestion(for: text))
-  }
-
-  /// `0...24` as a range, for the JSON of `settings list`.
-  private static func range(_ text: String) -> AllowedValues? {
-    let bounds = text.components(separatedBy: "...")
-    guard bounds.count == 2, let min = Double(parsing: bounds[0]),
-      let max = Double(parsing: bounds[1])
-    else { return nil }
-    return .range(min: min, max: max)
   }
 }
 

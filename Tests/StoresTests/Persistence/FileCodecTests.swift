@@ -49,8 +49,12 @@ struct FileCodecAgreementTests {
   @Test("workouts: every generated diary, sorted or not")
   func workouts() {
     let sortType = Gen<WorkoutsStore.SortType?>.oneOf(
-      .constant(nil), Gen<WorkoutsStore.SortType>.element(of: WorkoutsStore.SortType.allCases).map { $0 })
-    check(Gen<([Workout], WorkoutsStore.SortType?)>.zip(.workouts(maxCount: 8), sortType), iterations: 300) {
+      .constant(nil),
+      Gen<WorkoutsStore.SortType>.element(of: WorkoutsStore.SortType.allCases).map { $0 })
+    check(
+      Gen<([Workout], WorkoutsStore.SortType?)>.zip(.workouts(maxCount: 8), sortType),
+      iterations: 300
+    ) {
       workouts, sortType in
       try agree(WorkoutsStore.State(workouts: workouts, sortType: sortType))
     }

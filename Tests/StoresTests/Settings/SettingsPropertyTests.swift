@@ -46,23 +46,6 @@ struct SettingsPropertyTests {
     }
   }
 
-  @Test("text people type is either a valid value, stored, or refused with nothing written")
-  func typedText() throws {
-    let settings = try SettingsStore(contentsOf: url)
-    let keys = settings.keys
-    check(Gen<(Int, String)>.zip(.integer(in: 0...keys.count - 1), .settingText)) { index, text in
-      let key = keys[index]
-      let before = contents(url)
-      guard let value = try? key.parse(text) else {
-        try requireEqual(contents(url), before, "a refused value wrote nothing")
-        return
-      }
-      try requireEqual(key.problem(with: value), nil, "a parsed value is valid")
-      try settings.trySend(.set(key: key.name, value: value))
-      try requireEqual(try SettingsStore(contentsOf: url).state.values[key.name], value)
-    }
-  }
-
   @Test("random sets, removes and resets agree with a dictionary, unknown keys included")
   func modelBased() {
     let names = SettingsStore().keys.map(\.name)

@@ -1,0 +1,147 @@
+/// A typed key of a key-value file: its name, its default, which values it allows and what
+/// it is for. The file stores a value for the key only once one is set explicitly.
+///
+/// ```swift
+/// let volume = SettingsKey<Int>("volume", default: 5, in: 0...10, summary: "Speaker volume")
+/// let theme = SettingsKey<String>("theme", default: "light", summary: "The colour scheme") {
+///   ["light", "dark"].contains($0) ? nil : "must be light or dark"
+/// }
+/// ```
+public struct SettingsKey<Value: SettingValue>: Sendable {
+  /// The key's name in the file.
+  public let name: String
+  /// The value when none is set (or the stored one is not allowed).
+  public let defaultValue: Value
+  /// One line that says what the setting is for.
+  public let summary: String
+  /// The values the key allows.
+  public let allowedValues: AllowedValues
+  private let problem: @Sendable (Value) -> String?
+
+  /// A key whose values are allowed when `problem` returns `nil` for them (it returns what is
+  /// wrong otherwise, such as "must be light or dark"); `allowedValues` says which they are,
+  /// for people and tools (by default every value of the type, or its few values).
+  public init(
+    _ name: String, default defaultValue: Value, summary: String,
+    allowedValues: AllowedValues? = nil,
+    problem: @escaping @Sendable (Value) -> String? = { _ in nil }
+  ) {
+    self.name = name
+    self.defaultValue = defaultValue
+    self.summary = summary
+    self.allowedValues =
+      allowedValues ?? Value.allowedValues.map { .oneOf($0.map(\.json)) } ?? .any
+    self.problem = problem
+  }
+
+  /// Why `value` is not allowed for this key, or `nil` when it is.
+  public func problem(with value: Value) -> String? {
+    problem(value)
+  }
+
+  /// Checks that `value` is allowed for this key.
+  ///
+  /// - Throws: ``SettingsError/invalidValue(key:value:problem:)``.
+  public func validate(_ value: Value) throws(SettingsError) {
+    if let problem = problem(value) {
+      throw .invalidValue(key: name, value: value.json.text, problem: problem)
+    }
+  }
+}
+
+extension SettingsKey where Value: Comparable {
+  /// A key whose allowed values are those in `range`.
+  public init(
+    _ name: String, default defaultValue: Value, in range: ClosedRange<Value>, summary: String
+  ) {
+    let allowed = AllowedValues.range(min: range.lowerBound.json, max: range.upperBound.json)
+    self.init(name, default: defaultValue, summary: summary, allowedValues: allowed) { value in
+      range.contains(value) ? nil : "is out of range \(allowed)"
+    }
+  }
+}
+
+/// The values a setting allows, as people and tools list them.
+public enum AllowedValues: Equatable, Sendable, CustomStringConvertible {
+  /// Every value of its type.
+  case any
+  /// The values from `min` through `max`.
+  case range(min: JSONValue, max: JSONValue)
+  /// One of these.
+  case oneOf([JSONValue])
+  /// Those a rule of the key allows, in words.
+  case described(String)
+
+  /// "0...24", "kilometers, miles", the rule's words; "any" for ``any``.
+  public var description: String {
+    switch self {
+    case .any: "any"
+    case .range(let min, let max): "\(min.text)...\(max.text)"
+    case .oneOf(let values): values.map(\.text).joined(separator: ", ")
+    case .described(let words): words
+    }
+  }
+}
+
+/// A ``SettingsKey`` of any type, working on JSON values: what a key-value file registers,
+/// and lists with what its file holds (see `KeyValueStore/entries`).
+public struct AnySettingsKey: Sendable {
+  /// The key's name in the file.
+  public let name: String
+  /// One line that says what the setting is for.
+  public let summary: String
+  /// The values the key allows.
+  public let allowedValues: AllowedValues
+  /// The default value.
+  public let defaultValue: JSONValue
+  private let checkJSON: @Sendable (JSONValue) -> String?
+
+  public init<Value>(_ key: SettingsKey<Value>) {
+    name = key.name
+    summary = key.summary
+    allowedValues = key.allowedValues
+    defaultValue = key.defaultValue.json
+    let expected: String
+    switch (key.allowedValues, key.defaultValue.json) {
+    case (.oneOf(let values), _):
+      expected = "one of " + values.map(\.text).joined(separator: ", ")
+    case (_, .number):
+      // A type that refuses a fraction takes whole numbers only.
+      expected = Value(json: .number(0.5)) == nil ? "a whole number" : "a number"
+    case (_, .bool): expected = "true or false"
+    case (_, .string): expected = "text"
+    default: expected = "a value such as \(key.defaultValue.json)"
+    }
+    checkJSON = { json in
+      guard let value = Value(json: json) else { return "expected \(expected), found \(json)" }
+      return key.problem(with: value).map { "\(json) \($0)" }
+    }
+  }
+
+  /// Why `json` is not an allowed stored value for this key, or `nil` when it is.
+  public func problem(with json: JSONValue) -> String? {
+    checkJSON(json)
+  }
+}
+
+/// Why a setting was refused.
+public enum SettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `value` is not an allowed value for the setting `key`: `problem` says why.
+  case invalidValue(key: String, value: String, problem: String)
+
+  public var description: String {
+    switch self {
+    case .invalidValue(let key, let value, let problem):
+      "invalid value for \(key): \(quoted(value)) \(problem)"
+    }
+  }
+}
+
+extension JSONValue {
+  /// The value as people read it: text without quotes, a number's digits, compact JSON for
+  /// the rest.
+  var text: String {
+    if case .string(let text) = self { return text }
+    return description
+  }
+}
