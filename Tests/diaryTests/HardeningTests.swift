@@ -128,6 +128,13 @@ struct HardeningTests {
     #expect(lock == file.path + ".lock")
     #expect(pid == holder.process.processIdentifier)
     #expect(store.todos.map(\.title) == ["held first"], "the write it saw, not its own")
+
+    // The abandoned waits let go of the lock they get once the holder is gone.
+    kill(holder.process.processIdentifier, SIGCONT)
+    _ = holder.kill()
+    try store.trySend(.addTodo(Todo(title: "y")))
+    #expect(store.todos.map(\.title) == ["y", "held first"])
+    #expect(try runWithin(seconds: 30, ["todos", "add", "z"]).exitCode == 0)
   }
 
   // MARK: Owner, mode, umask

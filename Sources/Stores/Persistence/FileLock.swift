@@ -76,28 +76,48 @@ enum FileLock {
     return descriptor
   }
 
-  /// Takes the `flock` on `descriptor`, polling with growing pauses until `deadline`.
+  /// Takes the `flock` on `descriptor` by `deadline`.
+  ///
+  /// A lock that is free is taken at once. A lock that is held is waited for in the kernel,
+  /// on a thread of its own (not one of Dispatch's, which a stopped holder would pin), with a
+  /// duplicate of the descriptor — the same open file, so the lock it takes is this one's:
+  /// waiters are woken as soon as the holder lets go, rather than polling and losing the race
+  /// to a busy holder. At the deadline the wait is abandoned; should that thread get the lock
+  /// later, it lets go of it at once.
   static func wait(
     for descriptor: Int32, until deadline: ContinuousClock.Instant, timeout: Duration,
     lockPath: String, path: String
   ) throws(StoreFileError) {
-    var pause = Duration.microseconds(200)
-    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else {
-        throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+    guard errno == EWOULDBLOCK || errno == EINTR else {
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    }
+    let waiter = dup(descriptor)
+    guard waiter >= 0 else { throw StoreFileError(path: path, problem: .cannotWrite(errno: errno)) }
+    let wait = BlockingWait()
+    Thread.detachNewThread {
+      var failure: Int32 = 0
+      while flock(waiter, LOCK_EX) != 0 {
+        guard errno == EINTR else {
+          failure = errno
+          break
+        }
       }
-      let now = ContinuousClock.now
-      guard now < deadline else {
-        throw StoreFileError(
-          path: path,
-          problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
-      }
-      let nap = min(pause, deadline - now)
-      let (seconds, attoseconds) = nap.components
-      var request = timespec(
-        tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-      nanosleep(&request, nil)
-      pause = min(pause * 2, .milliseconds(50))
+      if !wait.finish(failure), failure == 0 { flock(waiter, LOCK_UN) }
+      close(waiter)
+    }
+    let remaining = max(deadline - ContinuousClock.now, .zero)
+    let (seconds, attoseconds) = remaining.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    switch wait.result(by: .now() + .nanoseconds(nanoseconds)) {
+    case .locked:
+      return
+    case .failed(let failure):
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: failure))
+    case .timedOut:
+      throw StoreFileError(
+        path: path,
+        problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
     }
   }
 
@@ -123,5 +143,42 @@ enum FileLock {
     return fstat(descriptor, &locked) == 0
       && fstatat(folder.descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0
       && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+  }
+}
+
+/// A blocking `flock` run on another thread: it finishes with 0 or an `errno`, unless the
+/// waiting side abandoned it first.
+private final class BlockingWait: @unchecked Sendable {
+  private let lock = NSLock()
+  private let done = DispatchSemaphore(value: 0)
+  private var outcome: Int32?
+  private var isAbandoned = false
+
+  /// Records the lock's outcome; returns `false` when the waiting side gave up already.
+  func finish(_ failure: Int32) -> Bool {
+    lock.withLock {
+      guard !isAbandoned else { return false }
+      outcome = failure
+      done.signal()
+      return true
+    }
+  }
+
+  enum Outcome {
+    case locked
+    case failed(Int32)
+    case timedOut
+  }
+
+  /// The outcome by `deadline`; when there is none by then, the wait is abandoned.
+  func result(by deadline: DispatchTime) -> Outcome {
+    _ = done.wait(timeout: deadline)
+    return lock.withLock {
+      guard let outcome else {
+        isAbandoned = true
+        return .timedOut
+      }
+      return outcome == 0 ? .locked : .failed(outcome)
+    }
   }
 }
