@@ -6,6 +6,7 @@ import Foundation
 //   swift run -c release stores-bench            everything
 //   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
 //   swift run -c release stores-bench actions offsets indexed todos persistence observers
+//     overhead
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -23,3 +24,4 @@ run("indexed", indexedBenchmarks)
 run("todos", todosBenchmarks)
 run("persistence", persistenceBenchmarks)
 run("observers", observerBenchmarks)
+run("overhead", overheadBenchmarks)

@@ -17,9 +17,9 @@
 /// }
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
+  /// The work, boxed: ``none`` is `nil`, so that making and dropping it costs nothing.
   @usableFromInline
   enum Kind: Sendable {
-    case none
     case run(
       id: EffectID?, cancelInFlight: Bool,
       operation: @Sendable (Send<Action>) async throws -> Void)
@@ -27,16 +27,29 @@ public struct Effect<Action: Sendable>: Sendable {
     case merge([Effect])
   }
 
-  @usableFromInline let kind: Kind
+  @usableFromInline
+  final class Work: Sendable {
+    let kind: Kind
+
+    init(_ kind: Kind) {
+      self.kind = kind
+    }
+  }
+
+  @usableFromInline let work: Work?
 
   @usableFromInline
+  init(work: Work?) {
+    self.work = work
+  }
+
   init(kind: Kind) {
-    self.kind = kind
+    work = Work(kind)
   }
 
   /// No work: what a store without effects returns for every action. It costs nothing.
   @inlinable
-  public static var none: Effect { Effect(kind: .none) }
+  public static var none: Effect { Effect(work: nil) }
 
   /// Runs `operation` in a task of its own, off the main actor; `await send(action)` sends an
   /// action back to the store (through its file transaction, for a store on a file).
@@ -76,10 +89,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// Whether this is ``none``.
   @inlinable
-  public var isNone: Bool {
-    if case .none = kind { return true }
-    return false
-  }
+  public var isNone: Bool { work == nil }
 }
 
 /// Sends actions from an effect back to its store: `await send(.loaded(items))`.

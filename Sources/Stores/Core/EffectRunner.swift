@@ -34,9 +34,8 @@ final class EffectRunner<Action: Sendable> {
 
   /// Starts `effect`: its cancellations first, then its work, in order.
   func start(_ effect: Effect<Action>) {
-    switch effect.kind {
-    case .none:
-      break
+    guard let work = effect.work else { return }
+    switch work.kind {
     case .cancel(let id):
       cancel(id)
     case .merge(let effects):

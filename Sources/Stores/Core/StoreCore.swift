@@ -187,6 +187,10 @@ public final class StoreCore<Owner: Store>: Observable {
   /// Called after each action an effect sent was applied, for tests that check every one.
   package var onEffectAction: (@MainActor (Action) -> Void)?
 
+  /// Told of each change, with the new state, before the callbacks are: for an observation of
+  /// parts of the state (see `KeyObservation`); `nil` for most stores.
+  @usableFromInline package var partsChanged: (@MainActor (StoreChange<Action>, State) -> Void)?
+
   /// Runs `effect`, creating the runner on first use.
   @usableFromInline
   func start(_ effect: Effect<Action>) {
@@ -221,6 +225,7 @@ public final class StoreCore<Owner: Store>: Observable {
       registrar.willSet(self, keyPath: stateKeyPath)
       registrar.didSet(self, keyPath: stateKeyPath)
     }
+    partsChanged?(change, storedState)
     if isDelivering {
       pendingChanges.append(change)
       return

@@ -6,41 +6,68 @@ import Observation
 /// values changed. A SwiftUI view that shows `sleepGoal` is not redrawn when `distanceUnit`
 /// changes.
 ///
-/// Every ``KeyValueStore`` has one; it compares the values before and after each change of
-/// the store, so it costs O(*k*) per change for *k* keys set, nothing per read but a lookup.
+/// Every ``KeyValueStore`` has one. It remembers the value of each key read since that key
+/// last changed, and after each change of the store compares those the change can have
+/// touched: O(1) per key an action sets or removes, O(*r*) for a reload with *r* keys read,
+/// and never a copy of the values.
 @MainActor
 public final class KeyObservation: Observable {
   private let registrar = ObservationRegistrar()
-  /// The stored values as of the last change told.
-  private var values: [String: JSONValue] = [:]
+  /// The keys read since they last changed, with the stored value they had then: few, so a
+  /// list, searched faster than a dictionary hashes.
+  // Only used on the main actor, never overlapping: the dynamic exclusivity checks are off.
+  @exclusivity(unchecked) private var read: [(name: String, value: JSONValue?)] = []
   /// The key path that stands for each key in Observation, made once per key.
   private var keyPaths: [String: KeyPath<KeyObservation, JSONValue?>] = [:]
-  private var token: ObserverToken?
 
   public nonisolated init() {}
 
-  /// The stored value of the key `name`: the identity of that key for Observation.
-  public subscript(key name: String) -> JSONValue? { values[name] }
+  /// The stored value of the key `name` when it was last read: the identity of that key for
+  /// Observation.
+  public subscript(key name: String) -> JSONValue? {
+    read.first { $0.name == name }?.value ?? nil
+  }
 
   /// Starts telling of the changes of `store`.
   func start<Store: KeyValueStore>(_ store: Store) {
-    values = store.core.storedState.values
-    token = store.core.onChange { [weak self] _, state in self?.changed(to: state.values) }
+    // The store holds this observation and its core; the core's hook holds it too.
+    store.core.partsChanged = { change, state in self.changed(change, to: state.values) }
   }
 
-  /// Records that the value of `name` is being read, for Observation.
-  func access(_ name: String) {
+  /// Records that the key `name`, whose stored value is `value`, is being read.
+  func access(_ name: String, value: JSONValue?) {
     registrar.access(self, keyPath: keyPath(name))
+    if let index = read.firstIndex(where: { $0.name == name }) {
+      read[index].value = value
+    } else {
+      read.append((name, value))
+    }
   }
 
-  private func changed(to new: [String: JSONValue]) {
-    let old = values
-    values = new
-    for name in Set(old.keys).union(new.keys) where old[name] != new[name] {
-      let keyPath = keyPath(name)
-      registrar.willSet(self, keyPath: keyPath)
-      registrar.didSet(self, keyPath: keyPath)
+  private func changed(_ change: StoreChange<KeyValueAction>, to values: [String: JSONValue]) {
+    guard !read.isEmpty else { return }
+    switch change {
+    case .action(.set(let name, _)):
+      check(name, in: values)
+    case .action(.remove(let names)):
+      for name in names { check(name, in: values) }
+    case .reload:
+      for (name, _) in read { check(name, in: values) }
     }
+  }
+
+  /// Tells the trackers of `name` when its value in `values` is not the one read.
+  private func check(_ name: String, in values: [String: JSONValue]) {
+    var found: Int?
+    for index in read.indices where read[index].name == name {
+      found = index
+      break
+    }
+    guard let index = found, values[name] != read[index].value else { return }
+    read.remove(at: index)
+    let keyPath = keyPath(name)
+    registrar.willSet(self, keyPath: keyPath)
+    registrar.didSet(self, keyPath: keyPath)
   }
 
   private func keyPath(_ name: String) -> KeyPath<KeyObservation, JSONValue?> {

@@ -37,8 +37,9 @@ extension KeyValueStore {
   /// view is told when its stored value changes — here, in another store on the file, or in
   /// another process through `watch()` — and not when other keys change.
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    keyObservation.access(key.name)
-    return core.storedState.value(for: key)
+    let state = core.storedState
+    keyObservation.access(key.name, value: state.values[key.name])
+    return state.value(for: key)
   }
 
   /// The values of `key` as they change: the current value first, then each new one —
