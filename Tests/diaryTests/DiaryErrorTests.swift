@@ -5,7 +5,7 @@ import Testing
 /// Every error path of the built `diary`: the exit code, a message on stderr that explains,
 /// nothing on stdout, and every data file byte for byte as it was.
 @Suite("diary errors, end to end")
-struct DiaryErrorTests {
+struct DiaryErrorTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
@@ -13,22 +13,6 @@ struct DiaryErrorTests {
     folder.copy(fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
     folder.copy(fixturesFolder.appendingPathComponent("workouts/sample.json"), as: "workouts.json")
     folder.copy(fixturesFolder.appendingPathComponent("settings/valid.json"), as: "settings.json")
-  }
-
-  /// Runs `arguments` and checks the failure.
-  func expectFailure(
-    _ arguments: [String], exitCode: Int32, message: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let before = folder.snapshot()
-    let result = diary.run(arguments)
-    #expect(result.exitCode == exitCode, "\(arguments)", sourceLocation: sourceLocation)
-    #expect(
-      result.errorOutput.hasPrefix("diary: error: ") && result.errorOutput.contains(message),
-      "\(arguments): \(result.errorOutput)", sourceLocation: sourceLocation)
-    #expect(result.output.isEmpty, "\(arguments)", sourceLocation: sourceLocation)
-    #expect(
-      folder.snapshot() == before, "\(arguments) changed a file", sourceLocation: sourceLocation)
   }
 
   @Test(

@@ -11,7 +11,7 @@ import Testing
 /// Hostile files and hostile arguments through the built `diary`: a clear error naming the
 /// file and the problem, the sysexits code, no crash, and every file byte for byte as it was.
 @Suite("diary against hostile input")
-struct DiaryHostileTests {
+struct DiaryHostileTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
@@ -22,28 +22,6 @@ struct DiaryHostileTests {
     "todos": (["todos", "list"], ["todos", "add", "x"]),
     "workouts": (["workouts", "list"], ["workouts", "add", "Run", "--distance", "5"]),
   ]
-
-  /// Runs `arguments` and checks a clean failure with `exitCode` that names `file`.
-  func expectFailure(
-    _ arguments: [String], exitCode: Int32, naming file: URL,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let before = folder.snapshot()
-    let result = diary.run(arguments)
-    #expect(
-      result.exitCode == exitCode, "\(arguments): \(result.errorOutput)",
-      sourceLocation: sourceLocation)
-    #expect(result.errorOutput.hasPrefix("diary: error: "), sourceLocation: sourceLocation)
-    #expect(
-      result.errorOutput.contains(file.path), "\(result.errorOutput)",
-      sourceLocation: sourceLocation)
-    #expect(
-      result.errorOutput.utf8.count < 600, "\(result.errorOutput.prefix(200))",
-      sourceLocation: sourceLocation)
-    #expect(result.output.isEmpty, sourceLocation: sourceLocation)
-    #expect(
-      folder.snapshot() == before, "\(arguments) changed a file", sourceLocation: sourceLocation)
-  }
 
   @Test("every hostile fixture, read and written through diary", arguments: kinds)
   func hostileFixtures(kind: String) throws {
@@ -59,8 +37,8 @@ struct DiaryHostileTests {
         #expect(diary.run(read).exitCode == 0, "\(name)")
         continue
       }
-      expectFailure(read, exitCode: 65, naming: file)
-      expectFailure(write, exitCode: 65, naming: file)
+      expectFailure(read, exitCode: 65, message: file.path)
+      expectFailure(write, exitCode: 65, message: file.path)
     }
   }
 
@@ -72,8 +50,8 @@ struct DiaryHostileTests {
     let huge = String(repeating: "\u{1B}[31m", count: 10_000_000)
     for content in ["", #"{"version": 1, "\#(kind)": \#(nested)}"#, #"{"version": "\#(huge)"}"#] {
       folder.write(content, to: "\(kind).json")
-      expectFailure(read, exitCode: 65, naming: file)
-      expectFailure(write, exitCode: 65, naming: file)
+      expectFailure(read, exitCode: 65, message: file.path)
+      expectFailure(write, exitCode: 65, message: file.path)
     }
     #expect(
       !diary.run(read).errorOutput.contains("\u{1B}"), "an escape sequence reached the terminal")
@@ -84,8 +62,8 @@ struct DiaryHostileTests {
     let (read, write) = Self.commands[kind]!
     let file = folder.file("\(kind).json")
     try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
-    expectFailure(read, exitCode: 66, naming: file)
-    expectFailure(write, exitCode: 66, naming: file)
+    expectFailure(read, exitCode: 66, message: file.path)
+    expectFailure(write, exitCode: 66, message: file.path)
   }
 
   @Test("a data file without read or write permission is refused and kept")
@@ -93,7 +71,7 @@ struct DiaryHostileTests {
     let file = folder.copy(
       fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
     #expect(TemporaryFolder.makeReadOnly(file))
-    expectFailure(["todos", "add", "x"], exitCode: 73, naming: file)
+    expectFailure(["todos", "add", "x"], exitCode: 73, message: file.path)
     #expect(diary.run("todos", "list").exitCode == 0)
     TemporaryFolder.makeWritable(file)
 
@@ -136,16 +114,17 @@ struct DiaryHostileTests {
       FileManager.default.fileExists(atPath: nowhere.appendingPathComponent("todos.json").path))
 
     let file = folder.write("a file", to: "plain")
-    expectFailure(["--data-dir", file.path, "todos", "list"], exitCode: 66, naming: file)
+    expectFailure(["--data-dir", file.path, "todos", "list"], exitCode: 66, message: file.path)
     // Every command reads its file first, so writing fails on the read: 66 as well.
-    expectFailure(["--data-dir", file.path, "todos", "add", "x"], exitCode: 66, naming: file)
+    expectFailure(["--data-dir", file.path, "todos", "add", "x"], exitCode: 66, message: file.path)
 
     let locked = folder.file("locked")
     try? FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
     #expect(TemporaryFolder.makeReadOnly(locked))
     defer { TemporaryFolder.makeWritable(locked) }
     expectFailure(
-      ["--data-dir", locked.path, "settings", "set", "sleepGoal", "7"], exitCode: 73, naming: locked
+      ["--data-dir", locked.path, "settings", "set", "sleepGoal", "7"], exitCode: 73,
+      message: locked.path
     )
   }
 

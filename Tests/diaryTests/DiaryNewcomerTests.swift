@@ -6,7 +6,7 @@ import Testing
 /// `diary` as a newcomer expects it (issue 17), each bullet end to end on the built binary:
 /// the input people type, messages that tell the truth, JSON that scripts can use.
 @Suite("diary as a newcomer expects it")
-struct DiaryNewcomerTests {
+struct DiaryNewcomerTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
@@ -20,20 +20,6 @@ struct DiaryNewcomerTests {
 
   func list(_ result: DiaryProcess.Result) throws -> [[String: Any]] {
     try #require(try json(result) as? [[String: Any]], "\(result.output)")
-  }
-
-  /// Runs `arguments`, which must fail with `exitCode` and `message`, changing nothing.
-  func expectFailure(
-    _ arguments: [String], exitCode: Int32, message: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    let before = folder.snapshot()
-    let result = diary.run(arguments)
-    #expect(result.exitCode == exitCode, "\(arguments)", sourceLocation: sourceLocation)
-    #expect(
-      result.errorOutput.hasPrefix("diary: error: \(message)"), "\(result.errorOutput)",
-      sourceLocation: sourceLocation)
-    #expect(folder.snapshot() == before, sourceLocation: sourceLocation)
   }
 
   // MARK: Input people type

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Testing
 
 /// Runs the built `diary` binary as a separate process, on a data folder of its own.
@@ -87,3 +88,34 @@ struct DiaryProcess {
 let fixturesFolder = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Fixtures")
+
+/// A suite that runs `diary` on a temporary data folder of its own.
+protocol DiaryFolderSuite {
+  var folder: TemporaryFolder { get }
+  var diary: DiaryProcess { get }
+}
+
+extension DiaryFolderSuite {
+  /// Runs `arguments`, which must fail cleanly: exit `exitCode`, one short
+  /// `diary: error: …` message that contains `message`, nothing on standard output, and every
+  /// file in the folder byte for byte as it was.
+  func expectFailure(
+    _ arguments: [String], exitCode: Int32, message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let before = folder.snapshot()
+    let result = diary.run(arguments)
+    #expect(
+      result.exitCode == exitCode, "\(arguments): \(result.errorOutput)",
+      sourceLocation: sourceLocation)
+    #expect(
+      result.errorOutput.hasPrefix("diary: error: ") && result.errorOutput.contains(message),
+      "\(arguments): \(result.errorOutput)", sourceLocation: sourceLocation)
+    #expect(
+      result.errorOutput.utf8.count < 600, "\(result.errorOutput.prefix(200))",
+      sourceLocation: sourceLocation)
+    #expect(result.output.isEmpty, "\(arguments)", sourceLocation: sourceLocation)
+    #expect(
+      folder.snapshot() == before, "\(arguments) changed a file", sourceLocation: sourceLocation)
+  }
+}
