@@ -5,7 +5,12 @@
 /// any more, not even for the change being delivered.
 @MainActor @usableFromInline
 final class ObserverRegistry<Change: Sendable, State> {
-  @usableFromInline @exclusivity(unchecked) var subscriptions: [Subscription<Change, State>] = []
+  @usableFromInline typealias Callback = @MainActor (Change, State) -> Void
+
+  // Two lists side by side, the callback at each index and the subscription its token
+  // cancels, so that delivery retains nothing per callback but the callback's context.
+  @usableFromInline @exclusivity(unchecked) var callbacks: [Callback] = []
+  @usableFromInline @exclusivity(unchecked) var subscriptions: [Subscription] = []
   /// When `subscriptions` reaches this size, cancelled ones are dropped (amortised O(1)).
   private var pruneThreshold = 16
 
@@ -36,16 +41,28 @@ final class ObserverRegistry<Change: Sendable, State> {
 
   /// Calls every registered callback once with `change` and the current state.
   ///
+  /// The state is read once, and again only after a callback whose actions changed it — as
+  /// `version()`, which moves with every change, tells — so that a state of many parts is not
+  /// copied for each callback.
+  ///
   /// - Complexity: O(*n*) for *n* callbacks, plus what they do.
   @inlinable
-  func notify(_ change: Change, state: () -> State) {
+  func notify(_ change: Change, version: () -> Int, state: () -> State) {
     var sawCancelled = false
-    for subscription in subscriptions {
-      if subscription.isCancelled {
-        sawCancelled = true
-      } else {
-        subscription.callback(change, state())
-      }
+    let (callbacks, subscriptions) = (callbacks, subscriptions)
+    var index = 0
+    while index < callbacks.count {
+      // One state for the callbacks up to one whose actions change it.
+      let seen = version()
+      let current = state()
+      repeat {
+        if subscriptions[index].cancellation.isSet {
+          sawCancelled = true
+        } else {
+          callbacks[index](change, current)
+        }
+        index += 1
+      } while index < callbacks.count && version() == seen
     }
     if sawCancelled { prune() }
   }
@@ -53,7 +70,14 @@ final class ObserverRegistry<Change: Sendable, State> {
   /// Drops the cancelled subscriptions, and with them their callbacks.
   @usableFromInline
   func prune() {
-    subscriptions.removeAll { $0.isCancelled }
+    var kept = 0
+    for index in subscriptions.indices where !subscriptions[index].cancellation.isSet {
+      subscriptions.swapAt(kept, index)
+      callbacks.swapAt(kept, index)
+      kept += 1
+    }
+    subscriptions.removeSubrange(kept...)
+    callbacks.removeSubrange(kept...)
   }
 
   private func add(
@@ -63,9 +87,10 @@ final class ObserverRegistry<Change: Sendable, State> {
       prune()
       pruneThreshold = max(16, subscriptions.count * 2)
     }
-    let subscription = Subscription(callback: callback, finish: finish) { [weak self] in
+    let subscription = Subscription(finish: finish) { [weak self] in
       Task { @MainActor in self?.prune() }
     }
+    callbacks.append(callback)
     subscriptions.append(subscription)
     return ObserverToken(subscription)
   }

@@ -30,26 +30,20 @@ protocol CancellableSubscription: AnyObject, Sendable {
   func cancel()
 }
 
-/// One registered callback, shared by a store's registry and the token that keeps it.
+/// The cancellation of one registered callback, shared by a store's registry and the token
+/// that keeps it.
 ///
-/// The callback is immutable and the cancellation a flag, so that delivering a change —
-/// the hot path of every action — takes no lock: one atomic load per callback.
+/// The cancellation is a flag, so that delivering a change — the hot path of every action —
+/// takes no lock: one atomic load per callback.
 @usableFromInline
-final class Subscription<Change, State>: CancellableSubscription, Sendable {
-  @usableFromInline typealias Callback = @MainActor (Change, State) -> Void
-
-  @usableFromInline let callback: Callback
+final class Subscription: CancellableSubscription, Sendable {
   @usableFromInline let cancellation = CancellationFlag()
   /// Ends the change stream this subscription feeds, if any.
   let finish: (@Sendable () -> Void)?
   /// Asks the registry to drop cancelled subscriptions.
   private let onCancel: @Sendable () -> Void
 
-  init(
-    callback: @escaping Callback, finish: (@Sendable () -> Void)? = nil,
-    onCancel: @escaping @Sendable () -> Void
-  ) {
-    self.callback = callback
+  init(finish: (@Sendable () -> Void)? = nil, onCancel: @escaping @Sendable () -> Void) {
     self.finish = finish
     self.onCancel = onCancel
   }

@@ -39,6 +39,8 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var isStateTracked = false
   @usableFromInline @exclusivity(unchecked) var isDelivering = false
   @usableFromInline @exclusivity(unchecked) var pendingChanges: [StoreChange<Action>] = []
+  /// How many changes were told: a change of `storedState` during delivery moves it.
+  @usableFromInline @exclusivity(unchecked) var version = 0
 
   /// What the store's effects use from the outside world.
   public let environment: StoreEnvironment
@@ -220,6 +222,7 @@ public final class StoreCore<Owner: Store>: Observable {
   /// Tells Observation and the callbacks about a change already made to `storedState`.
   @inlinable
   func didChange(_ change: consuming StoreChange<Action>) {
+    version &+= 1
     if isStateTracked {
       isStateTracked = false
       registrar.willSet(self, keyPath: stateKeyPath)
@@ -231,9 +234,9 @@ public final class StoreCore<Owner: Store>: Observable {
       return
     }
     isDelivering = true
-    observers.notify(change) { storedState }
+    observers.notify(change, version: { version }, state: { storedState })
     while !pendingChanges.isEmpty {
-      observers.notify(pendingChanges.removeFirst()) { storedState }
+      observers.notify(pendingChanges.removeFirst(), version: { version }, state: { storedState })
     }
     isDelivering = false
   }

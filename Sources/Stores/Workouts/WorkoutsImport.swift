@@ -105,7 +105,10 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Where an import started by ``WorkoutsStore/Action/importWorkouts(from:timeZone:)`` is: a
 /// part of the state kept in memory only, never in the file.
-public enum ImportStatus: Equatable, Sendable {
+///
+/// Indirect, so that copying the state — once per action, for its callbacks — costs one
+/// reference at most, not a copy of the progress or the summary.
+public indirect enum ImportStatus: Equatable, Sendable {
   /// No import has run.
   case none
   /// Reading the file.
