@@ -44,9 +44,7 @@ enum FileLock {
       guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
       locked = true
       defer { close(descriptor) }
-      let pid = Array("\(getpid())\n".utf8)
-      ftruncate(descriptor, 0)
-      _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+      recordHolder(descriptor)
       return try body(deadline)
     }
   }
@@ -119,6 +117,17 @@ enum FileLock {
         path: path,
         problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
     }
+  }
+
+  /// Writes this process's id into the lock file it holds at `descriptor`, unless it is there
+  /// already: a write the next `fsync` of the data file would have to flush with it.
+  private static func recordHolder(_ descriptor: Int32) {
+    let pid = Array("\(getpid())\n".utf8)
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    guard count != pid.count || !buffer[..<count].elementsEqual(pid) else { return }
+    ftruncate(descriptor, 0)
+    _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
   }
 
   /// The process id the holder wrote into the lock file, if it is a running process.

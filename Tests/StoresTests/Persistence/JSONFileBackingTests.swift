@@ -80,6 +80,28 @@ struct JSONFileBackingTests {
     #expect(permissions(url) == 0o644)
   }
 
+  @Test("the lock file names its last holder, and is not written again by the same one")
+  func lockFileHolder() throws {
+    let url = folder.file("notes.json")
+    let lock = url.path + ".lock"
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "1", date: Date())))
+    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
+    // Dated back: a write of the lock file would move its modification time to now.
+    var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+    #expect(utimensat(AT_FDCWD, lock, &times, 0) == 0)
+    try store.trySend(.add(.init(text: "2", date: Date())))
+    var info = stat()
+    #expect(stat(lock, &info) == 0)
+    #expect(info.st_mtim.tv_sec == 1_000_000)
+    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
+
+    // Another holder's pid is replaced by this one's.
+    try "99999999\n".write(toFile: lock, atomically: false, encoding: .utf8)
+    try store.trySend(.add(.init(text: "3", date: Date())))
+    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
+  }
+
   @Test("version 0, a bare list, is read and written back as version 1")
   func migratesVersionZero() throws {
     let url = folder.write(#"[{"text": "old", "date": "2020-01-01T00:00:00Z"}]"#, to: "notes.json")
