@@ -191,7 +191,8 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// Told of each change, with the new state, before the callbacks are: for an observation of
   /// parts of the state (see `KeyObservation`); `nil` for most stores.
-  @usableFromInline package var partsChanged: (@MainActor (StoreChange<Action>, State) -> Void)?
+  @usableFromInline @exclusivity(unchecked) package var partsChanged:
+    (@MainActor (StoreChange<Action>, State) -> Void)?
 
   /// Runs `effect`, creating the runner on first use.
   @usableFromInline

@@ -323,30 +323,49 @@ public final class WorkoutsStore: Store {
   }
 
   /// The import: read the file, in parts with progress in between, then send the workouts.
+  ///
+  /// Inlinable, so that for the other actions a store's `send` knows there is no effect and
+  /// passes no state to find out.
+  @inlinable
   public nonisolated static func effect(
     for action: Action, state: State, environment: StoreEnvironment
   ) -> Effect<Action> {
     switch action {
     case .importWorkouts(let url, let timeZone):
-      return .run(id: ImportEffect.id, cancelInFlight: true) { send in
-        do {
-          let data = try WorkoutsCSV.contents(of: url)
-          var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: timeZone)
-          while try reader.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
-            try Task.checkCancellation()
-            await send(.importProgress(reader.progress))
-          }
-          try Task.checkCancellation()
-          await send(.finishImport(reader.result))
-        } catch let error as ImportError {
-          await send(.failImport(error))
-        }
-      }
+      return importEffect(url, timeZone: timeZone, environment: environment)
     case .cancelImport:
-      return .cancel(id: ImportEffect.id)
+      return cancelImportEffect()
     default:
       return .none
     }
+  }
+
+  /// Reads the file at `url` in parts, sending its progress, then the workouts (or the
+  /// failure); a new import cancels the one running.
+  @usableFromInline
+  nonisolated static func importEffect(
+    _ url: URL, timeZone: TimeZone, environment: StoreEnvironment
+  ) -> Effect<Action> {
+    .run(id: ImportEffect.id, cancelInFlight: true) { send in
+      do {
+        let data = try WorkoutsCSV.contents(of: url)
+        var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: timeZone)
+        while try reader.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
+          try Task.checkCancellation()
+          await send(.importProgress(reader.progress))
+        }
+        try Task.checkCancellation()
+        await send(.finishImport(reader.result))
+      } catch let error as ImportError {
+        await send(.failImport(error))
+      }
+    }
+  }
+
+  /// Cancels the import that is running.
+  @usableFromInline
+  nonisolated static func cancelImportEffect() -> Effect<Action> {
+    .cancel(id: ImportEffect.id)
   }
 
   /// The id of the import's effect.
