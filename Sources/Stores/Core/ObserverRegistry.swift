@@ -13,6 +13,8 @@ final class ObserverRegistry<Change: Sendable, State> {
   @usableFromInline @exclusivity(unchecked) var subscriptions: [Subscription] = []
   /// When `subscriptions` reaches this size, cancelled ones are dropped (amortised O(1)).
   private var pruneThreshold = 16
+  /// Whether ``notify(_:version:state:)`` is running, reading the lists by index.
+  @usableFromInline @exclusivity(unchecked) var isNotifying = false
 
   @usableFromInline
   init() {}
@@ -43,15 +45,17 @@ final class ObserverRegistry<Change: Sendable, State> {
   ///
   /// The state is read once, and again only after a callback whose actions changed it — as
   /// `version()`, which moves with every change, tells — so that a state of many parts is not
-  /// copied for each callback.
+  /// copied for each callback. The lists are read in place, not copied: while they are
+  /// delivered to, they only grow at their end (pruning waits until delivery is over).
   ///
   /// - Complexity: O(*n*) for *n* callbacks, plus what they do.
   @inlinable
   func notify(_ change: Change, version: () -> Int, state: () -> State) {
     var sawCancelled = false
-    let (callbacks, subscriptions) = (callbacks, subscriptions)
+    let count = callbacks.count
+    isNotifying = true
     var index = 0
-    while index < callbacks.count {
+    while index < count {
       // One state for the callbacks up to one whose actions change it.
       let seen = version()
       let current = state()
@@ -62,14 +66,16 @@ final class ObserverRegistry<Change: Sendable, State> {
           callbacks[index](change, current)
         }
         index += 1
-      } while index < callbacks.count && version() == seen
+      } while index < count && version() == seen
     }
+    isNotifying = false
     if sawCancelled { prune() }
   }
 
-  /// Drops the cancelled subscriptions, and with them their callbacks.
+  /// Drops the cancelled subscriptions, and with them their callbacks; not while delivering.
   @usableFromInline
   func prune() {
+    guard !isNotifying else { return }
     var kept = 0
     for index in subscriptions.indices where !subscriptions[index].cancellation.isSet {
       subscriptions.swapAt(kept, index)
@@ -83,7 +89,7 @@ final class ObserverRegistry<Change: Sendable, State> {
   private func add(
     callback: @escaping @MainActor (Change, State) -> Void, finish: (@Sendable () -> Void)?
   ) -> ObserverToken {
-    if subscriptions.count >= pruneThreshold {
+    if subscriptions.count >= pruneThreshold, !isNotifying {
       prune()
       pruneThreshold = max(16, subscriptions.count * 2)
     }

@@ -129,6 +129,30 @@ struct StoreCoreTests {
     first.cancel()
   }
 
+  @Test("many callbacks cancelled and registered during delivery: each runs for its changes")
+  func churnDuringDelivery() {
+    let store = ListStore()
+    // Callback k counts the changes it saw; registering 30 more crosses the size at which
+    // cancelled callbacks are dropped, which must wait until the delivery is over.
+    var calls: [Int: [Int]] = [:]
+    var tokens: [Int: ObserverToken] = [:]
+    func register(_ k: Int) {
+      tokens[k] = store.onChange { _, state in
+        calls[k, default: []].append(state.items.count)
+        guard k == 0, state.items.count == 1 else { return }
+        for cancelled in 2...10 { tokens[cancelled]?.cancel() }
+        for late in 20..<50 { register(late) }
+      }
+    }
+    for k in 0..<20 { register(k) }
+    store.send(.append(1))
+    store.send(.append(2))
+    let old = [0, 1] + Array(11..<20)
+    #expect(calls.keys.sorted() == old + Array(20..<50))
+    for k in old { #expect(calls[k] == [1, 2], "callback \(k)") }
+    for k in 20..<50 { #expect(calls[k] == [2], "callback \(k)") }
+  }
+
   @Test("an action sent by a callback is applied at once and delivered after the round")
   func sendDuringDelivery() {
     let store = ListStore()
