@@ -74,6 +74,26 @@ struct HardeningTests {
     #expect(write(descriptor, bytes, bytes.count) == bytes.count)
   }
 
+  @Test("a write that fails part way through a large file replaces nothing and leaves nothing")
+  func writeFailingPartWay() throws {
+    // 20,000 todos, about 4 MB: written in many parts, of which the first fit under the
+    // file size limit (1 or 2 MB, as the shell counts its blocks) and a later one does not.
+    let original = todosFile(count: 20_000)
+    let url = folder.write(original, to: "todos.json")
+    var limited = diary
+    limited.launcher = ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f 2048; exec \"$0\" \"$@\""]
+    let result = limited.run("todos", "add", "one too many")
+    #expect(result.exitCode == 74)
+    #expect(
+      result.errorOutput
+        == "diary: error: cannot write \(url.path): File too large\n", "\(result.errorOutput)")
+    #expect(try String(contentsOf: url, encoding: .utf8) == original)
+    #expect(folder.names == ["todos.json", "todos.json.lock"])
+    // Without the limit, the same command writes the whole file.
+    #expect(diary.run("todos", "add", "one too many").exitCode == 0)
+    #expect(try TodosStore(contentsOf: url).todos.count == 20_001)
+  }
+
   // MARK: No hang
 
   @Test(

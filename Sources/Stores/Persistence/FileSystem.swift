@@ -47,8 +47,8 @@ struct FileIdentity: Equatable, Sendable {
 /// a version whose modification time is not safely older than the moment it was recorded is
 /// *racy*: it keeps a hash of the content, and finding the same identity is confirmed by
 /// reading the file and comparing hashes, until a check comes safely after that time. Files
-/// this library writes are not racy: ``FileSystem/replace(_:in:with:path:)`` dates their
-/// modification a few seconds back, so any later write changes it.
+/// this library writes are not racy: ``FileSystem/replace(_:in:creating:path:writing:)``
+/// dates their modification a few seconds back, so any later write changes it.
 struct FileVersion: Sendable {
   /// How much older than now a modification time must be for any later write to change it,
   /// whatever the file system's granularity (a second or two on some).
@@ -57,10 +57,21 @@ struct FileVersion: Sendable {
   var identity: FileIdentity
   /// The content's hash while the identity alone cannot tell a change; `nil` otherwise.
   private(set) var racyHash: Int?
+  /// Whether this is a racy version with no hash to confirm it by: never current.
+  private var isUnconfirmable = false
 
+  /// The version of `content`, just read from a file whose identity is `identity`.
   init(identity: FileIdentity, content: Data) {
     self.identity = identity
     racyHash = Self.isRacy(identity) ? Self.hash(content) : nil
+  }
+
+  /// The version of a file just written by ``FileSystem/replace(_:in:creating:path:writing:)``,
+  /// whose modification time it set back: not racy — unless the clock went back since, and
+  /// then, with no content to hash, it is never taken as current (the file is read again).
+  init(written identity: FileIdentity) {
+    self.identity = identity
+    isUnconfirmable = Self.isRacy(identity)
   }
 
   /// Whether a file whose identity is now `current` still holds this version; `content` reads
@@ -68,7 +79,7 @@ struct FileVersion: Sendable {
   mutating func isCurrent<Failure: Error>(
     _ current: FileIdentity, content: () throws(Failure) -> Data?
   ) throws(Failure) -> Bool {
-    guard current == identity else { return false }
+    guard current == identity, !isUnconfirmable else { return false }
     guard let racyHash else { return true }
     guard let data = try content(), Self.hash(data) == racyHash else { return false }
     if !Self.isRacy(identity) { self.racyHash = nil }
@@ -152,12 +163,14 @@ enum FileSystem {
     }
   }
 
-  /// Replaces the file `name` in `folder` with `data` atomically and durably: writes a new
-  /// file with an unpredictable name in the same folder, gives it the old file's permissions
-  /// and owner (a new file: `0600`, whatever the umask, and the folder's owner), `fsync`s it,
-  /// renames it over `name` and `fsync`s the folder. Readers see the old content or the new,
-  /// never a mix; after a crash, one of the two is there. A file that may not be written (no
-  /// write permission, even for root) is refused, not replaced.
+  /// Replaces the file `name` in `folder` with what `body` writes to its ``FileOutput``,
+  /// atomically and durably: writes a new file with an unpredictable name in the same folder,
+  /// gives it the old file's permissions and owner (a new file: `0600`, whatever the umask,
+  /// and the folder's owner), `fsync`s it, renames it over `name` and `fsync`s the folder.
+  /// Readers see the old content or the new, never a mix; after a crash, one of the two is
+  /// there. A file that may not be written (no write permission, even for root) is refused,
+  /// not replaced. When `body` throws or a write fails, nothing is replaced and the new file
+  /// is removed.
   ///
   /// The new file's modification time is set a few seconds back (see ``FileVersion``), so
   /// that any later write changes it, however coarse the file system's clock.
@@ -167,7 +180,8 @@ enum FileSystem {
   ///
   /// - Returns: The identity of the new file.
   static func replace(
-    _ name: String, in folder: DataFolder, with data: Data, creating: Bool, path: String
+    _ name: String, in folder: DataFolder, creating: Bool, path: String,
+    writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileIdentity {
     var permissions: mode_t = 0o600
     var owner = folder.owner
@@ -193,7 +207,17 @@ enum FileSystem {
     // The owner first: changing it clears set-user-ID bits that the mode then restores.
     keepOwner(descriptor, owner)
     if fchmod(descriptor, permissions) != 0 { failure = errno }
-    if failure == 0 { failure = writeAll(data, to: descriptor) }
+    if failure == 0 {
+      let output = FileOutput(descriptor)
+      do {
+        try body(output)
+      } catch {
+        close(descriptor)
+        unlinkat(folder.descriptor, temporary, 0)
+        throw error
+      }
+      failure = output.failure
+    }
     if failure == 0 { failure = dateBack(descriptor) }
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
     var raced = false
@@ -327,21 +351,59 @@ enum FileSystem {
     times[1].tv_sec -= Int(FileVersion.safeAge.rounded(.up))
     return futimens(descriptor, times) == 0 ? 0 : errno
   }
+}
 
-  /// Writes every byte of `data`, returning 0 or the `errno` of the failure.
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
+/// The content of a new file, written as it is produced: each part goes to the file at once
+/// and, on Linux, is sent on to the disk (`sync_file_range`) while the next is made, so that
+/// the final `fsync` has little left to wait for — and the content is never all in memory.
+package final class FileOutput {
+  package let descriptor: Int32
+  /// The number of bytes written so far.
+  private(set) var count = 0
+  /// The `errno` of the first failed write, or 0; nothing more is written after one.
+  package private(set) var failure: Int32 = 0
+
+  /// The size of the parts worth writing on their own: large enough that a part costs one
+  /// call, small enough that the disk starts early on a file of megabytes.
+  package static let partSize = 256 * 1024
+
+  package init(_ descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Writes `bytes` after what was written so far, and starts writing them to the disk.
+  package func append(_ bytes: UnsafeRawBufferPointer) {
+    guard failure == 0, let start = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, start + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        return
       }
-      return 0
+      offset += written
     }
+    Self.startWriteback(descriptor, offset: count, count: bytes.count)
+    count += bytes.count
+  }
+
+  #if os(Linux)
+    /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up
+    /// once; `nil` where the C library has none.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
+      dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range"  // RTLD_DEFAULT
+      ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+  #endif
+
+  /// Starts writing the `count` bytes at `offset` to the disk, without waiting: a hint, whose
+  /// failure is harmless (the `fsync` that follows makes them durable either way).
+  private static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    #if os(Linux)
+      // SYNC_FILE_RANGE_WRITE
+      _ = syncFileRange?(descriptor, Int64(offset), Int64(count), 2)
+    #endif
   }
 }
 

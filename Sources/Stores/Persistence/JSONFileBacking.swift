@@ -11,8 +11,9 @@ import Foundation
 ///    reload it first;
 /// 3. run the reducer (positions were resolved to identities before, so replaying an action
 ///    on fresher state keeps its intent);
-/// 4. if the state changed, write it to a new temporary file in the same folder, `fsync`,
-///    rename it over the data file, `fsync` the folder;
+/// 4. if the state changed, write it to a new temporary file in the same folder (streamed as
+///    it is encoded, see ``FileOutput``), `fsync`, rename it over the data file, `fsync` the
+///    folder;
 /// 5. release the lock; the store then notifies its observers.
 ///
 /// The folder is held open (see ``DataFolder``) and every step happens relative to it. The
@@ -45,12 +46,12 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// known, so that they run specialised for it (the backing itself is called through
   /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
   private let decode: (Data) throws(StoreFileError) -> State
-  private let encode: (State, _ capacity: Int) throws(StoreFileError) -> Data
+  private let encode: (State, FileOutput) throws(StoreFileError) -> Void
 
   private init(
     path: String, lockTimeout: Duration,
     decode: @escaping (Data) throws(StoreFileError) -> State,
-    encode: @escaping (State, Int) throws(StoreFileError) -> Data
+    encode: @escaping (State, FileOutput) throws(StoreFileError) -> Void
   ) {
     self.path = path
     self.lockTimeout = lockTimeout
@@ -69,8 +70,8 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     let backing = JSONFileBacking(
       path: path, lockTimeout: lockTimeout,
       decode: { data throws(StoreFileError) in try StateFileCoding.decode(data, path: path) },
-      encode: { state, capacity throws(StoreFileError) in
-        try StateFileCoding.encode(state, path: path, capacity: capacity)
+      encode: { state, output throws(StoreFileError) in
+        try StateFileCoding.write(state, path: path, to: output)
       })
     let (state, version) = try backing.read(FileSystem.resolvingLinks(path))
     backing.version = version
@@ -125,12 +126,11 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         }
         let didChange = try changed ?? update(&state)
         if didChange {
-          // Room for the file it replaces and a little more: written without growing.
-          let data = try encode(state, Int(file?.identity.size ?? 0) * 9 / 8 + 4096)
           do {
             let identity = try FileSystem.replace(
-              name, in: folder, with: data, creating: file == nil, path: path)
-            newVersion = FileVersion(identity: identity, content: data)
+              name, in: folder, creating: file == nil, path: path
+            ) { output throws(StoreFileError) in try encode(state, output) }
+            newVersion = FileVersion(written: identity)
           } catch is FileSystem.Raced {
             // Another writer created the file meanwhile: start again from what it wrote.
             (state, changed) = (current, nil)

@@ -21,14 +21,33 @@ public struct JSONWriter: ~Copyable {
   /// Whether the innermost open container has no element or member yet.
   private var isEmptyContainer = false
 
+  /// Where the bytes go as they are written, for a writer that streams; `nil` while they are
+  /// kept for ``finish()``. Unretained (so that `finish()` may `discard` the writer): the
+  /// output outlives the writer, which lives only while the content is written.
+  private let output: Unmanaged<FileOutput>?
+
   /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
   init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
+    output = nil
+  }
+
+  /// A writer that sends its bytes on to `output` whenever about ``FileOutput/partSize`` of
+  /// them are written: it holds one part in memory (or one value, if longer), never the whole.
+  init(streamingTo output: FileOutput) {
+    capacity = FileOutput.partSize
+    base = .allocate(capacity: capacity)
+    self.output = .passUnretained(output)
   }
 
   deinit {
     base.deallocate()
+  }
+
+  /// Sends the bytes not sent yet to the output of a writer that streams.
+  consuming func finishStreaming() {
+    sendToOutput()
   }
 
   /// The bytes written, handed over without a copy.
@@ -375,14 +394,26 @@ public struct JSONWriter: ~Copyable {
     }
   }
 
+  /// Makes room for `extra` bytes more: a writer that streams first sends the bytes it holds
+  /// to its output; otherwise (or for a value longer than the buffer) the buffer grows.
   @inline(never)
   private mutating func grow(toHold extra: Int) {
+    if output != nil {
+      sendToOutput()
+      if extra <= capacity { return }
+    }
     let newCapacity = max(2 * capacity, count + extra)
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.initialize(from: base, count: count)
     base.deallocate()
     base = newBase
     capacity = newCapacity
+  }
+
+  private mutating func sendToOutput() {
+    guard let output, count > 0 else { return }
+    output.takeUnretainedValue().append(UnsafeRawBufferPointer(start: base, count: count))
+    count = 0
   }
 
   @inline(__always)

@@ -184,8 +184,7 @@ package enum StateFileCoding {
   }
 
   /// The file content for `state`: the envelope, pretty-printed with sorted keys, and a line
-  /// break. O(n) in the size of the output, written once into one buffer that starts with
-  /// room for `capacity` bytes (the size of the file it replaces is a good guess).
+  /// break. O(n) in the size of the output, written into one growing buffer.
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
@@ -194,9 +193,30 @@ package enum StateFileCoding {
   @_specialize(exported:true,where State == WorkoutsStore.State)
   @_specialize(exported:true,where State == KeyValues)
   package static func encode<State: PersistentState>(
-    _ state: State, path: String, capacity: Int = 4096
+    _ state: State, path: String
   ) throws(StoreFileError) -> Data {
-    var writer = JSONWriter(capacity: capacity)
+    var writer = JSONWriter()
+    try write(state, path: path, to: &writer)
+    return writer.finish()
+  }
+
+  /// Writes the file content for `state` (see ``encode(_:path:)``) to `output` as it is made,
+  /// a part at a time: O(n), holding one part of it in memory.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  @_specialize(exported:true,where State == KeyValues)
+  static func write<State: PersistentState>(
+    _ state: State, path: String, to output: FileOutput
+  ) throws(StoreFileError) {
+    var writer = JSONWriter(streamingTo: output)
+    try write(state, path: path, to: &writer)
+    writer.finishStreaming()
+  }
+
+  @inline(__always)
+  private static func write<State: PersistentState>(
+    _ state: State, path: String, to writer: inout JSONWriter
+  ) throws(StoreFileError) {
     writer.beginObject()
     do {
       try withUnsafePointer(to: state) { state throws(JSONCodingError) in
@@ -208,6 +228,5 @@ package enum StateFileCoding {
     }
     writer.endObject()
     writer.writeLineBreak()
-    return writer.finish()
   }
 }

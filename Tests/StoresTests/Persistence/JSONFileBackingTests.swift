@@ -71,6 +71,33 @@ struct JSONFileBackingTests {
     #expect(folder.names == ["notes.json.lock"])
   }
 
+  @Test("a file of many parts is written as encoded at once; a failure at its end, not at all")
+  func streamedFile() throws {
+    // About 1 MB in notes of 200 bytes, and one note longer than a part: written in parts.
+    let url = folder.file("notes.json")
+    let long = String(repeating: "long ", count: 100_000)
+    let notes = (0..<5_000).map {
+      NotesStore.Note(text: "\($0) " + String(repeating: "x", count: 200), date: Date())
+    }
+    folder.write(
+      try StateFileCoding.encode(NotesStore.State(notes: notes), path: url.path), to: "notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: long, date: Date())))
+    try store.trySend(.add(.init(text: "last", date: Date())))
+    let written = try Data(contentsOf: url)
+    #expect(written.count > 4 * 256 * 1024)
+    #expect(written == (try StateFileCoding.encode(store.state, path: url.path)))
+
+    // The note that cannot be written comes last, after the first parts went to the file.
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.add(.init(text: "too old", date: .distantPast)))
+    }
+    #expect(error?.description.contains("notes[5002].date: its year is outside 1…9999") == true)
+    #expect(store.state.notes.count == 5_002)
+    #expect(try Data(contentsOf: url) == written)
+    #expect(folder.names == ["notes.json", "notes.json.lock"])
+  }
+
   @Test("replacing the file keeps its permissions")
   func keepsPermissions() throws {
     let url = folder.write(#"{"version": 1, "notes": []}"#, to: "notes.json")
