@@ -39,8 +39,11 @@ public struct TodoFilter: Equatable, Sendable {
   /// - Complexity: O(*n*) for *n* todos.
   public func apply(to todos: [Todo]) -> [(index: Int, element: Todo)] {
     var matching: [(index: Int, element: Todo)] = []
-    for (index, todo) in todos.indexed() where matches(todo) {
-      matching.append((index, todo))
+    // Through the buffer: each todo is tested in place, and only the matches are copied.
+    todos.withUnsafeBufferPointer { todos in
+      for index in todos.indices where matches(todos[index]) {
+        matching.append((index, todos[index]))
+      }
     }
     return matching
   }
