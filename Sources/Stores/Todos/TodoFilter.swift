@@ -38,14 +38,21 @@ public struct TodoFilter: Equatable, Sendable {
   ///
   /// - Complexity: O(*n*) for *n* todos.
   public func apply(to todos: [Todo]) -> [(index: Int, element: Todo)] {
-    var matching: [(index: Int, element: Todo)] = []
     // Through the buffer: each todo is tested in place, and only the matches are copied.
     todos.withUnsafeBufferPointer { todos in
+      var matching: [(index: Int, element: Todo)] = []
+      if text.isEmpty {
+        // Without text to search the test is cheap: count the matches first, so that the
+        // result is allocated once rather than grown (and copied) a dozen times.
+        var count = 0
+        for index in todos.indices where matches(todos[index]) { count += 1 }
+        matching.reserveCapacity(count)
+      }
       for index in todos.indices where matches(todos[index]) {
         matching.append((index, todos[index]))
       }
+      return matching
     }
-    return matching
   }
 }
 

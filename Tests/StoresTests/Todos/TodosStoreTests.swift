@@ -76,14 +76,26 @@ struct TodosStoreTests {
     }
   }
 
+  /// Filters by each status, with and without text (ASCII and accented) and a priority.
+  static let filters = Gen<(TodoFilter.Status, String, Int?)>.zip(
+    .element(of: TodoFilter.Status.allCases), .element(of: ["", "a", "É"]),
+    Gen<Int>.integer(in: -2...5).optional
+  ).map { TodoFilter(status: $0, text: $1, minimumPriority: $2) }
+
+  @Test("a filter gives exactly the todos that match, in order, with their indices")
+  func filterMatches() {
+    check(Gen<([Todo], TodoFilter)>.zip(.todos(maxCount: 30), Self.filters)) { todos, filter in
+      let shown = filter.apply(to: todos)
+      let expected = todos.indices.filter { filter.matches(todos[$0]) }
+      try requireEqual(shown.map(\.index), expected)
+      try requireEqual(shown.map(\.element), expected.map { todos[$0] })
+    }
+  }
+
   @Test("deleting and moving offsets picked in a filtered list act on exactly those todos")
   func filteredOffsets() {
-    let filters = Gen<(TodoFilter.Status, String, Int?)>.zip(
-      .element(of: TodoFilter.Status.allCases), .element(of: ["", "a", "É"]),
-      Gen<Int>.integer(in: -2...5).optional
-    ).map { TodoFilter(status: $0, text: $1, minimumPriority: $2) }
     let cases = Gen<([Todo], TodoFilter, IndexSet, Int)>.zip(
-      .todos(maxCount: 10), filters, .offsets(in: 10), .integer(in: 0...10))
+      .todos(maxCount: 10), Self.filters, .offsets(in: 10), .integer(in: 0...10))
     check(cases) { todos, filter, offsets, destination in
       let shown = filter.apply(to: todos).map(\.element)
       let picked = offsets.filter { $0 < shown.count }.map { shown[$0].id }
