@@ -26,18 +26,19 @@ struct Comparison {
   var size: String
   var ours: Double
   var baseline: Double
+  /// The median of the ratios of the two sides measured back to back, each pair in the same
+  /// moment of the machine: steadier than the ratio of the medians when the machine's speed
+  /// drifts (the disk's latency, say) between one pair and the next.
+  var ratio: Double
   var baselineLabel: String
   var goal: String
   /// The bytes each side moves, to show MB/s beside the times; `nil` for none.
   var bytes: Int? = nil
-
-  var ratio: Double { ours / baseline }
 }
 
 /// Runs benchmarks and prints one line per comparison, as a Markdown table.
 final class Report {
   let repeats: Int
-  private(set) var comparisons: [Comparison] = []
 
   init(repeats: Int) {
     self.repeats = repeats
@@ -46,7 +47,7 @@ final class Report {
   }
 
   /// Times `ours` and `baseline` interleaved, `repeats` times each (or `times`), and prints
-  /// the medians and their ratio.
+  /// the medians and the median of the ratios of each pair.
   func compare(
     _ name: String, size: String, goal: String, times: Int? = nil, bytes: Int? = nil,
     ours: Side, baseline: Side
@@ -67,12 +68,12 @@ final class Report {
     record(
       Comparison(
         name: name, size: size, ours: median(oursTimes), baseline: median(baselineTimes),
+        ratio: median(zip(oursTimes, baselineTimes).map { $0 / $1 }),
         baselineLabel: baseline.label, goal: goal, bytes: bytes))
   }
 
-  /// Prints a comparison of times measured elsewhere.
-  func record(_ comparison: Comparison) {
-    comparisons.append(comparison)
+  /// Prints a comparison.
+  private func record(_ comparison: Comparison) {
     let ratio = comparison.ratio
     let ratioText =
       ratio >= 100
