@@ -46,11 +46,13 @@ final class ObserverRegistry<Change: Sendable, State> {
   /// The state is read once, and again only after a callback whose actions changed it — as
   /// `version()`, which moves with every change, tells — so that a state of many parts is not
   /// copied for each callback. The lists are read in place, not copied: while they are
-  /// delivered to, they only grow at their end (pruning waits until delivery is over).
+  /// delivered to, they only grow at their end (pruning waits until delivery is over). Never
+  /// called while it runs: the core queues the changes made during a delivery.
   ///
   /// - Complexity: O(*n*) for *n* callbacks, plus what they do.
   @inlinable
   func notify(_ change: Change, version: () -> Int, state: () -> State) {
+    precondition(!isNotifying, "notify is not reentrant")
     var sawCancelled = false
     let count = callbacks.count
     isNotifying = true

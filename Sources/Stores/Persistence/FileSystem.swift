@@ -360,6 +360,10 @@ package final class FileOutput {
   package let descriptor: Int32
   /// The number of bytes written so far.
   private(set) var count = 0
+  /// The number of bytes already sent on to the disk: whole pages only, since the page the
+  /// next part goes on with would be written twice (and, where pages must stay stable while
+  /// written, the next `write` would wait for it).
+  private var sentToDisk = 0
   /// The `errno` of the first failed write, or 0; nothing more is written after one.
   package private(set) var failure: Int32 = 0
 
@@ -384,9 +388,15 @@ package final class FileOutput {
       }
       offset += written
     }
-    Self.startWriteback(descriptor, offset: count, count: bytes.count)
     count += bytes.count
+    let wholePages = count - count % Self.pageSize
+    if wholePages > sentToDisk {
+      Self.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)
+      sentToDisk = wholePages
+    }
   }
+
+  private static let pageSize = Int(getpagesize())
 
   #if os(Linux)
     /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up

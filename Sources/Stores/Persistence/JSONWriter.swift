@@ -11,7 +11,8 @@ import Foundation
 ///
 /// The caller writes members in sorted order (by their UTF-8 bytes, as `JSONEncoder` sorts
 /// them); ``JSONObjectCodable`` models list their fields that way. Writing appends to one
-/// growing buffer: O(1) amortised per byte, and no allocation per value.
+/// growing buffer (or, streaming to a file, one that is sent on whenever it is full): O(1)
+/// amortised per byte, and no allocation per value.
 public struct JSONWriter: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
@@ -34,7 +35,8 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// A writer that sends its bytes on to `output` whenever about ``FileOutput/partSize`` of
-  /// them are written: it holds one part in memory (or one value, if longer), never the whole.
+  /// them are written: it holds one part in memory (after a value longer than a part, a
+  /// buffer that holds it), never the whole.
   init(streamingTo output: FileOutput) {
     capacity = FileOutput.partSize
     base = .allocate(capacity: capacity)
@@ -50,8 +52,10 @@ public struct JSONWriter: ~Copyable {
     sendToOutput()
   }
 
-  /// The bytes written, handed over without a copy.
+  /// The bytes written, handed over without a copy; for a writer that keeps them (one that
+  /// streams ends with ``finishStreaming()``).
   consuming func finish() -> Data {
+    precondition(output == nil, "a streaming writer has sent its bytes on")
     let data = Data(
       bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     discard self
