@@ -127,17 +127,22 @@ struct DiaryErrorTests: DiaryFolderSuite {
     #expect(diary.run("todos", "list").exitCode == 0)
   }
 
-  @Test("a data folder that is a file: reading exits 66, writing 73")
+  @Test("a data folder that is a file: 66 for reads and writes, which read first")
   func dataFolderIsAFile() {
     let file = folder.write("not a folder", to: "plain")
     var diary = self.diary
     diary.environment["DIARY_HOME"] = file.path
     let before = folder.snapshot()
-    let read = diary.run("todos", "list")
-    #expect(read.exitCode == 66, "\(read.errorOutput)")
-    #expect(read.errorOutput.contains("cannot read \(file.path)/todos.json: Not a directory"))
-    let write = diary.run("todos", "add", "x")
-    #expect(write.exitCode == 73 || write.exitCode == 66, "\(write.errorOutput)")
+    for arguments in [
+      ["todos", "list"], ["todos", "add", "x"], ["settings", "set", "sleepGoal", "6"],
+      ["workouts", "add", "Run", "--distance", "5"],
+    ] {
+      let result = diary.run(arguments)
+      #expect(result.exitCode == 66, "\(arguments): \(result.errorOutput)")
+      #expect(
+        result.errorOutput.contains("cannot read \(file.path)/") == true
+          && result.errorOutput.contains(": Not a directory"), "\(result.errorOutput)")
+    }
     #expect(folder.snapshot() == before)
   }
 }
