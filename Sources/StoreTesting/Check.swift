@@ -56,11 +56,30 @@ public func check<Value, Verdict>(
     recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
   if let counterexample = result.counterexample, counterexample.isIssue {
-    // Replays the shrunk case outside the known-issue scope, so that the property's own issue
-    // is recorded at its line, next to the report.
-    _ = try? property(counterexample.shrunk)
+    replayShrunk(fileID: fileID, filePath: filePath, line: line, column: column) {
+      _ = try? property(counterexample.shrunk)
+    }
   }
   return result
+}
+
+/// Runs `replay` — the property on its shrunk counterexample — once more, outside the search's
+/// known-issue scope, so that the property's own issues are recorded at their lines next to
+/// the report (given at `fileID`…); where a recorder replaces the test framework, they go to
+/// it instead.
+func replayShrunk(
+  fileID: String, filePath: StaticString, line: UInt, column: UInt, _ replay: () -> Void
+) {
+  guard let recorder = FailureRecording.recorder else {
+    replay()
+    return
+  }
+  let report = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+  for issue in Property.issues(recordedBy: replay) {
+    let comments = issue.comments.map { ": \($0.rawValue)" }.joined()
+    recorder("\(issue.kind)\(comments)", issue.sourceLocation ?? report)
+  }
 }
 
 /// Where failures go instead of the test framework while the library's own tests replace it.

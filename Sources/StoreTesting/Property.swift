@@ -168,22 +168,35 @@ public enum Property {
         outcome = .failed(value, "threw \(String(reflecting: error))", isIssue: false)
       }
     }
+    if let issue = issues(recordedBy: evaluate).first {
+      if case .discarded = outcome { return outcome }
+      return .failed(value, describe(issue), isIssue: true)
+    }
+    return outcome
+  }
+
+  /// The issues `body` records, caught as known issues rather than failing the test; outside a
+  /// Swift Testing test, `body` just runs and nothing is caught.
+  static func issues(recordedBy body: () -> Void) -> [Issue] {
     guard Test.current != nil else {
-      evaluate()
-      return outcome
+      body()
+      return []
     }
     let issues = RecordedIssues()
     withKnownIssue(
-      isIntermittent: true, evaluate,
+      isIntermittent: true, body,
       matching: { issue in
         issues.append(issue)
         return true
       })
-    if let issue = issues.first {
-      if case .discarded = outcome { return outcome }
-      return .failed(value, issue, isIssue: true)
-    }
-    return outcome
+    return issues.values
+  }
+
+  /// `issue` for a report: where it was recorded, its kind and its comments.
+  static func describe(_ issue: Issue) -> String {
+    let place = issue.sourceLocation.map { " at \($0.fileID):\($0.line)" } ?? ""
+    let comments = issue.comments.map { ": \($0.rawValue)" }.joined()
+    return "issue recorded\(place): \(issue.kind)\(comments)"
   }
 }
 
@@ -200,17 +213,15 @@ enum CaseOutcome<Value> {
   case invalid(String)
 }
 
-/// The issues recorded while a case ran, described for the report.
+/// The issues recorded while a property ran.
 private final class RecordedIssues: @unchecked Sendable {
   private let lock = NSLock()
-  private var descriptions: [String] = []
+  private var issues: [Issue] = []
 
-  var first: String? { lock.withLock { descriptions.first } }
+  var values: [Issue] { lock.withLock { issues } }
 
   func append(_ issue: Issue) {
-    let place = issue.sourceLocation.map { " at \($0.fileID):\($0.line)" } ?? ""
-    let comments = issue.comments.map { ": \($0.rawValue)" }.joined()
-    lock.withLock { descriptions.append("issue recorded\(place): \(issue.kind)\(comments)") }
+    lock.withLock { issues.append(issue) }
   }
 }
 

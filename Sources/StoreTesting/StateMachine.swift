@@ -144,7 +144,9 @@ public func check<Machine: StateMachine>(
     recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
   if let counterexample = result.counterexample, counterexample.isIssue {
-    try? Machine.replay(counterexample.shrunk)
+    replayShrunk(fileID: fileID, filePath: filePath, line: line, column: column) {
+      try? Machine.replay(counterexample.shrunk)
+    }
   }
   return result
 }

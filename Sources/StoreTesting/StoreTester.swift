@@ -1,6 +1,4 @@
 import Stores
-import Testing
-import XCTest
 
 /// Tests a store exhaustively, as TCA's `TestStore` does: each action sent and each action its
 /// effects send back is asserted with the state change it makes, and the test fails on an
@@ -131,15 +129,8 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   }
 
   private func fail(_ message: String, _ location: Location) {
-    let source = SourceLocation(
-      fileID: location.fileID, filePath: "\(location.filePath)", line: Int(location.line),
-      column: Int(location.column))
-    if let recorder = FailureRecording.recorder {
-      recorder(message, source)
-    } else if Test.current != nil {
-      Issue.record(Comment(rawValue: message), sourceLocation: source)
-    } else {
-      XCTFail(message, file: location.filePath, line: location.line)
-    }
+    recordFailure(
+      message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column)
   }
 }

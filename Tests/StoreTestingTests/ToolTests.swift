@@ -27,16 +27,15 @@ private indirect enum Tree: Equatable, Sendable {
   }
 }
 
-/// Issues recorded while a test replaced the test framework's handling of them.
-private final class NotedIssues: @unchecked Sendable {
+/// The failures `check` reported while a test replaced the test framework with a recorder.
+private final class NotedFailures: @unchecked Sendable {
   private let lock = NSLock()
-  private var issues: [Issue] = []
+  private var failures: [(message: String, location: SourceLocation)] = []
 
-  var values: [Issue] { lock.withLock { issues } }
+  var values: [(message: String, location: SourceLocation)] { lock.withLock { failures } }
 
-  func note(_ issue: Issue) -> Bool {
-    lock.withLock { issues.append(issue) }
-    return true
+  func note(_ message: String, _ location: SourceLocation) {
+    lock.withLock { failures.append((message, location)) }
   }
 }
 
@@ -134,23 +133,20 @@ private final class NotedIssues: @unchecked Sendable {
   }
 
   @Test func checkRecordsTheReportAndTheShrunkExpectationOnce() throws {
-    let issues = NotedIssues()
-    var result: CheckResult<Int>?
-    withKnownIssue {
-      result = check(Gen<Int>.integer(in: 0...1_000), seed: 1) { value in
+    let recorded = NotedFailures()
+    let result = FailureRecording.$recorder.withValue(recorded.note) {
+      check(Gen<Int>.integer(in: 0...1_000), seed: 1) { value in
         #expect(value < 10)
       }
-    } matching: {
-      issues.note($0)
     }
-    #expect(result?.counterexample?.shrunk == 10)
-    let recorded = issues.values
-    #expect(recorded.count == 2)
-    let report = try #require(recorded.first { "\($0)".contains("Property falsified") })
-    #expect("\(report)".contains("shrunk input: 10"))
-    let expectation = try #require(recorded.first { "\($0.kind)".hasPrefix("Expectation failed") })
-    #expect("\(expectation.kind)" == "Expectation failed: (value → 10) < 10")
-    let reportLine = try #require(report.sourceLocation?.line)
-    #expect(expectation.sourceLocation?.line == reportLine + 1)
+    #expect(result.counterexample?.shrunk == 10)
+    let failures = recorded.values
+    #expect(failures.count == 2)
+    let report = try #require(failures.first { $0.message.contains("Property falsified") })
+    #expect(report.message.contains("shrunk input: 10"))
+    let expectation = try #require(
+      failures.first { $0.message.hasPrefix("Expectation failed") })
+    #expect(expectation.message == "Expectation failed: (value → 10) < 10")
+    #expect(expectation.location.line == report.location.line + 1)
   }
 }
