@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+/// What identifies one version of a file's content, cheaply, without reading it: a write by
+/// anyone replaces the file with a new inode (an atomic rename), or changes its size or its
+/// modification time — unless it rewrites the file in place within one tick of the file
+/// system's clock (see ``FileVersion``).
+struct FileIdentity: Equatable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var modified: timespec
+  var changed: timespec
+
+  init(_ info: stat) {
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    #if canImport(Darwin)
+      modified = info.st_mtimespec
+      changed = info.st_ctimespec
+    #else
+      modified = info.st_mtim
+      changed = info.st_ctim
+    #endif
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+      && lhs.modified.tv_sec == rhs.modified.tv_sec
+      && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+      && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+  }
+}

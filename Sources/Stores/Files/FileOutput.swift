@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+/// The content of a new file, written as it is produced: each part goes to the file at once
+/// and, on Linux, is sent on to the disk (`sync_file_range`) while the next is made, so that
+/// the final `fsync` has little left to wait for — and the content is never all in memory.
+package final class FileOutput {
+  package let descriptor: Int32
+  /// The number of bytes written so far.
+  private(set) var count = 0
+  /// The number of bytes already sent on to the disk: whole pages only, since the page the
+  /// next part goes on with would be written twice (and, where pages must stay stable while
+  /// written, the next `write` would wait for it).
+  private var sentToDisk = 0
+  /// The `errno` of the first failed write, or 0; nothing more is written after one.
+  package private(set) var failure: Int32 = 0
+
+  /// The size of the parts worth writing on their own: large enough that a part costs one
+  /// call, small enough that the disk starts early on a file of megabytes.
+  package static let partSize = 256 * 1024
+
+  package init(_ descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Writes `bytes` after what was written so far, and starts writing them to the disk.
+  package func append(_ bytes: UnsafeRawBufferPointer) {
+    guard failure == 0, let start = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, start + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        return
+      }
+      offset += written
+    }
+    count += bytes.count
+    let wholePages = count - count % Self.pageSize
+    if wholePages > sentToDisk {
+      Self.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)
+      sentToDisk = wholePages
+    }
+  }
+
+  private static let pageSize = Int(getpagesize())
+
+  #if os(Linux)
+    /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up
+    /// once; `nil` where the C library has none.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
+      dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range"  // RTLD_DEFAULT
+      ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+  #endif
+
+  /// Starts writing the `count` bytes at `offset` to the disk, without waiting: a hint, whose
+  /// failure is harmless (the `fsync` that follows makes them durable either way).
+  private static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    #if os(Linux)
+      // SYNC_FILE_RANGE_WRITE
+      _ = syncFileRange?(descriptor, Int64(offset), Int64(count), 2)
+    #endif
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+/// A regular file held open for reading; closed when released.
+final class OpenFile {
+  let descriptor: Int32
+  /// The identity of the open file.
+  let identity: FileIdentity
+
+  /// Opens the regular file `name` (relative to `folder`, or a path with `AT_FDCWD`), or
+  /// returns `nil` when there is none. Anything else — a folder, a FIFO, a device, or inside
+  /// a folder a symbolic link — is refused without blocking.
+  init?(_ name: String, in folder: Int32, path: String) throws(StoreFileError) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: inside a folder
+    // the name was checked to be the file itself.
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (folder == AT_FDCWD ? 0 : O_NOFOLLOW)
+    let descriptor = openat(folder, name, flags)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      if errno == ELOOP { throw StoreFileError(path: path, problem: .notARegularFile) }
+      throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
+    }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw StoreFileError(path: path, problem: .cannotRead(errno: code))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw StoreFileError(path: path, problem: .notARegularFile)
+    }
+    self.descriptor = descriptor
+    identity = FileIdentity(info)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Every byte of the file, from its start.
+  func contents(path: String) throws(StoreFileError) -> Data {
+    var bytes = [UInt8](repeating: 0, count: max(Int(identity.size), 0) + 1)
+    var count = 0
+    while true {
+      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+      let read = bytes.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count))
+      }
+      if read == 0 { break }
+      if read < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
+      }
+      count += read
+    }
+    return Data(bytes[..<count])
+  }
+}
