@@ -78,8 +78,8 @@ struct DiaryError: Error, Equatable {
     switch error.problem {
     case .malformedJSON, .invalidContent, .cannotEncode, .newerVersion: .dataError
     case .notARegularFile, .cannotRead, .tooManyLinks: .noInput
-    case .cannotCreateFolder, .unsafeLockFile, .folderReplaced: .cannotCreate
-    case .lockTimedOut: .temporaryFailure
+    case .cannotCreateFolder, .unsafeLockFile, .unsafeDataFile, .folderReplaced: .cannotCreate
+    case .lockTimedOut, .cannotWaitForLock: .temporaryFailure
     case .cannotWrite(let code):
       [EACCES, EPERM, EROFS, ENOTDIR, EISDIR, ENOENT, EEXIST].contains(code)
         ? .cannotCreate : .ioError

@@ -12,7 +12,9 @@ import Foundation
 /// which holds nothing but the process id of the last holder.
 ///
 /// - The lock file is opened relative to the data folder with `O_NOFOLLOW`: a link put in its
-///   place is refused, never followed to create a file elsewhere.
+///   place is refused, never followed to create a file elsewhere; so is a hard link (a lock
+///   file with other names), and one that is not this user's nor the folder owner's — before
+///   anything is written to it.
 /// - Waiting is bounded: past `timeout`, the wait fails with an error naming the lock file
 ///   and its holder, so a holder that is stopped (SIGSTOP, a debugger) never blocks anyone
 ///   forever.
@@ -27,7 +29,7 @@ enum FileLock {
   ///
   /// - Throws: ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)`` when another
   ///   process holds the lock longer than `timeout`; ``StoreFileError/Problem/unsafeLockFile(lock:)``
-  ///   when the lock file is a link or not a regular file; `cannotWrite` when it cannot be
+  ///   when the lock file is a link, has other names, is another user's or not a regular file; `cannotWrite` when it cannot be
   ///   created; and whatever `body` throws.
   static func withLock<Result>(
     of name: String, in folder: DataFolder, timeout: Duration, path: String,
@@ -49,27 +51,49 @@ enum FileLock {
     }
   }
 
-  /// Opens (creating it `0600`, owned like its folder) the lock file, refusing a link.
+  /// Opens the lock file, creating it `0600` and owned like its folder when it is missing.
+  ///
+  /// Only a lock file made here is given a mode and an owner. An existing one is refused —
+  /// before anything is written to it — when it is a link (symbolic, or hard: a file with
+  /// other names, such as the data file or someone else's file planted here), not a regular
+  /// file, or owned by neither this user nor the folder's owner; and ``recordHolder(_:)``
+  /// writes only over a process id. So however a planted file is swapped in and out, no
+  /// other file's content, mode or owner is ever changed.
   private static func openLockFile(
     _ name: String, in folder: DataFolder, lockPath: String, path: String
   ) throws(StoreFileError) -> Int32 {
-    let descriptor = openat(
-      folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+    let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+    var descriptor: Int32
+    repeat {
+      descriptor = openat(folder.descriptor, name, flags | O_CREAT | O_EXCL, 0o600)
+      if descriptor >= 0 {
+        // Whatever the umask, the next writer can open it.
+        fchmod(descriptor, 0o600)
+        FileSystem.keepOwner(descriptor, folder.owner)
+        return descriptor
+      }
+      guard errno == EEXIST else { break }
+      descriptor = openat(folder.descriptor, name, flags)
+      if descriptor < 0 && errno == EACCES {
+        // A lock file an older version made read-only: locking needs no write.
+        descriptor = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+      }
+      // Removed between the two calls: make it anew.
+    } while descriptor < 0 && errno == ENOENT
     guard descriptor >= 0 else {
       if errno == ELOOP || errno == ENXIO || errno == EISDIR {
         throw StoreFileError(path: path, problem: .unsafeLockFile(lock: lockPath))
       }
       throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
     }
+    // No link count of 0 is refused: that is a lock file another writer just removed, which
+    // the check that it is still at its path then replaces.
     var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink <= 1,
+      info.st_uid == geteuid() || info.st_uid == folder.owner.0
+    else {
       close(descriptor)
       throw StoreFileError(path: path, problem: .unsafeLockFile(lock: lockPath))
-    }
-    if info.st_uid == geteuid() {
-      // Whatever the umask was when it was created, it stays openable for writing.
-      if info.st_mode & 0o777 != 0o600 { fchmod(descriptor, 0o600) }
-      if info.st_uid != folder.owner.0 { FileSystem.keepOwner(descriptor, folder.owner) }
     }
     return descriptor
   }
@@ -120,12 +144,16 @@ enum FileLock {
   }
 
   /// Writes this process's id into the lock file it holds at `descriptor`, unless it is there
-  /// already: a write the next `fsync` of the data file would have to flush with it.
+  /// already (a write the next `fsync` of the data file would have to flush with it) — and
+  /// only over nothing or another process id: never over a file that holds anything else.
   private static func recordHolder(_ descriptor: Int32) {
     let pid = Array("\(getpid())\n".utf8)
     var buffer = [UInt8](repeating: 0, count: 32)
     let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count != pid.count || !buffer[..<count].elementsEqual(pid) else { return }
+    guard count >= 0, count < buffer.count,
+      buffer[..<count].allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x0A }),
+      count != pid.count || !buffer[..<count].elementsEqual(pid)
+    else { return }
     ftruncate(descriptor, 0)
     _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
   }

@@ -78,8 +78,9 @@ enum FileSystem {
   /// and the folder's owner), `fsync`s it, renames it over `name` and `fsync`s the folder.
   /// Readers see the old content or the new, never a mix; after a crash, one of the two is
   /// there. A file that may not be written (no write permission, even for root) is refused,
-  /// not replaced. When `body` throws or a write fails, nothing is replaced and the new file
-  /// is removed.
+  /// not replaced, and so is a file with other names (hard links) or of another owner than
+  /// this user or the folder's. When `body` throws or a write fails, nothing is replaced and
+  /// the new file is removed.
   ///
   /// The new file's modification time is set a few seconds back (see ``FileVersion``), so
   /// that any later write changes it, however coarse the file system's clock.
@@ -98,6 +99,15 @@ enum FileSystem {
     if fstatat(folder.descriptor, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
       guard existing.st_mode & S_IFMT == S_IFREG else {
         throw StoreFileError(path: path, problem: .notARegularFile)
+      }
+      // A rename would leave the file's other names with the old content, and root must not
+      // take over (or hand on) a file planted in a user's folder.
+      guard existing.st_nlink == 1,
+        existing.st_uid == geteuid() || existing.st_uid == folder.owner.0
+      else {
+        throw StoreFileError(
+          path: path,
+          problem: .unsafeDataFile(links: Int(existing.st_nlink), owner: existing.st_uid))
       }
       // A rename would replace a file its owner made read-only: respect the permission,
       // also for root, who may write anything (so look at the write bits too).

@@ -16,7 +16,8 @@ import Foundation
 ///    folder;
 /// 5. release the lock; the store then notifies its observers.
 ///
-/// The folder is held open (see ``DataFolder``) and every step happens relative to it. The
+/// The folder is held open from the store's opening (see ``DataFolder``), and every step
+/// happens relative to it: a folder swapped for a link is refused, by writes and reloads. The
 /// first transaction of a backing also removes the temporary files that writers killed in
 /// the middle of step 4 left behind.
 ///
@@ -37,7 +38,8 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   let lockTimeout: Duration
   /// The file as last read or written; `nil` when it was missing.
   private var version: FileVersion?
-  /// The folder of the file's target, once a transaction has opened it.
+  /// The folder of the file's target, held open from the store's opening (or, when it did
+  /// not exist then, from the first write that made it).
   private var folder: DataFolder?
   private var watcher: FileWatcher?
   /// Whether this backing has removed the temporary files of crashed writers.
@@ -73,7 +75,11 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
       encode: { state, output throws(StoreFileError) in
         try StateFileCoding.write(state, path: path, to: output)
       })
-    let (state, version) = try backing.read(FileSystem.resolvingLinks(path))
+    let target = try FileSystem.resolvingLinks(path)
+    // The folder is pinned now, not at the first write: swapped for a link later, it is
+    // noticed rather than followed.
+    backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
+    let (state, version) = try backing.read(target)
     backing.version = version
     return (backing, state)
   }
@@ -146,6 +152,9 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
 
   func reloadIfChanged(from current: State) throws -> State? {
     let target = try FileSystem.resolvingLinks(path)
+    if let folder, folder.path == Self.folderPath(of: target), folder.status == .replaced {
+      throw StoreFileError(path: path, problem: .folderReplaced(folder: folder.path))
+    }
     let identity = try FileSystem.identity(of: target)
     guard
       try !isCurrent(
@@ -181,7 +190,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// The folder of `target`, held open: the one opened before while it is still at its path,
   /// else the folder there now — never one put there as a link or by someone else.
   private func dataFolder(for target: String) throws(StoreFileError) -> DataFolder {
-    let folderPath = (target as NSString).deletingLastPathComponent
+    let folderPath = Self.folderPath(of: target)
     if let folder, folder.path == folderPath {
       switch folder.status {
       case .current: return folder
@@ -196,6 +205,10 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     let opened = try DataFolder(opening: folderPath, for: path)
     folder = opened
     return opened
+  }
+
+  private static func folderPath(of target: String) -> String {
+    (target as NSString).deletingLastPathComponent
   }
 
   /// The state stored at `target` (the empty state when there is no file) and its version.

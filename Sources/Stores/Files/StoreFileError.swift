@@ -28,8 +28,18 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Another process held the file's lock, `lock`, for longer than `waited`; `holder` is its
     /// process id when known. Nothing was changed: try again.
     case lockTimedOut(lock: String, holder: Int32?, waited: Duration)
-    /// The lock file `lock` is a symbolic link or not a regular file, so it is not used.
+    /// The lock file `lock` is a symbolic link, has other names (hard links), is not a
+    /// regular file, or belongs to neither this user nor the folder's owner, so it is not used:
+    /// nothing is written to it.
     case unsafeLockFile(lock: String)
+    /// The data file has `links` names (hard links), or belongs to `owner`, who is neither
+    /// this user nor the owner of its folder: replacing it would leave its other names
+    /// holding the old content, or hand someone else's file to another owner. Nothing was
+    /// written.
+    case unsafeDataFile(links: Int, owner: UInt32)
+    /// Waiting for the lock `lock` could not start: no thread could be made to wait on
+    /// (`errno`, such as `EAGAIN` under a process limit). Nothing was changed.
+    case cannotWaitForLock(lock: String, errno: Int32)
     /// The folder `folder` that held the file while the store was open was replaced by a
     /// symbolic link or by something of another owner; writing there would follow it.
     case folderReplaced(folder: String)
@@ -75,18 +85,41 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(path): more than \(FileSystem.maxLinks) symbolic links lead to it (or they loop) "
         + "— point the link at the file itself"
     case .lockTimedOut(let lock, let holder, let waited):
-      let seconds = waited.components.seconds
+      let seconds = Self.seconds(waited)
       let who = holder.map { "process \($0)\(Self.processName($0).map { " (\($0))" } ?? "")" }
       return "\(path): \(who ?? "another process") has held the lock \(lock) for more than "
         + "\(seconds) s; nothing was changed — try again, and if it stays locked, check "
         + "\(holder.map { "what process \($0) is doing (stopped?)" } ?? "which process holds it")"
     case .unsafeLockFile(let lock):
-      return "\(path): the lock file \(lock) is a symbolic link or not a regular file — remove it "
-        + "(a new one is made)"
+      return "\(path): the lock file \(lock) is a symbolic link, a hard link to another file, "
+        + "another user's, or not a regular file — remove it (a new one is made)"
+    case .unsafeDataFile(let links, let owner):
+      if links > 1 {
+        return "\(path): the file has \(links) names (hard links); writing it replaces it, which "
+          + "would leave the other names behind — remove the other names, or copy the file "
+          + "(cp) and use the copy"
+      }
+      return "\(path): the file belongs to user \(owner), neither you nor the owner of its folder "
+        + "— give it to its folder's owner (chown) or move it away"
+    case .cannotWaitForLock(let lock, let errno):
+      return "\(path): cannot wait for the lock \(lock): \(Self.explain(errno))"
+        + (errno == EAGAIN ? " — too many threads or processes (see ulimit -u)" : "")
+        + "; nothing was changed — try again"
     case .folderReplaced(let folder):
       return "\(path): the folder \(folder) was replaced since the store opened it — "
         + "open the store again"
     }
+  }
+
+  /// `duration` in seconds as people read it: `3`, `0.5`, `0.25`, `10000000000`.
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = attoseconds / 1_000_000_000_000_000
+    guard milliseconds > 0 else { return "\(seconds)" }
+    var fraction = String(milliseconds)
+    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(seconds).\(fraction)"
   }
 
   private static func explain(_ errno: Int32) -> String {
