@@ -64,14 +64,46 @@ struct HardeningTests {
     }
   }
 
-  /// Rewrites the file in place (same inode, same size), as an editor or `cp` does.
-  func editInPlace(_ url: URL, replacing old: String, with new: String) throws {
+  @Test("a same-size edit in place whose modification time is put back is noticed too")
+  func racilyCleanWithTheTimePutBack() throws {
+    let mount = try #require(
+      CoarseClockFolder(), "needs root to mount a ramfs, whose timestamps are coarse")
+    let url = mount.url.appendingPathComponent("todos.json")
+    for round in 0..<300 {
+      try? FileManager.default.removeItem(at: url)
+      // The store's own write, then at once another process's edit in place that puts the
+      // modification time back: only the change time, of the same tick, could tell.
+      let store = try TodosStore(contentsOf: url)
+      try store.trySend(.addTodo(Todo(id: Gen<UUID>.testID(0), title: "aaaa")))
+      try editInPlace(url, replacing: "aaaa", with: "bbbb", keepingTheTime: true)
+      try store.trySend(.addTodo(Todo(id: Gen<UUID>.testID(1), title: "cccc")))
+      try #require(
+        try TodosStore(contentsOf: url).todos.map(\.title) == ["cccc", "bbbb"],
+        "round \(round): the edit was overwritten")
+    }
+  }
+
+  /// Rewrites the file in place (same inode, same size), as an editor or `cp` does; with
+  /// `keepingTheTime`, then sets its modification time back to what it was.
+  func editInPlace(
+    _ url: URL, replacing old: String, with new: String, keepingTheTime: Bool = false
+  ) throws {
     let text = try String(contentsOf: url, encoding: .utf8)
+    var before = stat()
+    try #require(stat(url.path, &before) == 0)
     let descriptor = open(url.path, O_WRONLY | O_TRUNC)
     try #require(descriptor >= 0)
     defer { close(descriptor) }
     let bytes = Array(text.replacingOccurrences(of: old, with: new).utf8)
     #expect(write(descriptor, bytes, bytes.count) == bytes.count)
+    if keepingTheTime {
+      #if canImport(Darwin)
+        var times = [before.st_atimespec, before.st_mtimespec]
+      #else
+        var times = [before.st_atim, before.st_mtim]
+      #endif
+      #expect(futimens(descriptor, &times) == 0)
+    }
   }
 
   @Test("a write that fails part way through a large file replaces nothing and leaves nothing")

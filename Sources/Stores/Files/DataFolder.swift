@@ -17,6 +17,9 @@ final class DataFolder {
   let descriptor: Int32
   /// Who owns the folder: new files in it get this owner when root writes them.
   let owner: (uid_t, gid_t)
+  /// Whether every change to a file here shows in its change time, once a write found out
+  /// (see ``FileSystem/changeTimesAreExact(_:)``); `nil` before.
+  var changeTimesAreExact: Bool?
   private let device: UInt64
   private let inode: UInt64
 

@@ -20,14 +20,23 @@ package final class FileOutput {
   private var sentToDisk = 0
   /// The `errno` of the first failed write, or 0; nothing more is written after one.
   package private(set) var failure: Int32 = 0
+  /// The hash of what was written so far (as ``FileVersion/hash(_:)`` makes it), when asked
+  /// for at the start; `nil` otherwise.
+  private var hasher: Hasher?
 
   /// The size of the parts worth writing on their own: large enough that a part costs one
   /// call, small enough that the disk starts early on a file of megabytes.
   package static let partSize = 256 * 1024
 
-  package init(_ descriptor: Int32) {
+  /// An output to the file open at `descriptor`; with `hashing`, it also hashes what it
+  /// writes (see ``contentHash``).
+  package init(_ descriptor: Int32, hashing: Bool = false) {
     self.descriptor = descriptor
+    hasher = hashing ? Hasher() : nil
   }
+
+  /// The hash of everything written, when the output was made `hashing`.
+  var contentHash: Int? { hasher?.finalize() }
 
   /// Writes `bytes` after what was written so far, and starts writing them to the disk.
   package func append(_ bytes: UnsafeRawBufferPointer) {
@@ -43,6 +52,7 @@ package final class FileOutput {
       offset += written
     }
     count += bytes.count
+    hasher?.combine(bytes: bytes)
     let wholePages = count - count % Self.pageSize
     if wholePages > sentToDisk {
       Self.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)

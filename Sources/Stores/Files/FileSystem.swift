@@ -88,11 +88,15 @@ enum FileSystem {
   /// With `creating`, the file must not exist yet: when another writer made it meanwhile,
   /// nothing is written and ``Raced`` is thrown, so that the transaction starts again.
   ///
-  /// - Returns: The identity of the new file.
+  /// Where the folder's change times are coarse (see ``changeTimesAreExact(_:)``, found out
+  /// on the first write into a folder), the content is hashed as it is written, so that the
+  /// version returned can be confirmed by content.
+  ///
+  /// - Returns: The version of the new file.
   static func replace(
     _ name: String, in folder: DataFolder, creating: Bool, path: String,
     writing body: (FileOutput) throws(StoreFileError) -> Void
-  ) throws -> FileIdentity {
+  ) throws -> FileVersion {
     var permissions: mode_t = 0o600
     var owner = folder.owner
     var existing = stat()
@@ -126,8 +130,11 @@ enum FileSystem {
     // The owner first: changing it clears set-user-ID bits that the mode then restores.
     keepOwner(descriptor, owner)
     if fchmod(descriptor, permissions) != 0 { failure = errno }
+    let exact = folder.changeTimesAreExact ?? changeTimesAreExact(descriptor)
+    folder.changeTimesAreExact = exact
+    var contentHash: Int?
     if failure == 0 {
-      let output = FileOutput(descriptor)
+      let output = FileOutput(descriptor, hashing: !exact)
       do {
         try body(output)
       } catch {
@@ -136,6 +143,7 @@ enum FileSystem {
         throw error
       }
       failure = output.failure
+      contentHash = output.contentHash
     }
     if failure == 0 { failure = dateBack(descriptor) }
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
@@ -161,7 +169,27 @@ enum FileSystem {
     // Makes the rename durable. Failing to is not an error: the file itself is durable, and
     // some file systems refuse to sync a folder.
     fsync(folder.descriptor)
-    return FileIdentity(written)
+    return FileVersion(
+      written: FileIdentity(written), contentHash: contentHash, changeTimesAreExact: exact)
+  }
+
+  /// Whether a change to a file in the folder of the file open at `descriptor` always shows
+  /// in its change time, however soon it follows the last one: twice, the change time is
+  /// read, the mode set again (a change), and the change time read anew — they must differ.
+  /// They do on file systems with fine timestamps, and on Linux's multigrain ones (which give
+  /// a fine time to a change after the time was read); they do not where timestamps move by
+  /// the clock's tick (ramfs), or by seconds.
+  static func changeTimesAreExact(_ descriptor: Int32) -> Bool {
+    for _ in 0..<2 {
+      var before = stat()
+      var after = stat()
+      guard fstat(descriptor, &before) == 0, fchmod(descriptor, before.st_mode & 0o7777) == 0,
+        fstat(descriptor, &after) == 0
+      else { return false }
+      let (old, new) = (FileIdentity(before).changed, FileIdentity(after).changed)
+      if old.tv_sec == new.tv_sec && old.tv_nsec == new.tv_nsec { return false }
+    }
+    return true
   }
 
   /// Another writer created the file between the check that it was missing and the write.

@@ -122,7 +122,9 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
           if let file {
             let data = try file.contents(path: path)
             state = try decode(data)
-            newVersion = FileVersion(identity: file.identity, content: data)
+            newVersion = FileVersion(
+              identity: file.identity, content: data,
+              changeTimesAreExact: folder.changeTimesAreExact ?? false)
           } else {
             (state, newVersion) = (State(), nil)
           }
@@ -133,10 +135,9 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         let didChange = try changed ?? update(&state)
         if didChange {
           do {
-            let identity = try FileSystem.replace(
+            newVersion = try FileSystem.replace(
               name, in: folder, creating: file == nil, path: path
             ) { output throws(StoreFileError) in try encode(state, output) }
-            newVersion = FileVersion(written: identity)
           } catch is FileSystem.Raced {
             // Another writer created the file meanwhile: start again from what it wrote.
             (state, changed) = (current, nil)
@@ -218,7 +219,11 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
       return (State(), nil)
     }
-    return (try decode(data), FileVersion(identity: identity, content: data))
+    let exact = folder?.changeTimesAreExact ?? false
+    return (
+      try decode(data),
+      FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
+    )
   }
 }
 
