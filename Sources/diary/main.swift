@@ -9,6 +9,9 @@ import Foundation
 // A reader that goes away (`diary todos list | head -1`) makes a write fail with EPIPE, which
 // `Diary.run` handles, rather than kill the process.
 signal(SIGPIPE, SIG_IGN)
+// A file size limit (`ulimit -f`) makes a write fail with EFBIG, handled as any failed write
+// (exit 74, nothing left behind), rather than kill the process in the middle of it.
+signal(SIGXFSZ, SIG_IGN)
 let outputIsOpen = StandardStreams.reserve()
 let environment = ProcessInfo.processInfo.environment
 let exitCode = Diary.run(

@@ -31,9 +31,20 @@ package final class FileOutput {
   /// An output to the file open at `descriptor`; with `hashing`, it also hashes what it
   /// writes (see ``contentHash``).
   package init(_ descriptor: Int32, hashing: Bool = false) {
+    Self.failWritesPastTheSizeLimit
     self.descriptor = descriptor
     hasher = hashing ? Hasher() : nil
   }
+
+  /// A write past the file size limit (`ulimit -f`) sends `SIGXFSZ`, which by default kills
+  /// the process in the middle of the write and leaves the temporary file behind. Ignored,
+  /// it makes the write fail with `EFBIG` instead, and that failure is handled as any other:
+  /// nothing is replaced, the temporary file is removed. Done once, before the first write,
+  /// and only where the signal has its default action (a handler the app set stays).
+  private static let failWritesPastTheSizeLimit: Void = {
+    let previous = signal(SIGXFSZ, SIG_IGN)
+    if previous != nil { signal(SIGXFSZ, previous) }  // not the default (`SIG_DFL` is nil)
+  }()
 
   /// The hash of everything written, when the output was made `hashing`.
   var contentHash: Int? { hasher?.finalize() }
