@@ -13,6 +13,12 @@ import Stores
 //
 // takes the lock of the todos FILE, prints `locked`, and keeps it SECONDS before adding
 // "TAG": a lock holder that can be stopped or killed at a known moment.
+//
+//   stores-writer attempts FILE COUNT TAG
+//
+// makes COUNT attempts to add "TAG" to the todos FILE, each waiting at most 20 ms for the
+// lock, and prints each one's outcome (`added`, `timed out`, `cannot wait: MESSAGE`); on
+// Linux, also the process's threads and descriptors before and after (`threads T fds F`).
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[3]) else {
@@ -55,6 +61,23 @@ MainActor.assumeIsolated {
         fflush(nil)
         sleep(UInt32(count))
       }
+    case "attempts":
+      let store = try TodosStore(contentsOf: url, lockTimeout: .milliseconds(20))
+      printResources()
+      for _ in 0..<count {
+        do {
+          try store.trySend(.addTodo(Todo(title: tag)))
+          print("added")
+        } catch let error as StoreFileError {
+          switch error.problem {
+          case .lockTimedOut: print("timed out")
+          case .cannotWaitForLock: print("cannot wait: \(error)")
+          default: throw error
+          }
+        }
+      }
+      printResources()
+      fflush(nil)
     case "settings":
       let settings = try SettingsStore(contentsOf: url)
       for index in 0..<count {
@@ -70,4 +93,13 @@ MainActor.assumeIsolated {
     FileHandle.standardError.write(Data("stores-writer: \(error)\n".utf8))
     exit(74)
   }
+}
+
+/// Prints `threads T fds F`: this process's threads and open descriptors (Linux).
+func printResources() {
+  #if os(Linux)
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    print("threads \(threads.count) fds \(descriptors.count)")
+  #endif
 }

@@ -18,14 +18,16 @@ struct LimitTests {
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
   static let writer = DiaryProcess.builtProduct("stores-writer")
 
-  /// Runs `binary` with `arguments` through `sh -c "SETUP; exec …"`, and returns its exit
+  /// Runs `binary` with `arguments` through `bash -c "SETUP; exec …"` (after `launcher`), and returns its exit
   /// status (a signal that killed it as 128 + the signal) and its standard error.
   func run(
-    _ binary: URL, _ arguments: [String], after setup: String, output: String = "/dev/null"
+    _ binary: URL, _ arguments: [String], after setup: String, output: String = "/dev/null",
+    as launcher: [String] = []
   ) throws -> (status: Int32, errorOutput: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "\(setup); exec \"$0\" \"$@\" > '\(output)'", binary.path] + arguments
+    let shell = ["/bin/bash", "-c", "\(setup); exec \"$0\" \"$@\" > '\(output)'", binary.path]
+    process.executableURL = URL(fileURLWithPath: (launcher + shell)[0])
+    process.arguments = Array((launcher + shell).dropFirst()) + arguments
     process.environment = diary.environment
     let errors = Pipe()
     process.standardError = errors
@@ -34,7 +36,8 @@ struct LimitTests {
     let errorOutput = String(
       decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    let status = process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0)
+    let status =
+      process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0)
     return (status, errorOutput)
   }
 
@@ -73,5 +76,96 @@ struct LimitTests {
     #expect(result.status == 74, "\(result.errorOutput)")
     #expect(result.errorOutput.contains("File too large"), "\(result.errorOutput)")
     #expect(folder.names == ["todos.json", "todos.json.lock"], "no temporary file is left")
+  }
+
+  // MARK: Lock waits
+
+  /// A `stores-writer hold` process holding the lock of `file`, stopped.
+  func stoppedHolder(of file: URL) throws -> WriterProcess {
+    let holder = try WriterProcess(
+      Self.writer, ["hold", file.path, "60", "held"], environment: diary.environment,
+      waitingFor: "locked")
+    kill(holder.process.processIdentifier, SIGSTOP)
+    return holder
+  }
+
+  /// The outcomes `stores-writer attempts` printed, and its threads and descriptors before
+  /// and after them.
+  func attempts(_ output: URL) throws -> (outcomes: [String], before: [Int], after: [Int]) {
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+    let resources = lines.filter { $0.hasPrefix("threads ") }.map { line in
+      line.split(separator: " ").compactMap { Int($0) }
+    }
+    try #require(resources.count == 2, "\(lines)")
+    return (lines.filter { !$0.hasPrefix("threads ") }.map(String.init), resources[0], resources[1])
+  }
+
+  @Test(
+    "200 timed-out waits on a stopped holder leave one waiting thread and one descriptor",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "counts in /proc"))
+  func waitsOnAStoppedHolder() throws {
+    let file = folder.file("todos.json")
+    let holder = try stoppedHolder(of: file)
+    defer {
+      kill(holder.process.processIdentifier, SIGCONT)
+      _ = holder.kill()
+    }
+    let output = folder.file("attempts.txt")
+    let result = try run(
+      Self.writer, ["attempts", file.path, "200", "x"], after: "true", output: output.path)
+    #expect(result.status == 0, "\(result.errorOutput)")
+    let (outcomes, before, after) = try attempts(output)
+    #expect(outcomes == Array(repeating: "timed out", count: 200))
+    #expect(after[0] <= before[0] + 1, "threads: \(before[0]) before, \(after[0]) after")
+    #expect(after[1] <= before[1] + 1, "descriptors: \(before[1]) before, \(after[1]) after")
+  }
+
+  @Test(
+    "a wait that cannot start a thread (ulimit -u) says so, and a free lock is taken all the same",
+    .enabled(
+      if: geteuid() == 0 && FileManager.default.fileExists(atPath: "/proc/self/task"),
+      "runs as another user with setpriv, which needs root; counts in /proc"))
+  func noThreadForTheWait() throws {
+    let data = folder.file("user")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    #expect(chown(data.path, 54_321, 54_321) == 0)
+    let file = data.appendingPathComponent("todos.json")
+    let output = data.appendingPathComponent("attempts.txt")
+    let user = ["/usr/bin/setpriv", "--reuid", "54321", "--regid", "54321", "--clear-groups", "--"]
+    let holder = try stoppedHolder(of: file)
+    let held = try run(
+      Self.writer, ["attempts", file.path, "50", "x"], after: "ulimit -u 1", output: output.path,
+      as: user)
+    #expect(held.status == 0, "\(held.errorOutput)")
+    let (outcomes, before, after) = try attempts(output)
+    #expect(outcomes.count == 50)
+    #expect(
+      outcomes.allSatisfy { $0.hasPrefix("cannot wait: ") && $0.contains("ulimit -u") },
+      "\(outcomes.first ?? "")")
+    #expect(after[1] == before[1], "descriptors: \(before[1]) before, \(after[1]) after")
+    kill(holder.process.processIdentifier, SIGCONT)
+    _ = holder.kill()
+    let free = try run(
+      Self.writer, ["attempts", file.path, "3", "x"], after: "ulimit -u 1", output: output.path,
+      as: user)
+    #expect(free.status == 0, "\(free.errorOutput)")
+    #expect(try attempts(output).outcomes == ["added", "added", "added"])
+  }
+
+  @Test("a lock timeout of 10^10 s waits without a trap; half a second is said as 0.5 s")
+  @MainActor
+  func longAndShortTimeouts() throws {
+    let file = folder.file("todos.json")
+    let holder = try WriterProcess(
+      Self.writer, ["hold", file.path, "1", "held"], environment: diary.environment,
+      waitingFor: "locked")
+    defer { _ = holder.kill() }
+    let store = try TodosStore(contentsOf: file, lockTimeout: .seconds(10_000_000_000))
+    try store.trySend(.addTodo(Todo(title: "after the holder")))
+    #expect(store.todos.map(\.title) == ["after the holder", "held", "held first"])
+    let error = StoreFileError(
+      path: file.path,
+      problem: .lockTimedOut(lock: file.path + ".lock", holder: nil, waited: .milliseconds(500)))
+    #expect(error.description.contains("for more than 0.5 s"), "\(error)")
   }
 }

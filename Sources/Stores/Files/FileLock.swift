@@ -40,12 +40,11 @@ enum FileLock {
     let deadline = ContinuousClock.now + timeout
     while true {
       let descriptor = try openLockFile(lockName, in: folder, lockPath: lockPath, path: path)
-      var locked = false
-      defer { if !locked { close(descriptor) } }
-      try wait(for: descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
-      guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
-      locked = true
       defer { close(descriptor) }
+      let hold = try wait(
+        for: descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
+      defer { hold?.release() }
+      guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
       recordHolder(descriptor)
       return try body(deadline)
     }
@@ -98,48 +97,42 @@ enum FileLock {
     return descriptor
   }
 
-  /// Takes the `flock` on `descriptor` by `deadline`.
+  /// Takes the `flock` on `descriptor` by `deadline`: at once when it is free; else through
+  /// this process's one waiting thread for that file (see ``LockWaits``), which hands it over
+  /// as a hold to release when done.
   ///
-  /// A lock that is free is taken at once. A lock that is held is waited for in the kernel,
-  /// on a thread of its own (not one of Dispatch's, which a stopped holder would pin), with a
-  /// duplicate of the descriptor — the same open file, so the lock it takes is this one's:
-  /// waiters are woken as soon as the holder lets go, rather than polling and losing the race
-  /// to a busy holder. At the deadline the wait is abandoned; should that thread get the lock
-  /// later, it lets go of it at once.
+  /// - Returns: `nil` when the lock was taken on `descriptor` (released with it), else the
+  ///   hold of the lock, to ``LockWaits/Hold/release()``.
+  /// - Throws: `lockTimedOut` past the deadline, naming the holder; `cannotWaitForLock` when
+  ///   no waiting thread could be started and the lock is still held.
   static func wait(
     for descriptor: Int32, until deadline: ContinuousClock.Instant, timeout: Duration,
     lockPath: String, path: String
-  ) throws(StoreFileError) {
-    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+  ) throws(StoreFileError) -> LockWaits.Hold? {
+    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return nil }
     guard errno == EWOULDBLOCK || errno == EINTR else {
       throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
     }
-    let waiter = dup(descriptor)
-    guard waiter >= 0 else { throw StoreFileError(path: path, problem: .cannotWrite(errno: errno)) }
-    let wait = BlockingWait()
-    Thread.detachNewThread {
-      var failure: Int32 = 0
-      while flock(waiter, LOCK_EX) != 0 {
-        guard errno == EINTR else {
-          failure = errno
-          break
-        }
-      }
-      if !wait.finish(failure), failure == 0 { flock(waiter, LOCK_UN) }
-      close(waiter)
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
     }
-    let remaining = max(deadline - ContinuousClock.now, .zero)
-    let (seconds, attoseconds) = remaining.components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    switch wait.result(by: .now() + .nanoseconds(nanoseconds)) {
-    case .locked:
-      return
-    case .failed(let failure):
-      throw StoreFileError(path: path, problem: .cannotWrite(errno: failure))
-    case .timedOut:
-      throw StoreFileError(
-        path: path,
-        problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
+    let file = LockWaits.File(device: FileIdentity(info).device, inode: UInt64(info.st_ino))
+    do throws(LockWaits.Failure) {
+      return try LockWaits.shared.wait(for: file, descriptor: descriptor, until: deadline)
+    } catch {
+      switch error {
+      case .cannotStart(let code):
+        // Free again meanwhile, it is taken all the same.
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return nil }
+        throw StoreFileError(path: path, problem: .cannotWaitForLock(lock: lockPath, errno: code))
+      case .failed(let code):
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: code))
+      case .timedOut:
+        throw StoreFileError(
+          path: path,
+          problem: .lockTimedOut(lock: lockPath, holder: holder(descriptor), waited: timeout))
+      }
     }
   }
 
@@ -180,42 +173,5 @@ enum FileLock {
     return fstat(descriptor, &locked) == 0
       && fstatat(folder.descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0
       && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
-  }
-}
-
-/// A blocking `flock` run on another thread: it finishes with 0 or an `errno`, unless the
-/// waiting side abandoned it first.
-private final class BlockingWait: @unchecked Sendable {
-  private let lock = NSLock()
-  private let done = DispatchSemaphore(value: 0)
-  private var outcome: Int32?
-  private var isAbandoned = false
-
-  /// Records the lock's outcome; returns `false` when the waiting side gave up already.
-  func finish(_ failure: Int32) -> Bool {
-    lock.withLock {
-      guard !isAbandoned else { return false }
-      outcome = failure
-      done.signal()
-      return true
-    }
-  }
-
-  enum Outcome {
-    case locked
-    case failed(Int32)
-    case timedOut
-  }
-
-  /// The outcome by `deadline`; when there is none by then, the wait is abandoned.
-  func result(by deadline: DispatchTime) -> Outcome {
-    _ = done.wait(timeout: deadline)
-    return lock.withLock {
-      guard let outcome else {
-        isAbandoned = true
-        return .timedOut
-      }
-      return outcome == 0 ? .locked : .failed(outcome)
-    }
   }
 }

@@ -61,7 +61,7 @@ enum FileSystem {
       guard let file = try OpenFile(name, in: folder.descriptor, path: path) else { return nil }
       let lockPath = (folder.path as NSString).appendingPathComponent(name)
       do {
-        try FileLock.wait(
+        file.lockHold = try FileLock.wait(
           for: file.descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
       } catch {
         // No flock here (say, NFS without write access): no guard.

@@ -12,6 +12,9 @@ final class OpenFile {
   let descriptor: Int32
   /// The identity of the open file.
   let identity: FileIdentity
+  /// The lock of the file, when this process's waiting thread took it for this one (see
+  /// ``FileSystem/openLocked(_:in:until:timeout:path:)``): released with the file.
+  var lockHold: LockWaits.Hold?
 
   /// Opens the regular file `name` (relative to `folder`, or a path with `AT_FDCWD`), or
   /// returns `nil` when there is none. Anything else — a folder, a FIFO, a device, or inside
@@ -41,6 +44,7 @@ final class OpenFile {
   }
 
   deinit {
+    lockHold?.release()
     close(descriptor)
   }
 
