@@ -19,6 +19,12 @@ import Stores
 // makes COUNT attempts to add "TAG" to the todos FILE, each waiting at most 20 ms for the
 // lock, and prints each one's outcome (`added`, `timed out`, `cannot wait: MESSAGE`); on
 // Linux, also the process's threads and descriptors before and after (`threads T fds F`).
+//
+//   stores-writer watch FOLDER RENAMES STORES
+//
+// opens STORES watching todos stores on FOLDER/todos.json, then RENAMES times renames FOLDER
+// away and makes it anew, letting the watchers see each; on Linux, prints the process's
+// inotify instances and watches (`inotify I watches W`).
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[3]) else {
@@ -78,6 +84,22 @@ MainActor.assumeIsolated {
       }
       printResources()
       fflush(nil)
+    case "watch":
+      let folder = url
+      let stores = try (0..<Int(tag)!).map { _ in
+        let store = try TodosStore(contentsOf: folder.appendingPathComponent("todos.json"))
+        try store.watch()
+        return store
+      }
+      for index in 0..<count {
+        try FileManager.default.moveItem(
+          at: folder, to: folder.deletingLastPathComponent().appendingPathComponent("old-\(index)"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        RunLoop.main.run(until: Date().addingTimeInterval(0.05))
+      }
+      RunLoop.main.run(until: Date().addingTimeInterval(0.2))
+      withExtendedLifetime(stores) { printInotify() }
+      fflush(nil)
     case "settings":
       let settings = try SettingsStore(contentsOf: url)
       for index in 0..<count {
@@ -101,5 +123,21 @@ func printResources() {
     let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     print("threads \(threads.count) fds \(descriptors.count)")
+  #endif
+}
+
+/// Prints `inotify I watches W`: this process's inotify instances and their watches (Linux).
+func printInotify() {
+  #if os(Linux)
+    var (instances, watches) = (0, 0)
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+      let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/\(entry)")
+      guard target == "anon_inode:inotify" else { continue }
+      instances += 1
+      let info = (try? String(contentsOfFile: "/proc/self/fdinfo/\(entry)", encoding: .utf8)) ?? ""
+      watches += info.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") }.count
+    }
+    print("inotify \(instances) watches \(watches)")
   #endif
 }

@@ -34,8 +34,10 @@ struct HardeningTests {
       if unlink(file.path + ".lock") == 0 { deletions += 1 }
       usleep(200)
     }
-    for writer in writers { writer.process.waitUntilExit() }
-    #expect(writers.allSatisfy { $0.process.terminationStatus == 0 })
+    for writer in writers { _ = writer.kill() }
+    #expect(
+      writers.allSatisfy { $0.process.terminationStatus == 0 },
+      "\(writers.map(\.errorOutput).joined())")
     let titles = try TodosStore(contentsOf: file).todos.map(\.title)
     #expect(titles.count == 400, "lost \(400 - titles.count) acknowledged adds")
     #expect(deletions > 0, "the lock file was deleted under the writers")

@@ -168,4 +168,20 @@ struct LimitTests {
       problem: .lockTimedOut(lock: file.path + ".lock", holder: nil, waited: .milliseconds(500)))
     #expect(error.description.contains("for more than 0.5 s"), "\(error)")
   }
+
+  // MARK: Watches
+
+  @Test(
+    "200 watching stores share one inotify instance; 60 renames of their folder leave one watch",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo"), "counts in /proc"))
+  func watchesAreSharedAndRemoved() throws {
+    let data = folder.file("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let output = folder.file("inotify.txt")
+    let result = try run(
+      Self.writer, ["watch", data.path, "60", "200"], after: "true", output: output.path)
+    #expect(result.status == 0, "\(result.errorOutput)")
+    let printed = try String(contentsOf: output, encoding: .utf8)
+    #expect(printed == "inotify 1 watches 1\n")
+  }
 }

@@ -13,6 +13,9 @@ import Testing
 final class WriterProcess {
   let process = Process()
   private let output = Pipe()
+  private let errors = Pipe()
+  /// What the process printed to standard error, once it ended (see ``kill()``).
+  private(set) var errorOutput = ""
 
   /// Starts `binary` with `arguments`; with `line`, returns once it printed that line.
   init(
@@ -23,7 +26,7 @@ final class WriterProcess {
     process.arguments = arguments
     process.environment = environment
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     try process.run()
     guard let line else { return }
     var printed = ""
@@ -40,6 +43,8 @@ final class WriterProcess {
   func kill() -> (succeeded: Bool, acknowledged: [Int]) {
     if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    errorOutput = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     let succeeded = process.terminationReason == .exit && process.terminationStatus == 0
     let acks = printed.split(separator: "\n").compactMap { line in

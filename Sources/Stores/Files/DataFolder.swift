@@ -20,8 +20,7 @@ final class DataFolder {
   /// Whether every change to a file here shows in its change time, once a write found out
   /// (see ``FileSystem/changeTimesAreExact(_:)``); `nil` before.
   var changeTimesAreExact: Bool?
-  private let device: UInt64
-  private let inode: UInt64
+  private let key: FileKey
 
   /// Opens the existing folder at `path`, for the data file at `dataPath` (named in errors).
   init(opening path: String, for dataPath: String) throws(StoreFileError) {
@@ -34,8 +33,7 @@ final class DataFolder {
     self.path = path
     self.descriptor = descriptor
     owner = (info.st_uid, info.st_gid)
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
+    key = FileKey(info)
   }
 
   deinit {
@@ -60,7 +58,7 @@ final class DataFolder {
     guard stat(path, &info) == 0 else { return .missing }
     var own = stat()
     fstat(descriptor, &own)
-    if UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode && own.st_nlink > 0 {
+    if FileKey(info) == key && own.st_nlink > 0 {
       return .current
     }
     var entry = stat()

@@ -12,15 +12,13 @@ import Foundation
 /// modification time — unless it rewrites the file in place within one tick of the file
 /// system's clock (see ``FileVersion``).
 struct FileIdentity: Equatable, Sendable {
-  var device: UInt64
-  var inode: UInt64
+  var key: FileKey
   var size: Int64
   var modified: timespec
   var changed: timespec
 
   init(_ info: stat) {
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
+    key = FileKey(info)
     size = Int64(info.st_size)
     #if canImport(Darwin)
       modified = info.st_mtimespec
@@ -32,9 +30,29 @@ struct FileIdentity: Equatable, Sendable {
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+    lhs.key == rhs.key && lhs.size == rhs.size
       && lhs.modified.tv_sec == rhs.modified.tv_sec
       && lhs.modified.tv_nsec == rhs.modified.tv_nsec
       && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+  }
+}
+
+/// A file or folder by what it is rather than by its name: its device and inode.
+struct FileKey: Hashable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+
+  init(_ info: stat) {
+    // By bit pattern: `dev_t` is a signed 32-bit number on Apple platforms, where a device
+    // number may be negative.
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+  }
+
+  /// What is at `path` now (links followed), or `nil` when nothing is.
+  init?(at path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.init(info)
   }
 }

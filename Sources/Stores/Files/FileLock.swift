@@ -117,9 +117,8 @@ enum FileLock {
     guard fstat(descriptor, &info) == 0 else {
       throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
     }
-    let file = LockWaits.File(device: FileIdentity(info).device, inode: UInt64(info.st_ino))
     do throws(LockWaits.Failure) {
-      return try LockWaits.shared.wait(for: file, descriptor: descriptor, until: deadline)
+      return try LockWaits.shared.wait(for: FileKey(info), descriptor: descriptor, until: deadline)
     } catch {
       switch error {
       case .cannotStart(let code):
@@ -172,6 +171,6 @@ enum FileLock {
     var named = stat()
     return fstat(descriptor, &locked) == 0
       && fstatat(folder.descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0
-      && locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+      && FileKey(locked) == FileKey(named)
   }
 }

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -13,58 +15,57 @@ import Foundation
 ///
 /// It watches folders rather than the file, because an atomic rename replaces the file's
 /// inode and a watch on the file itself would die with the first write: the folder of the
-/// path given and of every link on the way to the file. On Linux it uses inotify (events are
-/// filtered on the names that matter); on Apple platforms a dispatch source per folder. When
-/// a watched folder goes away (removed, renamed) or cannot be watched yet, it polls twice a
-/// second until every folder is there again, then watches again; after every event it follows
-/// the links anew. The handler may be called when nothing changed (the store's own writes,
-/// every poll): it must check cheaply, as a store's refresh does with the file's identity.
+/// path given and of every link on the way to the file (and, on Apple platforms, the file
+/// itself too, for writes in place; see ``FolderEvents``). Each path is watched as the thing
+/// that is there now: when a folder is renamed or made anew, the old watch ends (in the
+/// kernel too) and the new one starts. While a path cannot be watched, it polls twice a
+/// second until it can.
+///
+/// Bursts are coalesced: the handler runs a few milliseconds after the first event, then at
+/// most once per ``minimumInterval`` — or per twice the time the handler last took, if
+/// longer — however many events come, so a writer making thousands of changes costs a
+/// watching store a few reloads a second, not one per change. The handler may be called when
+/// nothing changed (the store's own writes, every poll): it must check cheaply, as a store's
+/// refresh does with the file's identity.
 @MainActor
 final class FileWatcher {
+  /// How long after the first event of a quiet period the handler runs: time for the rest of
+  /// one writer's events to arrive.
+  static let settleTime = Duration.milliseconds(5)
+  /// The shortest time between two runs of the handler.
+  static let minimumInterval = Duration.milliseconds(25)
+
   private let path: String
   private let onChange: @MainActor () -> Void
-  /// The watched folders, and the names in each that lead to the file.
+  /// The names on the way to the file, by folder.
   private var names: [String: Set<String>] = [:]
+  /// What is watched now: by path, the thing that was there and the system's watch of it.
+  private var watched: [String: (key: FileKey, watch: Int32)] = [:]
+  /// The folders of the watches, for events.
+  private var folders: [Int32: String] = [:]
+  /// Set while the handler is scheduled to run.
+  private var isScheduled = false
+  /// When the handler last ended, and how long it took.
+  private var lastRun: (end: ContinuousClock.Instant, duration: Duration)?
   // Dispatch sources are used on the main actor only; `deinit` (nonisolated) is the last use.
   nonisolated(unsafe) private var poller: (any DispatchSourceTimer)?
-  #if os(Linux)
-    private let descriptor: Int32
-    nonisolated(unsafe) private var source: (any DispatchSourceRead)?
-    private var watches: [Int32: String] = [:]
-  #elseif canImport(Darwin)
-    nonisolated(unsafe) private var sources: [String: any DispatchSourceFileSystemObject] = [:]
-  #endif
+  /// The watches to end when the watcher is released (read by `deinit`).
+  nonisolated(unsafe) private var watches: [Int32] = []
 
   /// Starts watching the data file at `path`; the watch lasts until the watcher is released.
   init(path: String, onChange: @escaping @MainActor () -> Void) {
     self.path = path
     self.onChange = onChange
-    #if os(Linux)
-      descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      if descriptor >= 0 {
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
-        source.setEventHandler { @Sendable [weak self] in
-          MainActor.assumeIsolated { self?.readEvents() }
-        }
-        source.resume()
-        self.source = source
-      }
-    #endif
     arm()
   }
 
   deinit {
     poller?.cancel()
-    #if os(Linux)
-      source?.cancel()
-      if descriptor >= 0 { close(descriptor) }
-    #elseif canImport(Darwin)
-      for source in sources.values { source.cancel() }
-    #endif
+    for watch in watches { FolderEvents.shared.stop(watch, for: ObjectIdentifier(self)) }
   }
 
   /// The folders and names from `path` to the file: the path itself, then each link's target.
-  private static func chain(from path: String) -> [String: Set<String>] {
+  private static func chain(from path: String) -> (names: [String: Set<String>], file: String) {
     var names: [String: Set<String>] = [:]
     var current = path
     for _ in 0...FileSystem.maxLinks {
@@ -77,55 +78,97 @@ final class FileWatcher {
       let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       current = target.hasPrefix("/") ? target : (folder as NSString).appendingPathComponent(target)
     }
-    return names
+    return (names, current)
   }
 
-  /// Watches the folders of the chain as it is now; polls while one of them cannot be.
+  /// Watches what is at each path of the chain now: keeps the watches of paths that still
+  /// hold what they held, ends the others, starts the missing ones; polls while a path cannot
+  /// be watched.
   private func arm() {
-    names = Self.chain(from: path)
+    let (names, file) = Self.chain(from: path)
+    self.names = names
+    var paths = Array(names.keys)
+    if FolderEvents.watchesFilesThemselves { paths.append(file) }
+    var next: [String: (key: FileKey, watch: Int32)] = [:]
     var complete = true
-    #if os(Linux)
-      let mask = UInt32(
-        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
-          | IN_MOVE_SELF)
-      for (watch, folder) in watches where names[folder] == nil {
-        inotify_rm_watch(descriptor, watch)
-        watches[watch] = nil
+    for path in paths {
+      guard let key = FileKey(at: path) else {
+        // The file itself may be missing: its folder's watch tells when it comes.
+        if path != file || names[path] != nil { complete = false }
+        continue
       }
-      for folder in names.keys {
-        let watch = descriptor >= 0 ? inotify_add_watch(descriptor, folder, mask) : -1
-        if watch >= 0 { watches[watch] = folder } else { complete = false }
+      if let old = watched[path], old.key == key {
+        next[path] = old
+      } else if let watch = FolderEvents.shared.watch(
+        path, for: ObjectIdentifier(self),
+        handler: { [weak self] events in self?.received(events) })
+      {
+        next[path] = (key, watch)
+      } else {
+        complete = false
       }
-    #elseif canImport(Darwin)
-      for (folder, source) in sources where names[folder] == nil {
-        source.cancel()
-        sources[folder] = nil
-      }
-      for folder in names.keys where sources[folder] == nil {
-        let descriptor = open(folder, O_EVTONLY)
-        guard descriptor >= 0 else {
-          complete = false
-          continue
-        }
-        let source = DispatchSource.makeFileSystemObjectSource(
-          fileDescriptor: descriptor, eventMask: [.write, .rename, .delete], queue: .main)
-        source.setEventHandler { @Sendable [weak self] in
-          MainActor.assumeIsolated { self?.changed(rearm: true) }
-        }
-        source.setCancelHandler { @Sendable in close(descriptor) }
-        source.resume()
-        sources[folder] = source
-      }
-    #else
-      complete = false
-    #endif
+    }
+    let kept = Set(next.values.map(\.watch))
+    for (_, old) in watched where !kept.contains(old.watch) {
+      FolderEvents.shared.stop(old.watch, for: ObjectIdentifier(self))
+    }
+    watched = next
+    watches = Array(kept)
+    folders = Dictionary(next.map { ($0.value.watch, $0.key) }, uniquingKeysWith: { a, _ in a })
     complete ? stopPolling() : startPolling()
   }
 
-  /// Something may have changed: follow the links again and tell the handler.
-  private func changed(rearm: Bool) {
+  /// Events of this watcher's watches: a change when one names an entry on the way to the
+  /// file (or names none), a new arming when a watched thing may be gone or a link may have
+  /// been retargeted.
+  private func received(_ events: [FolderEvents.Event]) {
+    var relevant = false
+    var rearm = false
+    for event in events {
+      if event.mayBeGone {
+        relevant = true
+        rearm = true
+      } else if let name = event.name {
+        guard let folder = folders[event.watch], names[folder]?.contains(name) == true else {
+          continue
+        }
+        relevant = true
+        // A link on the way may point elsewhere now.
+        rearm = rearm || names.count > 1 || isLink(folder, name)
+      } else {
+        relevant = true
+      }
+    }
     if rearm { arm() }
+    if relevant { schedule() }
+  }
+
+  /// Runs the handler soon: after the settle time, and no sooner than the interval after its
+  /// last run; once, for however many changes come meanwhile.
+  private func schedule() {
+    guard !isScheduled else { return }
+    isScheduled = true
+    let now = ContinuousClock.now
+    var delay = Self.settleTime
+    if let lastRun {
+      let wait = max(Self.minimumInterval, lastRun.duration * 2) - (now - lastRun.end)
+      delay = max(delay, wait)
+    }
+    let (seconds, attoseconds) = delay.components
+    DispatchQueue.main.asyncAfter(
+      deadline: .now()
+        + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    ) { @Sendable [weak self] in
+      MainActor.assumeIsolated { self?.run() }
+    }
+  }
+
+  private func run() {
+    isScheduled = false
+    let start = ContinuousClock.now
     onChange()
+    let end = ContinuousClock.now
+    lastRun = (end, end - start)
   }
 
   private func startPolling() {
@@ -133,7 +176,10 @@ final class FileWatcher {
     let timer = DispatchSource.makeTimerSource(queue: .main)
     timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
     timer.setEventHandler { @Sendable [weak self] in
-      MainActor.assumeIsolated { self?.changed(rearm: true) }
+      MainActor.assumeIsolated {
+        self?.arm()
+        self?.schedule()
+      }
     }
     timer.resume()
     poller = timer
@@ -144,47 +190,9 @@ final class FileWatcher {
     poller = nil
   }
 
-  #if os(Linux)
-    /// Reads the pending inotify events; reports a change when one names a file on the way,
-    /// and watches again when a folder went away or a link may have been retargeted.
-    private func readEvents() {
-      var relevant = false
-      var rearm = false
-      let capacity = 64 * 1024
-      let buffer = UnsafeMutableRawPointer.allocate(
-        byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
-      defer { buffer.deallocate() }
-      while true {
-        let count = read(descriptor, buffer, capacity)
-        guard count > 0 else { break }
-        var offset = 0
-        while offset + MemoryLayout<inotify_event>.size <= count {
-          let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-          let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
-          if event.mask & gone != 0 {
-            watches[event.wd] = nil
-            relevant = true
-            rearm = true
-          } else if event.len > 0, let folder = watches[event.wd] {
-            let name = String(
-              cString: (buffer + offset + MemoryLayout<inotify_event>.size)
-                .assumingMemoryBound(to: CChar.self))
-            if names[folder]?.contains(name) == true {
-              relevant = true
-              // A link on the way may point elsewhere now.
-              rearm = rearm || names.count > 1 || isLink(folder, name)
-            }
-          }
-          offset += MemoryLayout<inotify_event>.size + Int(event.len)
-        }
-      }
-      if relevant { changed(rearm: rearm) }
-    }
-
-    private func isLink(_ folder: String, _ name: String) -> Bool {
-      var info = stat()
-      return lstat((folder as NSString).appendingPathComponent(name), &info) == 0
-        && info.st_mode & S_IFMT == S_IFLNK
-    }
-  #endif
+  private func isLink(_ folder: String, _ name: String) -> Bool {
+    var info = stat()
+    return lstat((folder as NSString).appendingPathComponent(name), &info) == 0
+      && info.st_mode & S_IFMT == S_IFLNK
+  }
 }

@@ -19,12 +19,6 @@ import Foundation
 /// thread ends, and its descriptor is closed, once no one waits. So a holder stopped for good
 /// costs one parked thread and one descriptor per locked file, not one per attempt.
 final class LockWaits: @unchecked Sendable {
-  /// The locked file, by device and inode.
-  struct File: Hashable {
-    var device: UInt64
-    var inode: UInt64
-  }
-
   /// A lock handed to a waiting transaction: held until ``release()``, which must be called.
   final class Hold: @unchecked Sendable {
     fileprivate enum State {
@@ -63,12 +57,12 @@ final class LockWaits: @unchecked Sendable {
   /// Guards every line and hold.
   private let condition = NSCondition()
   /// The waiting transactions of each file, in order.
-  private var lines: [File: [Hold]] = [:]
+  private var lines: [FileKey: [Hold]] = [:]
 
   /// Waits until `deadline` for the lock of `file`, open at `descriptor`, handed over by the
   /// file's waiting thread (started when there is none).
   func wait(
-    for file: File, descriptor: Int32, until deadline: ContinuousClock.Instant
+    for file: FileKey, descriptor: Int32, until deadline: ContinuousClock.Instant
   ) throws(Failure) -> Hold {
     let hold = Hold(self)
     condition.lock()
@@ -101,7 +95,7 @@ final class LockWaits: @unchecked Sendable {
 
   /// The waiting thread of `file`: takes the lock on `descriptor` for each waiting hold in
   /// turn, and waits for its release; ends, closing `descriptor`, when no one waits.
-  private func serve(_ file: File, _ descriptor: Int32) {
+  private func serve(_ file: FileKey, _ descriptor: Int32) {
     condition.lock()
     while true {
       lines[file]!.removeAll { if case .waiting = $0.state { false } else { true } }

@@ -314,4 +314,29 @@ struct JSONFileBackingTests {
     try await Task.sleep(for: .milliseconds(300))
     #expect(watching.state.notes.count == 1)
   }
+
+  @Test("a burst of 1,000 writes by another writer costs a watching store a few reloads")
+  func watchCoalescesBursts() async throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    var reloads = 0
+    let token = store.onChange { change, _ in if change == .reload { reloads += 1 } }
+    defer { token.cancel() }
+    try store.watch()
+    // Another writer's versions, each renamed into place, as fast as it can, while the main
+    // actor is free to take the watch's events.
+    let path = url.path
+    await Task.detached {
+      for index in 0..<1_000 {
+        let text =
+          #"{"todos": [{"date": "2026-11-29T07:30:00Z", "id": "00000000-0000-4000-8000-000000000000", "#
+          + #""isDone": false, "priority": 0, "title": "v\#(index)"}], "version": 1}"#
+        let temporary = path + ".\(index).tmp"
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        rename(temporary, path)
+      }
+    }.value
+    #expect(await eventually { store.todos.first?.title == "v999" }, "the last version is read")
+    #expect(reloads < 100, "\(reloads) reloads for 1,000 writes")
+  }
 }
