@@ -72,6 +72,17 @@ final class Report {
         baselineLabel: baseline.label, goal: goal, bytes: bytes))
   }
 
+  /// Prints a comparison of times measured elsewhere (each side's median), and their ratio.
+  func note(
+    _ name: String, size: String, ours: Double, baseline: Double, baselineLabel: String,
+    goal: String
+  ) {
+    record(
+      Comparison(
+        name: name, size: size, ours: ours, baseline: baseline, ratio: ours / baseline,
+        baselineLabel: baselineLabel, goal: goal))
+  }
+
   /// Prints a comparison.
   private func record(_ comparison: Comparison) {
     let ratio = comparison.ratio

@@ -6,7 +6,7 @@ import Foundation
 //   swift run -c release stores-bench            everything
 //   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
 //   swift run -c release stores-bench actions offsets indexed todos persistence observers
-//     overhead
+//     overhead watch
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -25,3 +25,4 @@ run("todos", todosBenchmarks)
 run("persistence", persistenceBenchmarks)
 run("observers", observerBenchmarks)
 run("overhead", overheadBenchmarks)
+run("watch", watchBenchmarks)
