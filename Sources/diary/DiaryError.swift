@@ -63,7 +63,7 @@ struct DiaryError: Error, Equatable {
     case let error as WorkoutError: self.init(error.description)
     case let error as ImportError:
       switch error.problem {
-      case .unreadable(let cause): self.init(cause)
+      case .unreadable(let cause), .notSaved(let cause): self.init(cause)
       case .invalid: self.init(Terminal.escaped(error.description))
       }
     case let error as DiaryFiles.NoHomeFolder:

@@ -65,6 +65,12 @@ public protocol Store: AnyObject, Observable {
   /// transaction. The default is `false`: every action is a transaction.
   nonisolated static func isMemoryOnly(_ action: Action) -> Bool
 
+  /// The memory-only action (see ``isMemoryOnly(_:)``) that records that `action` could not
+  /// be saved, with `error`: sent at once when that happens, so that a status an effect
+  /// keeps — an import's — ends as failed rather than stays in progress. The default is
+  /// `nil`: nothing to record.
+  nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action?
+
   /// The machinery that holds the state and notifies observers.
   var core: StoreCore<Self> { get }
 
@@ -105,6 +111,11 @@ extension Store {
 
   @inlinable
   public nonisolated static func isMemoryOnly(_ action: Action) -> Bool { false }
+
+  @inlinable
+  public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {
+    nil
+  }
 }
 
 extension Store {

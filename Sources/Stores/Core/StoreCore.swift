@@ -137,9 +137,15 @@ public final class StoreCore<Owner: Store>: Observable {
   {
     guard let backing else { return }
     let action = Owner.resolve(action, in: storedState)
-    let outcome = try backing.transaction(from: storedState) { state in
-      try condition(state)
-      return Owner.reduce(&state, action)
+    let outcome: BackingTransaction<State>?
+    do {
+      outcome = try backing.transaction(from: storedState) { state in
+        try condition(state)
+        return Owner.reduce(&state, action)
+      }
+    } catch let error as StoreFileError {
+      if let failure = Owner.failedSave(of: action, error: error) { send(failure) }
+      throw error
     }
     if storedLastError != nil { lastError = nil }
     if let outcome {

@@ -82,6 +82,8 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(StoreFileError)
     /// The text is not valid: what is wrong at a line and column (1-based).
     case invalid(line: Int, column: Int, message: String)
+    /// The workouts were read, but the diary's file could not be saved.
+    case notSaved(StoreFileError)
   }
 
   /// The path of the file.
@@ -97,6 +99,8 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     switch problem {
     case .unreadable(let error):
       error.description
+    case .notSaved(let error):
+      "\(file) was read, but \(error); nothing was imported"
     case .invalid(let line, let column, let message):
       "\(file): line \(line), column \(column): \(message); nothing was imported"
     }

@@ -322,6 +322,12 @@ public final class WorkoutsStore: Store {
     }
   }
 
+  /// An import whose workouts could not be saved has failed: its status says so.
+  public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {
+    guard case .finishImport(let imported) = action else { return nil }
+    return .failImport(ImportError(file: imported.file, problem: .notSaved(error)))
+  }
+
   /// The import: read the file, in parts with progress in between, then send the workouts.
   ///
   /// Inlinable, so that for the other actions a store's `send` knows there is no effect and

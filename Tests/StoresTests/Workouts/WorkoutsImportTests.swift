@@ -212,6 +212,23 @@ struct WorkoutsImportTests {
     }
   }
 
+  @Test("an import whose save fails ends as failed, saying why; nothing is added")
+  func saveFails() async throws {
+    let url = folder.file("workouts.json")
+    let store = try WorkoutsStore(contentsOf: url, environment: .test())
+    try store.trySend(.addWorkout(try Workout(name: "Run", distance: 5)))
+    #expect(chmod(url.path, 0o444) == 0)
+    store.send(.importWorkouts(from: fixture("workouts.csv"), timeZone: utc))
+    await store.settle()
+    guard case .failed(let error) = store.state.importStatus, case .notSaved = error.problem else {
+      Issue.record("\(store.state.importStatus)")
+      return
+    }
+    #expect(error.description.hasSuffix("nothing was imported"))
+    #expect(store.lastError != nil)
+    #expect(store.state.workouts.map(\.name) == ["Run"])
+  }
+
   @Test("cancelling an import adds nothing")
   func cancel() async throws {
     let file = folder.file("big.csv")
