@@ -1,12 +1,6 @@
 import Foundation
 import Stores
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The exit codes of `diary`, from sysexits(3).
 enum ExitCode: Int32, CaseIterable {
   case success = 0

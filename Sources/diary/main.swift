@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // A reader that goes away (`diary todos list | head -1`) makes a write fail with EPIPE, which
 // `Diary.run` handles, rather than kill the process.
 signal(SIGPIPE, SIG_IGN)

@@ -1,12 +1,6 @@
 import Foundation
 import Stores
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // 5. Persistence against the physical limit — reading the file's bytes, and replacing them
 // durably — and against Foundation's JSONEncoder and JSONDecoder on the same file.
 

@@ -2,15 +2,11 @@ import Foundation
 import StoreTesting
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where `diary` keeps its data when it has no usable home folder (issue 12, item 11): an
 /// error that names the three fixes (exit 78), and no folder created anywhere.
-@Suite("diary without a usable home folder")
+@Suite(
+  "diary without a usable home folder",
+  .enabled(if: TestPlatform.canRunAsAnotherUser, "runs diary as another user: setpriv, as root"))
 struct DiaryHomeTests {
   let folder = TemporaryFolder()
 
@@ -20,9 +16,7 @@ struct DiaryHomeTests {
     var diary = DiaryProcess(folder: folder.url)
     diary.environment["DIARY_HOME"] = nil
     diary.environment["HOME"] = home
-    diary.launcher = [
-      "/usr/bin/setpriv", "--reuid", "54321", "--regid", "54321", "--clear-groups", "--",
-    ]
+    diary.launcher = TestPlatform.asUser(54321)
     diary.currentDirectory = folder.url
     return diary
   }
@@ -35,7 +29,6 @@ struct DiaryHomeTests {
     "HOME empty, relative or unset, and no home in the password database: 78, the fixes",
     arguments: ["", "relative/home", nil])
   func noHome(home: String?) throws {
-    try #require(getuid() == 0, "setpriv needs root to run as another user")
     try #require(getpwuid(54321) == nil, "uid 54321 must have no passwd entry")
     let emptyExisted = FileManager.default.fileExists(atPath: "/var/empty")
     let diary = homeless(home: home)
@@ -60,7 +53,6 @@ struct DiaryHomeTests {
 
   @Test("each fix works: --data-dir, DIARY_HOME, HOME")
   func fixes() throws {
-    try #require(getuid() == 0, "setpriv needs root to run as another user")
     var diary = homeless(home: "")
     let data = folder.file("data")
     #expect(diary.run("--data-dir", data.path, "todos", "add", "x").exitCode == 0)

@@ -2,12 +2,6 @@ import Foundation
 import StoreTesting
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Hostile files and hostile arguments through the built `diary`: a clear error naming the
 /// file and the problem, the sysexits code, no crash, and every file byte for byte as it was.
 @Suite("diary against hostile input")
@@ -78,11 +72,9 @@ struct DiaryHostileTests: DiaryFolderSuite {
     chmod(file.path, 0)
     defer { chmod(file.path, 0o600) }
     var unprivileged = diary
-    if getuid() == 0 {
+    if TestPlatform.isRoot {
       // Root reads anything: run diary without the capabilities that let it.
-      unprivileged.launcher = [
-        "/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--",
-      ]
+      unprivileged.launcher = TestPlatform.rootWithoutOverride
     }
     let before = folder.snapshot()
     let result = unprivileged.run(["todos", "list"])

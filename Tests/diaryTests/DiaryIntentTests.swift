@@ -3,17 +3,13 @@ import StoreTesting
 import Stores
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A number typed to `diary` names the item `list` showed, even when another process changes
 /// the list before the command takes the lock: the test holds the lock while the commands
 /// read the file, so every run is the race.
 @MainActor
-@Suite("diary numbers keep their meaning under races", .serialized)
+@Suite(
+  "diary numbers keep their meaning under races", .serialized,
+  .enabled(if: TestPlatform.hasProcessFiles, "tells when diary reached the lock from /proc"))
 struct DiaryIntentTests {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
@@ -131,14 +127,8 @@ final class BackgroundDiary {
 
   /// Waits until the process has the file at `path` open (it reached the lock), up to 10 s.
   func waitUntilItOpens(_ path: String) throws {
-    let descriptors = "/proc/\(process.processIdentifier)/fd"
     for _ in 0..<2_000 {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
-      let opened = names.contains { name in
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(name)"))
-          == path
-      }
-      if opened { return }
+      if TestPlatform.openFiles(of: process.processIdentifier)?.contains(path) == true { return }
       guard process.isRunning else { break }
       usleep(5_000)
     }
@@ -148,7 +138,7 @@ final class BackgroundDiary {
   var isRunning: Bool { process.isRunning }
 
   func kill() {
-    Glibc.kill(process.processIdentifier, SIGKILL)
+    TestPlatform.send(SIGKILL, to: process.processIdentifier)
   }
 
   func wait() -> DiaryProcess.Result {

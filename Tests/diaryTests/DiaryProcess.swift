@@ -15,12 +15,7 @@ struct DiaryProcess {
 
   /// The built executable `name` beside the test bundle.
   static func builtProduct(_ name: String) -> URL {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [folder, folder.deletingLastPathComponent()] {
-      let binary = candidate.appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-    }
-    return folder.appendingPathComponent(name)
+    BuildProducts.executable(name)
   }
 
   /// The data folder the runs use.

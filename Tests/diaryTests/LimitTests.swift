@@ -3,12 +3,6 @@ import StoreTesting
 import Stores
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The process's limits — the file size limit (`ulimit -f`), the process limit (`ulimit -u`)
 /// — and lock waits on a stopped holder: each ends in a clear error, never a killed process,
 /// a file left behind, or threads and descriptors piling up.
@@ -102,7 +96,7 @@ struct LimitTests {
 
   @Test(
     "200 timed-out waits on a stopped holder leave one waiting thread and one descriptor",
-    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "counts in /proc"))
+    .enabled(if: TestPlatform.hasProcessFiles, "counts threads and descriptors in /proc"))
   func waitsOnAStoppedHolder() throws {
     let file = folder.file("todos.json")
     let holder = try stoppedHolder(of: file)
@@ -123,15 +117,15 @@ struct LimitTests {
   @Test(
     "a wait that cannot start a thread (ulimit -u) says so, and a free lock is taken all the same",
     .enabled(
-      if: geteuid() == 0 && FileManager.default.fileExists(atPath: "/proc/self/task"),
-      "runs as another user with setpriv, which needs root; counts in /proc"))
+      if: TestPlatform.canRunAsAnotherUser && TestPlatform.hasProcessFiles,
+      "runs as another user with setpriv, as root; counts descriptors in /proc"))
   func noThreadForTheWait() throws {
     let data = folder.file("user")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
     #expect(chown(data.path, 54_321, 54_321) == 0)
     let file = data.appendingPathComponent("todos.json")
     let output = data.appendingPathComponent("attempts.txt")
-    let user = ["/usr/bin/setpriv", "--reuid", "54321", "--regid", "54321", "--clear-groups", "--"]
+    let user = TestPlatform.asUser(54321)
     let holder = try stoppedHolder(of: file)
     let held = try run(
       Self.writer, ["attempts", file.path, "50", "x"], after: "ulimit -u 1", output: output.path,
@@ -173,7 +167,7 @@ struct LimitTests {
 
   @Test(
     "200 watching stores share one inotify instance; 60 renames of their folder leave one watch",
-    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fdinfo"), "counts in /proc"))
+    .enabled(if: TestPlatform.hasProcessFiles, "counts inotify watches in /proc (Linux)"))
   func watchesAreSharedAndRemoved() throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)

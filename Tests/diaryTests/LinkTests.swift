@@ -3,12 +3,6 @@ import StoreTesting
 import Stores
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Hard links planted where the stores write, and folders swapped before a store's first
 /// write: each refused before a byte is written, through the library and the built `diary`.
 @Suite("Reliability: hard links and pinned folders", .serialized)
@@ -56,7 +50,7 @@ struct LinkTests: DiaryFolderSuite {
 
   @Test(
     "root refuses a lock or data file of a third user planted in another user's folder",
-    .enabled(if: geteuid() == 0, "needs root to give files to other users"))
+    .enabled(if: TestPlatform.isRoot, "needs root to give files to other users"))
   @MainActor func filesOfAThirdUser() throws {
     let data = folder.file("user")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)

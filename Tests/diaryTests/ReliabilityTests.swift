@@ -3,12 +3,6 @@ import StoreTesting
 import Stores
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A writer process started in the background: `diary` or `stores-writer`.
 final class WriterProcess {
   let process = Process()
@@ -41,7 +35,7 @@ final class WriterProcess {
   /// had finished successfully before (so its write was acknowledged) and the `ack` lines
   /// it printed.
   func kill() -> (succeeded: Bool, acknowledged: [Int]) {
-    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    if process.isRunning { TestPlatform.send(SIGKILL, to: process.processIdentifier) }
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     errorOutput = String(
       decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The folder of a data file, held open: every step of a transaction — the lock, the
 /// temporary file, the rename — happens relative to this descriptor (`openat`, `renameat`),
 /// so that a path swapped for a link meanwhile is noticed, never followed into another folder.

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where the settings, todos and workouts files are: one place that an app and the `diary`
 /// tool both use, so that each sees what the other writes.
 ///
@@ -55,22 +47,10 @@ public struct DiaryFiles: Equatable, Sendable {
       return DiaryFiles(folder: URL(fileURLWithPath: folder, isDirectory: true))
     }
     let home = URL(fileURLWithPath: try homeFolder(environment: environment), isDirectory: true)
-    #if canImport(Darwin)
-      return DiaryFiles(
-        folder: home.appendingPathComponent("Library/Application Support/diary", isDirectory: true))
-    #else
-      func xdg(_ name: String, default relative: String) -> URL {
-        if let value = environment[name], value.hasPrefix("/") {
-          return URL(fileURLWithPath: value, isDirectory: true)
-        }
-        return home.appendingPathComponent(relative, isDirectory: true)
-      }
-      let config = xdg("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("diary")
-      let data = xdg("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("diary")
-      var files = DiaryFiles(folder: data)
-      files.settings = config.appendingPathComponent("settings.json")
-      return files
-    #endif
+    let (settings, data) = Platform.standardFolders(home: home, environment: environment)
+    var files = DiaryFiles(folder: data)
+    files.settings = settings.appendingPathComponent("settings.json")
+    return files
   }
 
   /// Why there is no home folder to keep the files in.

@@ -1,12 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 /// What identifies one version of a file's content, cheaply, without reading it: a write by
 /// anyone replaces the file with a new inode (an atomic rename), or changes its size or its
 /// modification time — unless it rewrites the file in place within one tick of the file
@@ -20,13 +13,7 @@ struct FileIdentity: Equatable, Sendable {
   init(_ info: stat) {
     key = FileKey(info)
     size = Int64(info.st_size)
-    #if canImport(Darwin)
-      modified = info.st_mtimespec
-      changed = info.st_ctimespec
-    #else
-      modified = info.st_mtim
-      changed = info.st_ctim
-    #endif
+    (modified, changed) = Platform.times(info)
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
@@ -43,10 +30,7 @@ struct FileKey: Hashable, Sendable {
   var inode: UInt64
 
   init(_ info: stat) {
-    // By bit pattern: `dev_t` is a signed 32-bit number on Apple platforms, where a device
-    // number may be negative.
-    device = UInt64(truncatingIfNeeded: info.st_dev)
-    inode = UInt64(truncatingIfNeeded: info.st_ino)
+    (device, inode) = Platform.key(info)
   }
 
   /// What is at `path` now (links followed), or `nil` when nothing is.

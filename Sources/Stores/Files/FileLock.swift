@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The exclusive lock of a data file: `flock` on a lock file beside it (`todos.json.lock`),
 /// which holds nothing but the process id of the last holder.
 ///

@@ -1,12 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 /// The content of a new file, written as it is produced: each part goes to the file at once
 /// and, on Linux, is sent on to the disk (`sync_file_range`) while the next is made, so that
 /// the final `fsync` has little left to wait for — and the content is never all in memory.
@@ -66,28 +59,10 @@ package final class FileOutput {
     hasher?.combine(bytes: bytes)
     let wholePages = count - count % Self.pageSize
     if wholePages > sentToDisk {
-      Self.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)
+      Platform.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)
       sentToDisk = wholePages
     }
   }
 
   private static let pageSize = Int(getpagesize())
-
-  #if os(Linux)
-    /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up
-    /// once; `nil` where the C library has none.
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
-      dlsym(
-        UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range"  // RTLD_DEFAULT
-      ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
-  #endif
-
-  /// Starts writing the `count` bytes at `offset` to the disk, without waiting: a hint, whose
-  /// failure is harmless (the `fsync` that follows makes them durable either way).
-  private static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
-    #if os(Linux)
-      // SYNC_FILE_RANGE_WRITE
-      _ = syncFileRange?(descriptor, Int64(offset), Int64(count), 2)
-    #endif
-  }
 }

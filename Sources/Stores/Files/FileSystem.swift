@@ -1,12 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 /// The few file-system operations the persistence needs, on POSIX calls, so that each one
 /// does exactly what it says (Foundation's atomic write neither fsyncs the folder nor keeps
 /// permissions). Every failure is a ``StoreFileError`` naming `path`, the data file.
@@ -146,7 +139,7 @@ enum FileSystem {
       contentHash = output.contentHash
     }
     if failure == 0 { failure = dateBack(descriptor) }
-    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    if failure == 0 { failure = Platform.synchronize(descriptor) }
     var raced = false
     if failure == 0 {
       if creating, linkat(folder.descriptor, temporary, folder.descriptor, name, 0) == 0 {
@@ -168,7 +161,7 @@ enum FileSystem {
     }
     // Makes the rename durable. Failing to is not an error: the file itself is durable, and
     // some file systems refuse to sync a folder.
-    fsync(folder.descriptor)
+    _ = Platform.synchronize(folder.descriptor)
     return FileVersion(
       written: FileIdentity(written), contentHash: contentHash, changeTimesAreExact: exact)
   }

@@ -1,14 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Calls a handler on the main actor soon after a data file may have been changed by anyone:
 /// written, replaced by a rename, created or removed — also through a symbolic link that is
 /// retargeted, and after its folder is removed, renamed or made anew.

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// This process's waits for `flock` locks that another process holds.
 ///
 /// A held lock is waited for in the kernel — waiters are woken as soon as the holder lets go,
@@ -70,7 +62,7 @@ final class LockWaits: @unchecked Sendable {
     if lines[file] == nil {
       let waiter = dup(descriptor)
       guard waiter >= 0 else { throw .cannotStart(errno) }
-      let started = startThread { [self] in serve(file, waiter) }
+      let started = Platform.startThread { [self] in serve(file, waiter) }
       guard started == 0 else {
         close(waiter)
         throw .cannotStart(started)
@@ -133,36 +125,4 @@ final class LockWaits: @unchecked Sendable {
     let (seconds, attoseconds) = duration.components
     return min(Double(seconds) + Double(attoseconds) / 1e18, 1e9)
   }
-}
-
-/// Starts `body` on a detached thread of its own; returns 0, or the `errno` when no thread
-/// could be made (`EAGAIN` past the process limit).
-private func startThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
-  final class Body {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-  }
-  let context = Unmanaged.passRetained(Body(body)).toOpaque()
-  #if canImport(Darwin)
-    var thread: pthread_t?
-  #else
-    var thread = pthread_t()
-  #endif
-  let result = pthread_create(
-    &thread, nil,
-    { context in
-      let pointer: UnsafeMutableRawPointer? = context
-      Unmanaged<Body>.fromOpaque(pointer!).takeRetainedValue().run()
-      return nil
-    }, context)
-  guard result == 0 else {
-    Unmanaged<Body>.fromOpaque(context).release()
-    return result
-  }
-  #if canImport(Darwin)
-    pthread_detach(thread!)
-  #else
-    pthread_detach(thread)
-  #endif
-  return 0
 }

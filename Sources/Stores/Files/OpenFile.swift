@@ -1,12 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 /// A regular file held open for reading; closed when released.
 final class OpenFile {
   let descriptor: Int32

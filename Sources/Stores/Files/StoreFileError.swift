@@ -86,7 +86,9 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
         + "— point the link at the file itself"
     case .lockTimedOut(let lock, let holder, let waited):
       let seconds = Self.seconds(waited)
-      let who = holder.map { "process \($0)\(Self.processName($0).map { " (\($0))" } ?? "")" }
+      let who = holder.map {
+        "process \($0)\(Platform.processName($0).map { " (\(quoted($0)))" } ?? "")"
+      }
       return "\(path): \(who ?? "another process") has held the lock \(lock) for more than "
         + "\(seconds) s; nothing was changed — try again, and if it stays locked, check "
         + "\(holder.map { "what process \($0) is doing (stopped?)" } ?? "which process holds it")"
@@ -126,12 +128,4 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     String(cString: strerror(errno))
   }
 
-  /// The name of the running process `pid`, where the system tells it (Linux).
-  private static func processName(_ pid: Int32) -> String? {
-    guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
-      return nil
-    }
-    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-    return trimmed.isEmpty ? nil : quoted(trimmed)
-  }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// A write to standard output that failed.
 struct OutputError: Error, Equatable {
@@ -53,11 +49,7 @@ final class FileDescriptorSink: OutputSink {
     guard isOpen else { throw .closed }
     var offset = 0
     while offset < bytes.count {
-      #if canImport(Glibc)
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      #else
-        let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      #endif
+      let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         throw OutputError(code: errno)

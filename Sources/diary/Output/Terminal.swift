@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How text reaches the terminal: escaped so that nothing in the data can drive it, in
 /// colour only for a person at a terminal who did not ask for none, and as wide as it is.
 struct Terminal: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Testing
 
 /// The README is code: every ```swift block compiles as written, alone in a file with its own
@@ -70,8 +71,7 @@ struct ReadmeTests {
 
   /// The modules of this build (`.build/debug/Modules`), beside the test bundle.
   static var modules: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("Modules")
+    BuildProducts.folder.appendingPathComponent("Modules")
   }
 
   /// The toolchain's `lib/swift` folder, beside the `swiftc` that runs (a link to the

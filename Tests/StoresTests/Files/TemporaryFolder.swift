@@ -2,12 +2,6 @@ import Foundation
 import StoreTesting
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The bytes of the file at `url`, or `nil` when there is none.
 func contents(_ url: URL) -> Data? {
   try? Data(contentsOf: url)

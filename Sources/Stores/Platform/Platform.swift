@@ -1,0 +1,158 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// What differs between the platforms the package runs on — Linux (Glibc, Musl) and Apple's
+// (Darwin) — is here and in the other files of this folder, and nowhere else in the module:
+// the rest calls these. `.ci/platform-check` fails on a platform-only name used elsewhere.
+
+/// The operating system's calls whose names, types or meaning differ between platforms.
+enum Platform {
+  /// The device and inode in `info`. By bit pattern: `dev_t` is a signed 32-bit number on
+  /// Apple platforms, where a device number may be negative, and unsigned 64-bit on Linux.
+  static func key(_ info: stat) -> (device: UInt64, inode: UInt64) {
+    (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+  }
+
+  /// The modification and change times in `info`.
+  static func times(_ info: stat) -> (modified: timespec, changed: timespec) {
+    #if canImport(Darwin)
+      (info.st_mtimespec, info.st_ctimespec)
+    #else
+      (info.st_mtim, info.st_ctim)
+    #endif
+  }
+
+  /// Makes what was written to the file (or folder) open at `descriptor` durable, returning
+  /// 0 or the `errno` of the failure. On Apple platforms `fsync` leaves the data in the
+  /// drive's cache, where a power loss loses it: `F_FULLFSYNC` asks the drive to write it
+  /// (as SQLite and Core Data do), with `fsync` where the file system refuses that.
+  static func synchronize(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+      if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+    #endif
+    return fsync(descriptor) == 0 ? 0 : errno
+  }
+
+  /// Starts writing the `count` bytes at `offset` of the file at `descriptor` to the disk,
+  /// without waiting: a hint, whose failure is harmless (``synchronize(_:)`` makes them
+  /// durable either way). Linux only (`sync_file_range`); nothing elsewhere.
+  static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    #if os(Linux)
+      // SYNC_FILE_RANGE_WRITE
+      _ = syncFileRange?(descriptor, Int64(offset), Int64(count), 2)
+    #endif
+  }
+
+  #if os(Linux)
+    /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up
+    /// once; `nil` where the C library has none.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
+      dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range"  // RTLD_DEFAULT
+      ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+  #endif
+
+  /// The name of the running process `pid`, where the system tells it: `/proc` on Linux,
+  /// `sysctl` on Apple platforms; `nil` when it does not.
+  static func processName(_ pid: Int32) -> String? {
+    #if os(Linux)
+      guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
+        return nil
+      }
+      let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+      return trimmed.isEmpty ? nil : trimmed
+    #elseif canImport(Darwin)
+      var info = kinfo_proc()
+      var size = MemoryLayout<kinfo_proc>.stride
+      var query: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+      guard sysctl(&query, UInt32(query.count), &info, &size, nil, 0) == 0, size > 0 else {
+        return nil
+      }
+      let name = withUnsafeBytes(of: info.kp_proc.p_comm) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      return name.isEmpty ? nil : name
+    #else
+      return nil
+    #endif
+  }
+
+  /// Starts `body` on a detached thread of its own; returns 0, or the `errno` when no thread
+  /// could be made (`EAGAIN` past the process limit).
+  static func startThread(_ body: @escaping @Sendable () -> Void) -> Int32 {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let result = pthread_create(
+      &thread, nil,
+      { context in
+        // A pointer on Apple platforms, an optional one on Linux.
+        let pointer: UnsafeMutableRawPointer? = context
+        Unmanaged<ThreadBody>.fromOpaque(pointer!).takeRetainedValue().run()
+        return nil
+      }, context)
+    guard result == 0 else {
+      Unmanaged<ThreadBody>.fromOpaque(context).release()
+      return result
+    }
+    #if canImport(Darwin)
+      pthread_detach(thread!)
+    #else
+      pthread_detach(thread)
+    #endif
+    return 0
+  }
+
+  /// The folder of the App Group `identifier`, which an app, its widgets and extensions
+  /// share (Apple platforms; `nil` elsewhere, and for a group the app is not in).
+  static func appGroupContainer(_ identifier: String) -> URL? {
+    #if canImport(Darwin)
+      FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
+    #else
+      nil
+    #endif
+  }
+
+  /// Where `diary` and an app keep their files by default, under `home`: one Application
+  /// Support folder on Apple platforms; the XDG places on Linux (`$XDG_CONFIG_HOME` for
+  /// settings, `$XDG_DATA_HOME` for the rest, read from `environment`).
+  static func standardFolders(
+    home: URL, environment: [String: String]
+  ) -> (settings: URL, data: URL) {
+    #if canImport(Darwin)
+      let folder = home.appendingPathComponent(
+        "Library/Application Support/diary", isDirectory: true)
+      return (folder, folder)
+    #else
+      func xdg(_ name: String, default relative: String) -> URL {
+        if let value = environment[name], value.hasPrefix("/") {
+          return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        return home.appendingPathComponent(relative, isDirectory: true)
+      }
+      return (
+        xdg("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("diary"),
+        xdg("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("diary")
+      )
+    #endif
+  }
+}
+
+/// The work of a thread ``Platform/startThread(_:)`` started.
+private final class ThreadBody {
+  let run: @Sendable () -> Void
+
+  init(_ run: @escaping @Sendable () -> Void) {
+    self.run = run
+  }
+}

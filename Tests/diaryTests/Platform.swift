@@ -1,0 +1,130 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// What the tests of this target need that only some platforms have — `/proc`, `/dev/full`,
+// util-linux's `setpriv` and `script`, a ramfs mount, root — is told or done here, and
+// nowhere else: each test that needs one is enabled by it, with the reason, so that it runs
+// wherever it can and is skipped, saying why, elsewhere. `.ci/platform-check` fails on a
+// platform-only name used in another file.
+enum TestPlatform {
+  /// Whether the tests run as root (some give files to other users, or mount).
+  static let isRoot = geteuid() == 0
+  /// Whether `/proc` tells a process's threads, descriptors and inotify watches (Linux).
+  static let hasProcessFiles = FileManager.default.fileExists(atPath: "/proc/self/fdinfo")
+  /// Whether `/dev/full` exists: a device whose every write fails with `ENOSPC` (Linux).
+  static let hasFullDevice = FileManager.default.fileExists(atPath: fullDevicePath)
+  /// Whether util-linux's `setpriv` can run a command as another user (needs root).
+  static let canRunAsAnotherUser =
+    isRoot && FileManager.default.isExecutableFile(atPath: setpriv)
+  /// Whether util-linux's `script` can run a command on a terminal (`-qefc`).
+  static let hasScript: Bool = {
+    #if os(Linux)
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+    #else
+      false
+    #endif
+  }()
+
+  /// `setpriv`'s path.
+  static let setpriv = "/usr/bin/setpriv"
+
+  /// The launcher that runs a command as the user and group `id`, with no other groups.
+  static func asUser(_ id: Int) -> [String] {
+    [setpriv, "--reuid", "\(id)", "--regid", "\(id)", "--clear-groups", "--"]
+  }
+
+  /// The launcher that runs a command as root without the capabilities that let root read
+  /// and write any file.
+  static let rootWithoutOverride = [
+    setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--",
+  ]
+
+  /// The path of a device whose every write fails with `ENOSPC` (see ``hasFullDevice``).
+  static let fullDevicePath = "/dev/full"
+
+  /// The full device, opened for writing.
+  static func fullDevice() -> FileHandle? {
+    FileHandle(forWritingAtPath: fullDevicePath)
+  }
+
+  /// The command that runs `command` (one shell line) on a terminal of its own, printing
+  /// what the terminal shows.
+  static func onATerminal(_ command: String) -> [String] {
+    ["/usr/bin/script", "-qefc", command, "/dev/null"]
+  }
+
+  /// Sets the access and modification times of the file open at `descriptor` to those in
+  /// `info`; returns whether it could.
+  static func setTimes(of descriptor: Int32, to info: stat) -> Bool {
+    #if canImport(Darwin)
+      var times = [info.st_atimespec, info.st_mtimespec]
+    #else
+      var times = [info.st_atim, info.st_mtim]
+    #endif
+    return futimens(descriptor, &times) == 0
+  }
+
+  /// Sends `signal` to the process `pid`.
+  static func send(_ signal: Int32, to pid: Int32) {
+    kill(pid, signal)
+  }
+
+  /// The paths the process `pid` has open, where `/proc` tells them; `nil` elsewhere.
+  static func openFiles(of pid: Int32) -> [String]? {
+    let folder = "/proc/\(pid)/fd"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      return nil
+    }
+    return names.compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")
+    }
+  }
+
+  /// Whether a ramfs can be mounted here (Linux, as root): one is mounted and unmounted once
+  /// to find out.
+  static let canMountRamfs: Bool = {
+    #if os(Linux)
+      guard isRoot, let probe = CoarseClockFolder() else { return false }
+      return withExtendedLifetime(probe) { true }
+    #else
+      false
+    #endif
+  }()
+}
+
+/// A folder on a ramfs, whose timestamps move with the kernel's coarse clock (a tick of a few
+/// milliseconds), where root can mount one (Linux); unmounted when released.
+final class CoarseClockFolder {
+  let url: URL
+
+  init?() {
+    guard geteuid() == 0 else { return nil }
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("stores-ramfs-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    guard Self.run(["/bin/mount", "-t", "ramfs", "ramfs", url.path]) else {
+      try? FileManager.default.removeItem(at: url)
+      return nil
+    }
+  }
+
+  deinit {
+    _ = Self.run(["/bin/umount", url.path])
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  private static func run(_ command: [String]) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+}
