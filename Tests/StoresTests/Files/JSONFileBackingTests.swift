@@ -118,7 +118,8 @@ struct JSONFileBackingTests {
     var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
     #expect(utimensat(AT_FDCWD, lock, &times, 0) == 0)
     try store.trySend(.add(.init(text: "2", date: Date())))
-    let modified = try FileManager.default.attributesOfItem(atPath: lock)[.modificationDate] as? Date
+    let modified =
+      try FileManager.default.attributesOfItem(atPath: lock)[.modificationDate] as? Date
     #expect(modified == Date(timeIntervalSince1970: 1_000_000))
     #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
 
