@@ -2,23 +2,33 @@ import Observation
 
 /// Observation of a key-value store key by key, as `@AppStorage` has it: reading a setting
 /// tracks that setting alone, and a change — an action of the store, a reload of its file,
-/// another process through `watch()` — tells exactly the trackers of the keys whose stored
-/// values changed. A SwiftUI view that shows `sleepGoal` is not redrawn when `distanceUnit`
-/// changes.
+/// another process through `watch()` — tells exactly the trackers of the keys whose values
+/// read changed. A SwiftUI view that shows `sleepGoal` is not redrawn when `distanceUnit`
+/// changes, nor when the stored theme goes from `purple` to `5` under a rule that reads both
+/// as the default.
 ///
-/// Every ``KeyValueStore`` has one. It remembers the value of each key read since that key
-/// last changed, and after each change of the store compares those the change can have
+/// Every ``KeyValueStore`` has one. It remembers the stored value of each key read since that
+/// key last changed, and after each change of the store compares those the change can have
 /// touched: O(1) per key an action sets or removes, O(*r*) for a reload with *r* keys read,
-/// and never a copy of the values.
+/// and never a copy of the values. Only a stored value that differs is read as the key's type
+/// to compare the values read.
 @MainActor
 public final class KeyObservation: Observable {
   private let registrar = ObservationRegistrar()
   /// The keys read since they last changed, with the stored value they had then: few, so a
   /// list, searched faster than a dictionary hashes.
   // Only used on the main actor, never overlapping: the dynamic exclusivity checks are off.
-  @exclusivity(unchecked) private var read: [(name: String, value: JSONValue?)] = []
-  /// The key path that stands for each key in Observation, made once per key.
-  private var keyPaths: [String: KeyPath<KeyObservation, JSONValue?>] = [:]
+  @exclusivity(unchecked) private var read: [Read] = []
+  /// The key path that stands for each key in Observation, and the key, made once per key.
+  private var known: [String: (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)] =
+    [:]
+
+  /// A key read: its name, the stored value it had then, and the key, which compares values.
+  private struct Read {
+    var name: String
+    var value: JSONValue?
+    var key: AnySettingsKey
+  }
 
   public nonisolated init() {}
 
@@ -34,13 +44,15 @@ public final class KeyObservation: Observable {
     store.core.partsChanged = { change, state in self.changed(change, to: state.values) }
   }
 
-  /// Records that the key `name`, whose stored value is `value`, is being read.
-  func access(_ name: String, value: JSONValue?) {
-    registrar.access(self, keyPath: keyPath(name))
+  /// Records that `key`, whose stored value is `value`, is being read.
+  func access<Value>(_ key: SettingsKey<Value>, value: JSONValue?) {
+    let name = key.name
+    let (keyPath, erased) = known[name] ?? remember(key)
+    registrar.access(self, keyPath: keyPath)
     if let index = read.firstIndex(where: { $0.name == name }) {
       read[index].value = value
     } else {
-      read.append((name, value))
+      read.append(Read(name: name, value: value, key: erased))
     }
   }
 
@@ -52,7 +64,7 @@ public final class KeyObservation: Observable {
     case .action(.remove(let names)):
       for name in names { check(name, in: values) }
     case .reload:
-      for (name, _) in read { check(name, in: values) }
+      for entry in read { check(entry.name, in: values) }
     }
   }
 
@@ -63,17 +75,25 @@ public final class KeyObservation: Observable {
       found = index
       break
     }
-    guard let index = found, values[name] != read[index].value else { return }
+    guard let index = found else { return }
+    let stored = values[name]
+    guard stored != read[index].value else { return }
+    if read[index].key.readsSame(read[index].value, stored) {
+      read[index].value = stored
+      return
+    }
     read.remove(at: index)
-    let keyPath = keyPath(name)
+    guard let keyPath = known[name]?.keyPath else { return }
     registrar.willSet(self, keyPath: keyPath)
     registrar.didSet(self, keyPath: keyPath)
   }
 
-  private func keyPath(_ name: String) -> KeyPath<KeyObservation, JSONValue?> {
-    if let keyPath = keyPaths[name] { return keyPath }
-    let keyPath = \KeyObservation.[key: name]
-    keyPaths[name] = keyPath
-    return keyPath
+  /// Makes the key path of `key` and remembers it with the key.
+  private func remember<Value>(_ key: SettingsKey<Value>)
+    -> (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)
+  {
+    let entry = (keyPath: \KeyObservation.[key: key.name], key: AnySettingsKey(key))
+    known[key.name] = entry
+    return entry
   }
 }

@@ -22,8 +22,12 @@ public struct KeyValues: PersistentState {
   ///
   /// - Complexity: O(1) for the lookup, plus converting the value from JSON.
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    guard let json = values[key.name], let value = Value(json: json),
-      key.problem(with: value) == nil
+    Self.value(for: key, stored: values[key.name])
+  }
+
+  /// The value of `key` when the file holds `stored` for it (`nil`: not set).
+  static func value<Value>(for key: SettingsKey<Value>, stored: JSONValue?) -> Value {
+    guard let json = stored, let value = Value(json: json), key.problem(with: value) == nil
     else { return key.defaultValue }
     return value
   }
