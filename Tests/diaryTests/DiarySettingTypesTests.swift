@@ -147,3 +147,40 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
     #expect(!list.output.unicodeScalars.contains { [0x200B, 0x07, 0xAD].contains($0.value) })
   }
 }
+
+/// Keys that differ only in Unicode normalization (NFC `café`, NFD `cafe` + U+0301) are two
+/// keys for `diary`, as for JSON: neither write replaces the other, both are listed, apart.
+@Suite("diary settings keys are their Unicode scalars")
+struct DiarySettingsKeyScalarsTests {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  @Test("setting one spelling never replaces the other; list shows them apart")
+  func twoSpellings() throws {
+    #expect(diary.run("settings", "set", "caf\u{E9}", "1", "--type", "integer").exitCode == 0)
+    #expect(diary.run("settings", "set", "cafe\u{301}", "2", "--type", "integer").exitCode == 0)
+    let file = try Data(contentsOf: folder.file("settings.json"))
+    #expect(String(decoding: file, as: UTF8.self).contains("\"caf\u{E9}\" : 1"))
+    #expect(String(decoding: file, as: UTF8.self).unicodeScalars.contains("\u{301}"))
+    #expect(diary.run("settings", "get", "caf\u{E9}").output == "1\n")
+    #expect(diary.run("settings", "get", "cafe\u{301}").output == "2\n")
+    let list = diary.run("settings", "list").output.split(separator: "\n")
+    #expect(list.contains { $0.hasPrefix("caf\u{E9} ") })
+    #expect(list.contains { $0.hasPrefix(#"cafe\u{301} "#) })
+    #expect(diary.run("settings", "reset", "cafe\u{301}").exitCode == 0)
+    #expect(diary.run("settings", "get", "caf\u{E9}").output == "1\n")
+  }
+
+  @Test("a settings file another app wrote with both spellings stops no command")
+  func otherApp() throws {
+    folder.write(
+      #"{"values": {"caf\u00e9": 1, "cafe\u0301": 2, "distanceUnit": "miles"}, "version": 1}"#,
+      to: "settings.json")
+    #expect(diary.run("workouts", "add", "Run", "--distance", "5").exitCode == 0)
+    let list = diary.run("workouts", "list")
+    #expect(list.exitCode == 0)
+    #expect(list.output.contains("5.00 mi"))
+    #expect(list.errorOutput.isEmpty)
+    #expect(diary.run("settings", "list").exitCode == 0)
+  }
+}

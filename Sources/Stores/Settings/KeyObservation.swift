@@ -20,8 +20,8 @@ public final class KeyObservation: Observable {
   // Only used on the main actor, never overlapping: the dynamic exclusivity checks are off.
   @exclusivity(unchecked) private var read: [Read] = []
   /// The key path that stands for each key in Observation, and the key, made once per key.
-  private var known: [String: (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)] =
-    [:]
+  private var known:
+    [KeyValues.Name: (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)] = [:]
 
   /// A key read: its name, the stored value it had then, and the key, which compares values.
   private struct Read {
@@ -35,7 +35,7 @@ public final class KeyObservation: Observable {
   /// The stored value of the key `name` when it was last read: the identity of that key for
   /// Observation.
   public subscript(key name: String) -> JSONValue? {
-    read.first { $0.name == name }?.value ?? nil
+    read.first { $0.name.utf8.elementsEqual(name.utf8) }?.value ?? nil
   }
 
   /// Starts telling of the changes of `store`.
@@ -47,16 +47,16 @@ public final class KeyObservation: Observable {
   /// Records that `key`, whose stored value is `value`, is being read.
   func access<Value>(_ key: SettingsKey<Value>, value: JSONValue?) {
     let name = key.name
-    let (keyPath, erased) = known[name] ?? remember(key)
+    let (keyPath, erased) = known[KeyValues.Name(name)] ?? remember(key)
     registrar.access(self, keyPath: keyPath)
-    if let index = read.firstIndex(where: { $0.name == name }) {
+    if let index = read.firstIndex(where: { $0.name.utf8.elementsEqual(name.utf8) }) {
       read[index].value = value
     } else {
       read.append(Read(name: name, value: value, key: erased))
     }
   }
 
-  private func changed(_ change: StoreChange<KeyValueAction>, to values: [String: JSONValue]) {
+  private func changed(_ change: StoreChange<KeyValueAction>, to values: KeyValues.Values) {
     guard !read.isEmpty else { return }
     switch change {
     case .action(.set(let name, _)):
@@ -69,9 +69,9 @@ public final class KeyObservation: Observable {
   }
 
   /// Tells the trackers of `name` when its value in `values` is not the one read.
-  private func check(_ name: String, in values: [String: JSONValue]) {
+  private func check(_ name: String, in values: KeyValues.Values) {
     var found: Int?
-    for index in read.indices where read[index].name == name {
+    for index in read.indices where read[index].name.utf8.elementsEqual(name.utf8) {
       found = index
       break
     }
@@ -83,7 +83,7 @@ public final class KeyObservation: Observable {
       return
     }
     read.remove(at: index)
-    guard let keyPath = known[name]?.keyPath else { return }
+    guard let keyPath = known[KeyValues.Name(name)]?.keyPath else { return }
     registrar.willSet(self, keyPath: keyPath)
     registrar.didSet(self, keyPath: keyPath)
   }
@@ -93,7 +93,7 @@ public final class KeyObservation: Observable {
     -> (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)
   {
     let entry = (keyPath: \KeyObservation.[key: key.name], key: AnySettingsKey(key))
-    known[key.name] = entry
+    known[KeyValues.Name(key.name)] = entry
     return entry
   }
 }

@@ -128,9 +128,9 @@ extension KeyValueStore {
     try trySend(.remove(keys: keys.map(\.name)))
   }
 
-  /// The registered key called `name`, or `nil`.
+  /// The registered key called exactly `name` (the same Unicode scalars), or `nil`.
   public func key(named name: String) -> AnySettingsKey? {
-    keys.first { $0.name == name }
+    keys.first { $0.name.utf8.elementsEqual(name.utf8) }
   }
 
   /// Every registered key, in registration order, with what the file holds for it.
@@ -139,11 +139,12 @@ extension KeyValueStore {
     return keys.map { SettingsEntry(key: $0, storedValue: values[$0.name]) }
   }
 
-  /// The keys set in the file that no registered key knows, sorted. They are kept as they
-  /// are by every change.
+  /// The keys set in the file that no registered key knows, sorted by their UTF-8 bytes.
+  /// They are kept as they are by every change.
   public var unknownKeys: [String] {
-    let known = Set(keys.map(\.name))
-    return state.values.keys.filter { !known.contains($0) }.sorted()
+    let known = Set(keys.map { KeyValues.Name($0.name) })
+    return state.values.keys.filter { !known.contains(KeyValues.Name($0)) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// Registers `callback` to run with the new value whenever the value of `key` changes —

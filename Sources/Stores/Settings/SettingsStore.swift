@@ -107,9 +107,9 @@ public final class SettingsStore: KeyValueStore {
   /// stored value is checked. It replaces an app key of the same name; a key named as a
   /// built-in one is not registered (the built-in one stays). Registering writes nothing.
   public func register(_ key: AnySettingsKey) {
-    guard !SettingsKeys.builtIn.contains(where: { $0.name.unicodeScalars.elementsEqual(key.name.unicodeScalars) })
+    guard !SettingsKeys.builtIn.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
     else { return }
-    appKeys.removeAll { $0.name.unicodeScalars.elementsEqual(key.name.unicodeScalars) }
+    appKeys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
     appKeys.append(key)
   }
 

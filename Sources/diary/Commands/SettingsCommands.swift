@@ -26,11 +26,12 @@ enum SettingsCommands {
         + settings.unknownKeys.compactMap { named($0, in: settings) }
     }
 
-    /// The setting called `name`, when the tool knows it or the file holds it.
+    /// The setting called exactly `name` (the same Unicode scalars: keys that differ only in
+    /// Unicode normalization are two keys), when the tool knows it or the file holds it.
     @MainActor
     static func named(_ name: String, in settings: SettingsStore) -> Current? {
-      if let setting = Setting.builtIn.first(where: { $0.name == name }),
-        let entry = settings.entries.first(where: { $0.key.name == name })
+      if let setting = Setting.builtIn.first(where: { $0.name.utf8.elementsEqual(name.utf8) }),
+        let entry = settings.entries.first(where: { $0.key.name.utf8.elementsEqual(name.utf8) })
       {
         return Current(
           setting: setting, value: entry.value, isDefault: entry.isDefault, problem: entry.problem)

@@ -373,3 +373,64 @@ struct SettingsValueObservationTests {
     #expect(await names.next() == ["colour"])
   }
 }
+
+/// Keys that differ only in Unicode normalization are two keys, as in JSON.
+@MainActor
+@Suite("Settings keys are their Unicode scalars")
+struct SettingsKeyScalarsTests {
+  let folder = TemporaryFolder()
+  let composed = "caf\u{E9}"
+  let decomposed = "cafe\u{301}"
+
+  @Test("a file with both spellings opens; each is kept, and a write to one leaves the other")
+  func bothSpellings() throws {
+    #expect(composed == decomposed, "Swift holds them equal")
+    let url = folder.file("settings.json")
+    let text = #"{"values": {"caf\u00e9": 1, "cafe\u0301": 2}, "version": 1}"#
+    try Data(text.utf8).write(to: url)
+    let settings = try SettingsStore(contentsOf: url)
+    #expect(settings.state.values.count == 2)
+    #expect(settings.state.values[composed] == .number(1))
+    #expect(settings.state.values[decomposed] == .number(2))
+    try settings.trySend(.set(key: decomposed, value: .number(3)))
+    try settings.trySend(.remove(keys: [composed]))
+    try settings.trySend(.set(key: composed, value: .number(4)))
+    let reopened = try SettingsStore(contentsOf: url)
+    #expect(reopened.state.values[composed] == .number(4))
+    #expect(reopened.state.values[decomposed] == .number(3))
+    #expect(reopened.unknownKeys.map { Array($0.unicodeScalars) }
+      == [Array(composed.unicodeScalars), Array(decomposed.unicodeScalars)].sorted {
+        String(String.UnicodeScalarView($0)).utf8.lexicographicallyPrecedes(
+          String(String.UnicodeScalarView($1)).utf8)
+      })
+  }
+
+  @Test("observation tells the key written, not its other spelling")
+  func observation() throws {
+    let settings = SettingsStore(values: [composed: .string("a")])
+    let key = SettingsKey<String>(composed, default: "", summary: "")
+    let other = SettingsKey<String>(decomposed, default: "", summary: "")
+    let file = KeyValueFile(values: [composed: .string("a")], keys: [AnySettingsKey(key)])
+    let flag = Flag()
+    withObservationTracking { _ = file.value(for: key) } onChange: { flag.set() }
+    try file.set("b", for: other)
+    #expect(!flag.isSet)
+    #expect(file.value(for: key) == "a")
+    try file.set("c", for: key)
+    #expect(flag.isSet)
+    _ = settings
+  }
+
+  @Test("two spellings inside a value cannot be kept apart: the file is refused, not changed")
+  func nested() throws {
+    let url = folder.file("settings.json")
+    let text = #"{"values": {"x": {"caf\u00e9": 1, "cafe\u0301": 2}}, "version": 1}"#
+    try Data(text.utf8).write(to: url)
+    #expect {
+      _ = try SettingsStore(contentsOf: url)
+    } throws: { error in
+      "\(error)".contains("differ only in Unicode normalization")
+    }
+    #expect(try Data(contentsOf: url) == Data(text.utf8))
+  }
+}
