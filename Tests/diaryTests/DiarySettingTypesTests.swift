@@ -50,7 +50,8 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
   ) {
     let name = SettingsStore.definitions[keyPath: keyPath].name
     check(gen, iterations: 12) { value in
-      let set = diary.run("settings", "set", name, text(value), "--type", type)
+      // After "--", a value such as "-a" is not an option.
+      let set = diary.run("settings", "set", "--type", type, "--", name, text(value))
       try requireEqual(set.exitCode, 0, set.errorOutput)
       let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.diaryApp)
       try requireEqual(settings[dynamicMember: keyPath], value, "the app reads what diary set")
@@ -62,7 +63,7 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
       try requireEqual(get.output, text(value) + "\n", "diary shows what the app set")
       try requireEqual(get.errorOutput, "")
       // Without --type, the key keeps the type of its value.
-      try requireEqual(diary.run("settings", "set", name, text(value)).exitCode, 0)
+      try requireEqual(diary.run("settings", "set", "--", name, text(value)).exitCode, 0)
       try requireEqual(try SettingsStore(contentsOf: url)[dynamicMember: keyPath], value)
     }
   }
@@ -75,23 +76,37 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
       JSONValue.array($0.map(JSONValue.string)).description
     }
     roundTrip(\.lastBackup, .date(), type: "date") { ISO8601Timestamp.string(from: $0)! }
-    roundTrip(\.icon, Gen<[UInt8]>.array(of: .integer(in: 0...255), maxCount: 30).map { Data($0) }, type: "data") {
+    roundTrip(
+      \.icon, Gen<[UInt8]>.array(of: .integer(in: 0...255), maxCount: 30).map { Data($0) },
+      type: "data"
+    ) {
       $0.base64EncodedString()
     }
-    roundTrip(\.homePage, Gen<Int>.integer(in: 0...999_999).map { URL(string: "https://example.com/p\($0)")! }, type: "url") {
+    roundTrip(
+      \.homePage,
+      Gen<Int>.integer(in: 0...999_999).map { URL(string: "https://example.com/p\($0)")! },
+      type: "url"
+    ) {
       $0.absoluteString
     }
     roundTrip(\.deviceID, Gen<Int>.integer(in: 0...999_999).map { _ in UUID() }, type: "uuid") {
       $0.uuidString
     }
     roundTrip(\.volume, .integer(in: 0...10), type: "integer") { String($0) }
-    roundTrip(\.ratio, .double(in: -1e9...1e9), type: "number") { JSONNumber($0).text }
+    roundTrip(\.ratio, .double(in: -1e9...1e9), type: "number") { JSONNumber($0 + 0).text }
     roundTrip(\.muted, .bool, type: "bool") { String($0) }
     roundTrip(\.city, text.map { $0 }, type: "string") { $0 ?? "" }
-    roundTrip(\.hours, Gen<(Int, Int)>.zip(.integer(in: 0...23), .integer(in: 0...23)).map { min($0, $1)...max($0, $1) }, type: "json") {
+    roundTrip(
+      \.hours,
+      Gen<(Int, Int)>.zip(.integer(in: 0...23), .integer(in: 0...23)).map {
+        min($0, $1)...max($0, $1)
+      }, type: "json"
+    ) {
       "[\($0.lowerBound),\($0.upperBound)]"
     }
-    roundTrip(\.counts, .dictionary(keys: text, values: .integer(in: -99...99), maxCount: 3), type: "json") {
+    roundTrip(
+      \.counts, .dictionary(keys: text, values: .integer(in: -99...99), maxCount: 3), type: "json"
+    ) {
       JSONValue.object($0.mapValues { .number(JSONNumber($0)) }).description
     }
   }

@@ -133,7 +133,8 @@ struct DiarySettingsKeysTests {
     let before = folder.snapshot()
     let set = diary.run("settings", "set", "tags", "c")
     #expect(set.exitCode == 65)
-    #expect(set.errorOutput.contains(#"invalid value for tags: "c" is not JSON, such as ["a","b"]"#))
+    #expect(
+      set.errorOutput.contains(#"invalid value for tags: "c" is not JSON, such as ["a","b"]"#))
     #expect(folder.snapshot() == before)
     #expect(diary.run("settings", "set", "tags", #"["c", {"d": 1.50}]"#).exitCode == 0)
     let file = try String(contentsOf: folder.file("settings.json"), encoding: .utf8)

@@ -67,7 +67,7 @@ extension KeyValueStore {
 
   /// The names of the keys among `keys` whose values change, at each change of one or more
   /// of them: all their names first (unless `initial` is `false`), then, for each change of
-  /// the store, those whose value read changed — as ``onChange(of:_:)-([AnySettingsKey],_)``
+  /// the store, those whose value read changed — as `onChange(of:_:)` for several keys
   /// tells them. Finishes when the store is deallocated.
   public func updates(of keys: [AnySettingsKey], initial: Bool = true) -> AsyncStream<[String]> {
     let (stream, continuation) = AsyncStream.makeStream(of: [String].self)
@@ -160,11 +160,12 @@ extension KeyValueStore {
   }
 
   /// Registers `callback` to run with the old and the new value whenever the value of `key`
-  /// changes, as ``onChange(of:_:)-(SettingsKey<Value>,_)`` does.
+  /// changes, as `onChange(of:_:)` with the new value does.
   ///
   /// - Returns: A token that unregisters the callback when cancelled or released.
   public func onChange<Value>(
-    of key: SettingsKey<Value>, _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
+    of key: SettingsKey<Value>,
+    _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> ObserverToken {
     var last = core.storedState.value(for: key)
     return onChange { [weak self] _, state in

@@ -128,7 +128,12 @@ extension KeyValues {
     static func == (a: Self, b: Self) -> Bool { a.string.utf8.elementsEqual(b.string.utf8) }
 
     func hash(into hasher: inout Hasher) {
-      for byte in string.utf8 { hasher.combine(byte) }
+      let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
+        hasher.combine(bytes: UnsafeRawBufferPointer($0))
+      }
+      if hashed == nil {
+        for byte in string.utf8 { hasher.combine(byte) }
+      }
       hasher.combine(0xFF as UInt8)  // Never in UTF-8: ends the key.
     }
   }

@@ -66,7 +66,9 @@ extension Optional: SettingValue where Wrapped: SettingValue {
 
   /// The wrapped value's JSON, `null` for `nil`: setting `nil` removes the key.
   public var json: JSONValue { map(\.json) ?? .null }
-  public static var allowedValues: [Self]? { Wrapped.allowedValues.map { [nil] + $0.map(Optional.some) } }
+  public static var allowedValues: [Self]? {
+    Wrapped.allowedValues.map { [nil] + $0.map(Optional.some) }
+  }
   public static var expectedJSON: String? { Wrapped.expectedJSON }
 }
 

@@ -100,7 +100,8 @@ extension SettingValue where Self: Codable {
   ///
   /// - Complexity: O(*n*) in the size of `json`, through JSON text.
   public init?(json: JSONValue) {
-    guard let data = json.data, let value = try? CodableSetting.decoder().decode(Self.self, from: data)
+    guard let data = json.data,
+      let value = try? CodableSetting.decoder().decode(Self.self, from: data)
     else { return nil }
     self = value
   }

@@ -47,7 +47,9 @@ public struct SettingsKeys: Sendable {
   public init() {}
 
   /// Every key declared above, in order.
-  static let builtIn: [AnySettingsKey] = [.key(\.sleepGoal), .key(\.isNotificationsEnabled), .key(\.distanceUnit)]
+  static let builtIn: [AnySettingsKey] = [
+    .key(\.sleepGoal), .key(\.isNotificationsEnabled), .key(\.distanceUnit),
+  ]
 }
 
 /// The app's settings, backed by a `UserDefaults`-like key-value file (see
@@ -153,7 +155,7 @@ public final class SettingsStore: KeyValueStore {
 
   /// The values of the setting at `keyPath` as they change: the current value first
   /// (unless `initial` is `false`), then each new one, from any source; finishes with the
-  /// store. See ``KeyValueStore/updates(of:initial:)-(SettingsKey<Value>,_)``.
+  /// store. See `KeyValueStore.updates(of:initial:)`.
   ///
   /// ```swift
   /// for await goal in settings.updates(of: \.sleepGoal) { print(goal) }

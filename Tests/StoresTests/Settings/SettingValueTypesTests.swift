@@ -37,7 +37,9 @@ extension SettingsKeys {
     SettingsKey("server", default: URL(string: "https://example.com")!, summary: "Server")
   }
   var device: SettingsKey<UUID> {
-    SettingsKey("device", default: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, summary: "This device")
+    SettingsKey(
+      "device", default: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+      summary: "This device")
   }
   var nickname: SettingsKey<String?> { SettingsKey("nickname", default: nil, summary: "Nickname") }
   var quietHours: SettingsKey<ClosedRange<Int>> {
@@ -52,7 +54,8 @@ extension SettingsKeys {
   var theme2: SettingsKey<Theme> { SettingsKey("theme2", default: .light, summary: "Theme") }
   var frame: SettingsKey<Window> {
     SettingsKey(
-      "frame", default: Window(width: 1, title: "", opened: Date(timeIntervalSinceReferenceDate: 0)),
+      "frame",
+      default: Window(width: 1, title: "", opened: Date(timeIntervalSinceReferenceDate: 0)),
       summary: "The window")
   }
   var colour: SettingsKey<String> {
@@ -95,7 +98,9 @@ struct SettingValueTypesTests {
     let text = Gen<String>.string(maxLength: 12)
     check(Gen<[String]>.array(of: text, maxCount: 6)) { try roundTrip(\.favourites, $0, url: url) }
     check(Gen<Set<String>>.set(of: text, maxCount: 6)) { try roundTrip(\.tags, $0, url: url) }
-    check(Gen<[String: Int]>.dictionary(keys: text, values: .integer(in: -1000...1000), maxCount: 5)) {
+    check(
+      Gen<[String: Int]>.dictionary(keys: text, values: .integer(in: -1000...1000), maxCount: 5)
+    ) {
       try roundTrip(\.scores, $0, url: url)
     }
     check(Gen<Date>.date()) { try roundTrip(\.lastSync, $0, url: url) }
@@ -111,8 +116,10 @@ struct SettingValueTypesTests {
         return String(repeating: "0", count: digits - text.count) + text
       }
       let hex = hex(high, 16) + hex(low, 16)
-      let text = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
-        hex.dropFirst(16).prefix(4), hex.dropFirst(20)].joined(separator: "-")
+      let text = [
+        hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
+        hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+      ].joined(separator: "-")
       try roundTrip(\.device, try #require(UUID(uuidString: text)), url: url)
     }
     check(Gen<String?>.oneOf(.constant(nil), text.map { $0 })) {
@@ -126,7 +133,8 @@ struct SettingValueTypesTests {
     }
     check(Gen<Level>.element(of: [Level.low, .high])) { try roundTrip(\.level, $0, url: url) }
     check(Gen<Theme>.element(of: Theme.allCases)) { try roundTrip(\.theme2, $0, url: url) }
-    check(Gen<(Int, String, Date)>.zip(.integer(in: -99...99), text, .date())) { width, title, date in
+    check(Gen<(Int, String, Date)>.zip(.integer(in: -99...99), text, .date())) {
+      width, title, date in
       try roundTrip(\.frame, Window(width: width, title: title, opened: date), url: url)
     }
   }
@@ -145,7 +153,8 @@ struct SettingValueTypesTests {
     settings.quietHours = 1...3
     settings.level = .high
     settings.theme2 = .dark
-    settings.frame = Window(width: 3, title: "main", opened: Date(timeIntervalSinceReferenceDate: 0))
+    settings.frame = Window(
+      width: 3, title: "main", opened: Date(timeIntervalSinceReferenceDate: 0))
     settings.sleepGoal = 7.5
     settings.distanceUnit = .miles
     #expect(settings.lastError == nil)
@@ -245,7 +254,8 @@ struct SettingValueTypesTests {
   func hugeList() throws {
     let url = folder.file("settings.json")
     let items = Array(repeating: "\"a\"", count: [String].maxElements + 1)
-    try Data(#"{"values": {"favourites": [\#(items.joined(separator: ","))]}, "version": 1}"#.utf8).write(to: url)
+    try Data(#"{"values": {"favourites": [\#(items.joined(separator: ","))]}, "version": 1}"#.utf8)
+      .write(to: url)
     let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.app)
     #expect(settings.favourites == [])
     let problem = try #require(settings.entries.first { $0.key.name == "favourites" }?.problem)
@@ -260,8 +270,9 @@ struct SettingValueTypesTests {
     settings.favourites = ["x"]
     settings.sleepGoal = 6
     try settings.trySend(.set(key: "other", value: .string("kept")))
-    #expect(settings.keys.map(\.name) == ["sleepGoal", "isNotificationsEnabled", "distanceUnit"]
-      + SettingsKeys.app.map(\.name))
+    #expect(
+      settings.keys.map(\.name) == ["sleepGoal", "isNotificationsEnabled", "distanceUnit"]
+        + SettingsKeys.app.map(\.name))
     #expect(settings.entries.first { $0.key.name == "colour" }?.value == .string("dark"))
     #expect(settings.unknownKeys == ["other"])
     try settings.reset()
@@ -273,7 +284,8 @@ struct SettingValueTypesTests {
     #expect(later.unknownKeys == ["other"])
     later.register(.key(\.colour))
     later.register(AnySettingsKey(SettingsKey<String>("sleepGoal", default: "", summary: "")))
-    #expect(later.keys.map(\.name) == ["sleepGoal", "isNotificationsEnabled", "distanceUnit", "colour"])
+    #expect(
+      later.keys.map(\.name) == ["sleepGoal", "isNotificationsEnabled", "distanceUnit", "colour"])
     let expected = AllowedValues.range(min: .number(0), max: .number(24))
     #expect(later.entries[0].key.allowedValues == expected)
   }
@@ -398,11 +410,12 @@ struct SettingsKeyScalarsTests {
     let reopened = try SettingsStore(contentsOf: url)
     #expect(reopened.state.values[composed] == .number(4))
     #expect(reopened.state.values[decomposed] == .number(3))
-    #expect(reopened.unknownKeys.map { Array($0.unicodeScalars) }
-      == [Array(composed.unicodeScalars), Array(decomposed.unicodeScalars)].sorted {
-        String(String.UnicodeScalarView($0)).utf8.lexicographicallyPrecedes(
-          String(String.UnicodeScalarView($1)).utf8)
-      })
+    #expect(
+      reopened.unknownKeys.map { Array($0.unicodeScalars) }
+        == [Array(composed.unicodeScalars), Array(decomposed.unicodeScalars)].sorted {
+          String(String.UnicodeScalarView($0)).utf8.lexicographicallyPrecedes(
+            String(String.UnicodeScalarView($1)).utf8)
+        })
   }
 
   @Test("observation tells the key written, not its other spelling")
@@ -412,7 +425,11 @@ struct SettingsKeyScalarsTests {
     let other = SettingsKey<String>(decomposed, default: "", summary: "")
     let file = KeyValueFile(values: [composed: .string("a")], keys: [AnySettingsKey(key)])
     let flag = Flag()
-    withObservationTracking { _ = file.value(for: key) } onChange: { flag.set() }
+    withObservationTracking {
+      _ = file.value(for: key)
+    } onChange: {
+      flag.set()
+    }
     try file.set("b", for: other)
     #expect(!flag.isSet)
     #expect(file.value(for: key) == "a")
