@@ -125,15 +125,18 @@ extension KeyValues {
       self.string = string
     }
 
-    static func == (a: Self, b: Self) -> Bool { a.string.utf8.elementsEqual(b.string.utf8) }
+    static func == (a: Self, b: Self) -> Bool {
+      var (a, b) = (a.string, b.string)
+      return a.withUTF8 { a in
+        b.withUTF8 { b in
+          a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+        }
+      }
+    }
 
     func hash(into hasher: inout Hasher) {
-      let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
-        hasher.combine(bytes: UnsafeRawBufferPointer($0))
-      }
-      if hashed == nil {
-        for byte in string.utf8 { hasher.combine(byte) }
-      }
+      var string = string
+      string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
       hasher.combine(0xFF as UInt8)  // Never in UTF-8: ends the key.
     }
   }
