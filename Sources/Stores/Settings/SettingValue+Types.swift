@@ -69,7 +69,7 @@ extension Optional: SettingValue where Wrapped: SettingValue {
   public static var allowedValues: [Self]? {
     Wrapped.allowedValues.map { [nil] + $0.map(Optional.some) }
   }
-  public static var expectedJSON: String? { Wrapped.expectedJSON }
+  public static var expectedJSON: String? { Wrapped.expectedJSON.map { "null or \($0)" } }
 }
 
 extension Array: SettingValue where Element: SettingValue {

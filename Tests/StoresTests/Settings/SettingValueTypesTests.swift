@@ -250,6 +250,36 @@ struct SettingValueTypesTests {
     }
   }
 
+  @Test("a date takes a range, any type a rule: refused when set, the default when stored")
+  func validation() throws {
+    let start = Date(timeIntervalSinceReferenceDate: 0)
+    let day = SettingsKey<Date>(
+      "day", default: start, in: start...start.addingTimeInterval(86_400), summary: "A day")
+    let layout = SettingsKey<Window>(
+      "layout", default: Window(width: 1, title: "", opened: start), summary: "Layout"
+    ) { $0.width > 0 ? nil : "must be wider than 0" }
+    let url = folder.file("keys.json")
+    let file = try KeyValueFile(
+      contentsOf: url, keys: [AnySettingsKey(day), AnySettingsKey(layout)])
+    #expect(throws: SettingsError.self) { try file.set(start.addingTimeInterval(-1), for: day) }
+    #expect(throws: SettingsError.self) {
+      try file.set(Window(width: 0, title: "", opened: start), for: layout)
+    }
+    #expect(file.state.values.isEmpty)
+    let stored =
+      #"{"day": "2000-01-01T00:00:00Z", "layout": {"width": -3, "title": "", "#
+      + #""opened": "2001-01-01T00:00:00Z"}}"#
+    try Data(#"{"values": \#(stored), "version": 1}"#.utf8).write(to: url)
+    try file.refresh()
+    #expect(file.value(for: day) == start)
+    #expect(file.value(for: layout).width == 1)
+    #expect(
+      file.entries.map(\.problem) == [
+        #""2000-01-01T00:00:00Z" is out of range 2001-01-01T00:00:00Z...2001-01-02T00:00:00Z"#,
+        #"{"opened":"2001-01-01T00:00:00Z","title":"","width":-3} must be wider than 0"#,
+      ])
+  }
+
   @Test("a list longer than maxElements reads as the default, reported with a short message")
   func hugeList() throws {
     let url = folder.file("settings.json")
