@@ -33,9 +33,9 @@ public final class KeyObservation: Observable {
   public nonisolated init() {}
 
   /// The stored value of the key `name` when it was last read: the identity of that key for
-  /// Observation.
-  public subscript(key name: String) -> JSONValue? {
-    read.first { $0.name.utf8.elementsEqual(name.utf8) }?.value ?? nil
+  /// Observation (a ``KeyValues/Name``, so that two spellings of a key are two identities).
+  subscript(key name: KeyValues.Name) -> JSONValue? {
+    read.first { $0.name.utf8.elementsEqual(name.string.utf8) }?.value ?? nil
   }
 
   /// Starts telling of the changes of `store`.
@@ -92,7 +92,7 @@ public final class KeyObservation: Observable {
   private func remember<Value>(_ key: SettingsKey<Value>)
     -> (keyPath: KeyPath<KeyObservation, JSONValue?>, key: AnySettingsKey)
   {
-    let entry = (keyPath: \KeyObservation.[key: key.name], key: AnySettingsKey(key))
+    let entry = (keyPath: \KeyObservation.[key: KeyValues.Name(key.name)], key: AnySettingsKey(key))
     known[KeyValues.Name(key.name)] = entry
     return entry
   }

@@ -466,6 +466,15 @@ struct SettingsKeyScalarsTests {
     try file.set("c", for: key)
     #expect(flag.isSet)
     _ = settings
+
+    // Both spellings read: a change of one tells its trackers only.
+    let composedRead = Flag()
+    let decomposedRead = Flag()
+    withObservationTracking { _ = file.value(for: key) } onChange: { composedRead.set() }
+    withObservationTracking { _ = file.value(for: other) } onChange: { decomposedRead.set() }
+    try file.set("d", for: other)
+    #expect(decomposedRead.isSet)
+    #expect(!composedRead.isSet, "told of the other spelling")
   }
 
   @Test("two spellings inside a value cannot be kept apart: the file is refused, not changed")
