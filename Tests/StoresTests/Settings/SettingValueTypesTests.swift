@@ -470,8 +470,16 @@ struct SettingsKeyScalarsTests {
     // Both spellings read: a change of one tells its trackers only.
     let composedRead = Flag()
     let decomposedRead = Flag()
-    withObservationTracking { _ = file.value(for: key) } onChange: { composedRead.set() }
-    withObservationTracking { _ = file.value(for: other) } onChange: { decomposedRead.set() }
+    withObservationTracking {
+      _ = file.value(for: key)
+    } onChange: {
+      composedRead.set()
+    }
+    withObservationTracking {
+      _ = file.value(for: other)
+    } onChange: {
+      decomposedRead.set()
+    }
     try file.set("d", for: other)
     #expect(decomposedRead.isSet)
     #expect(!composedRead.isSet, "told of the other spelling")
