@@ -96,7 +96,23 @@ struct DiaryErrorTests: DiaryFolderSuite {
     }
     folder.write(#"{"version": 9, "values": {}}"#, to: "settings.json")
     expectFailure(["settings", "set", "sleepGoal", "7"], exitCode: 65, message: "newer version")
-    expectFailure(["workouts", "list"], exitCode: 65, message: "newer version")
+    // A distance typed without its unit needs the settings; showing distances does not.
+    expectFailure(
+      ["workouts", "add", "Run", "--distance", "5"], exitCode: 65, message: "newer version")
+    let before = folder.snapshot()
+    for arguments in [["workouts", "list"], ["workouts", "stats"]] {
+      let result = diary.run(arguments)
+      #expect(result.exitCode == 0, "\(arguments): \(result.errorOutput)")
+      #expect(result.output.contains(" km"))
+      #expect(
+        result.errorOutput.hasPrefix("diary: warning: ")
+          && result.errorOutput.contains("newer version")
+          && result.errorOutput.hasSuffix("; distances are shown in kilometers\n"))
+    }
+    #expect(folder.snapshot() == before)
+    let added = diary.run("workouts", "add", "Run", "--distance", "5km")
+    #expect(added.exitCode == 0)
+    #expect(added.output.contains("5.00 km"))
   }
 
   @Test("a setting whose stored value is invalid is reported, with the fix")
@@ -106,14 +122,22 @@ struct DiaryErrorTests: DiaryFolderSuite {
     var diary = self.diary
     diary.environment["DIARY_HOME"] = folder.file("s").path
     let before = folder.snapshot()
+    // get agrees with list: the default, and the same one-line warning; exit 0.
     let result = diary.run("settings", "get", "sleepGoal")
-    #expect(result.exitCode == 65)
-    #expect(
-      result.errorOutput.contains(
-        "sleepGoal is not valid (99 is out of range 0...24) — fix it with"))
+    #expect(result.exitCode == 0)
+    #expect(result.output == "8\n")
+    let warning =
+      "diary: warning: sleepGoal in the file is not valid (99 is out of range 0...24); "
+      + "using the default — fix it with 'diary settings set sleepGoal VALUE'\n"
+    #expect(result.errorOutput == warning)
     let list = diary.run("settings", "list")
-    #expect(list.errorOutput.contains("warning: sleepGoal in the file is not valid"))
+    #expect(list.errorOutput.contains(warning))
     #expect(!list.output.contains("warning"))
+    let json = diary.run("settings", "get", "sleepGoal", "--json")
+    #expect(json.exitCode == 0)
+    let entry = try? JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+    #expect(entry?["problem"] as? String == "99 is out of range 0...24")
+    #expect(entry?["value"] as? Double == 8)
     #expect(folder.snapshot() == before)
     #expect(diary.run("settings", "set", "sleepGoal", "7").exitCode == 0)
   }

@@ -63,7 +63,7 @@ struct DiarySettingsKeysTests {
       (["number", "inf"], 65, "\"inf\" is not a number"),
       (["number", "7.5h"], 65, "\"7.5h\" is not a number"),
       (["integer", "7.5"], 65, "\"7.5\" is not a whole number"),
-      (["integer", "99999999999999999999"], 65, "is not a whole number"),
+      (["integer", "99999999999999999999"], 65, "is out of range"),
       (
         ["bool", "maybe"], 65,
         "\"maybe\" is not true, false, yes, no, on, off, 1 or 0"
@@ -71,7 +71,7 @@ struct DiarySettingsKeysTests {
       (["bool", "ture"], 65, "did you mean 'true'?"),
       (
         ["strng", "x"], 65,
-        "--type must be string, number, integer or bool, not 'strng' — did you mean 'string'?"
+        "--type must be string, number, integer, bool, date, url, uuid, data or json, not 'strng' — did you mean 'string'?"
       ),
     ])
   func badValues(typeAndValue: [String], exitCode: Int32, message: String) {
@@ -121,20 +121,25 @@ struct DiarySettingsKeysTests {
     #expect(folder.snapshot() == before)
   }
 
-  @Test("a key holding JSON the tool cannot type is shown, and set only with --type")
+  @Test("a key holding a list, an object or null is JSON: shown and set as JSON")
   func jsonValues() throws {
     folder.write(
       #"{"version": 1, "values": {"tags": ["a", "b"], "layout": {}, "zero": null}}"#,
       to: "settings.json")
     #expect(diary.run("settings", "get", "tags").output == "[\"a\",\"b\"]\n")
     let layout = try json(diary.run("settings", "get", "layout", "--json"))
-    #expect(layout["type"] is NSNull)
+    #expect(layout["type"] as? String == "json")
     #expect(diary.run("settings", "get", "layout", "--json").output.contains(#""value" : {}"#))
     let before = folder.snapshot()
     let set = diary.run("settings", "set", "tags", "c")
-    #expect(set.exitCode == 64)
-    #expect(set.errorOutput.contains("tags holds JSON that diary cannot type"))
+    #expect(set.exitCode == 65)
+    #expect(
+      set.errorOutput.contains(#"invalid value for tags: "c" is not JSON, such as ["a","b"]"#))
     #expect(folder.snapshot() == before)
+    #expect(diary.run("settings", "set", "tags", #"["c", {"d": 1.50}]"#).exitCode == 0)
+    let file = try String(contentsOf: folder.file("settings.json"), encoding: .utf8)
+    #expect(file.contains(#""d" : 1.50"#), "the number keeps its digits: \(file)")
+    #expect(diary.run("settings", "get", "tags").output == #"["c",{"d":1.50}]"# + "\n")
     #expect(diary.run("settings", "set", "tags", "c", "--type", "string").exitCode == 0)
     #expect(try values()["tags"] as? String == "c")
   }

@@ -146,7 +146,7 @@ struct ParserTests {
       ),
       (
         "settings set sleepGoal", "missing VALUE: its new value, such as 7.5, yes or miles",
-        "diary settings set KEY VALUE [--type string|number|integer|bool]"
+        "diary settings set KEY VALUE [--type TYPE]"
       ),
       ("todos done", "missing N: the numbers of the todos", "diary todos done N…"),
       (
@@ -207,7 +207,8 @@ struct ParserTests {
       ),
       (
         "settings set theme dark --type strng",
-        "--type must be string, number, integer or bool, not 'strng' — did you mean 'string'?"
+        "--type must be string, number, integer, bool, date, url, uuid, data or json, not 'strng' "
+          + "— did you mean 'string'?"
       ),
     ])
   func invalidValues(line: String, message: String) {

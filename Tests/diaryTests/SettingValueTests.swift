@@ -26,7 +26,7 @@ struct SettingValueTests {
     ])
   func parsing(name: String, text: String, expected: JSONValue) throws {
     let setting = try #require(Setting.builtIn.first { $0.name == name })
-    #expect(try setting.read?(text, time) == expected)
+    #expect(try setting.read(text, time) == expected)
   }
 
   @Test(
@@ -41,7 +41,7 @@ struct SettingValueTests {
     ])
   func refusedParsing(name: String, text: String) throws {
     let setting = try #require(Setting.builtIn.first { $0.name == name })
-    #expect(throws: SettingsError.self) { try setting.read?(text, time) }
+    #expect(throws: SettingsError.self) { try setting.read(text, time) }
   }
 
   @Test("text people type is a valid value, which is stored, or refused with nothing written")
@@ -53,7 +53,7 @@ struct SettingValueTests {
     check(Gen<(Int, String)>.zip(.integer(in: 0...builtIn.count - 1), .settingText)) {
       index, text in
       let setting = builtIn[index]
-      guard let value = try? setting.read?(text, time) else { return }
+      guard let value = try? setting.read(text, time) else { return }
       let key = try #require(settings.key(named: setting.name))
       try requireEqual(key.problem(with: value), nil, "a value read is valid")
       try settings.trySend(.set(key: key.name, value: value))

@@ -40,10 +40,17 @@ public protocol PersistentState: Codable, Equatable, Sendable, JSONObjectCodable
   /// (not in its file), when the file is read again after another process changed it. The
   /// default keeps nothing: for states that are all in their file.
   mutating func keepMemoryOnlyState(from previous: Self)
+
+  /// Whether two keys of the file are the same only when they are the same Unicode scalars,
+  /// as JSON compares names, rather than up to canonical equivalence, as Swift compares
+  /// `String`s (`false` by default): a state whose keys are its users' must say `true` and
+  /// keep such keys apart itself.
+  static var hasExactKeys: Bool { get }
 }
 
 extension PersistentState {
   public static var fileVersion: Int { 1 }
+  public static var hasExactKeys: Bool { false }
 
   public mutating func keepMemoryOnlyState(from previous: Self) {}
 
@@ -80,7 +87,7 @@ package enum StateFileCoding {
       let bytes = raw.bindMemory(to: UInt8.self)
       let topLevelKeys: [KeyRecord]
       do throws(JSONSyntaxError) {
-        topLevelKeys = try JSONSyntax.validate(bytes)
+        topLevelKeys = try JSONSyntax.validate(bytes, exactKeys: State.hasExactKeys)
       } catch {
         return .failure(
           StoreFileError(

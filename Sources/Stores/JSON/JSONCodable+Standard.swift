@@ -204,11 +204,17 @@ extension Array: JSONCodable where Element: JSONCodable {
 }
 
 extension Dictionary: JSONCodable where Key == String, Value: JSONCodable {
-  /// Reads a JSON object (keys are unique: validation refused duplicates).
+  /// Reads a JSON object. Its keys are unique (validation refused duplicates), but in a file
+  /// whose keys are exact (``PersistentState/hasExactKeys``) two may differ only in Unicode
+  /// normalization — one `String` key: that is refused rather than one of them dropped.
   public init(from reader: inout JSONReader) throws(JSONCodingError) {
     var members: [String: Value] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
-      members[key] = try Value(from: &reader)
+      guard members.updateValue(try Value(from: &reader), forKey: key) == nil else {
+        throw JSONCodingError(
+          "two keys \(quoted(key)) differ only in Unicode normalization, which this object "
+            + "cannot keep apart")
+      }
     }
     self = members
   }

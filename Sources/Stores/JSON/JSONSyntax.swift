@@ -51,13 +51,17 @@ enum JSONSyntax {
   /// Checks `bytes` as ``validate(_:maxDepth:)`` does and returns the keys of the top-level
   /// object, in the order of the text (none when the text is not an object): what a reader
   /// needs to go to any top-level member without scanning for it.
+  ///
+  /// With `exactKeys`, two keys are the same only when their unescaped texts are the same
+  /// Unicode scalars, as RFC 8259 compares names: `"é"` and `"e\u0301"` are two keys.
   static func validate(
-    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512
+    _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512, exactKeys: Bool = false
   ) throws(JSONSyntaxError) -> [KeyRecord] {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       throw JSONSyntaxError(line: 1, column: 1, message: "the file is empty")
     }
     var validator = JSONValidator(bytes: base, count: bytes.count, maxDepth: maxDepth)
+    validator.exactKeys = exactKeys
     try validator.run()
     return validator.topLevelKeys
   }

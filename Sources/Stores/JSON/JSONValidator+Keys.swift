@@ -8,7 +8,7 @@ extension JSONValidator {
   /// throws if that object already has an equal key.
   ///
   /// Keys are equal when their unescaped texts are canonically equivalent, as for Swift
-  /// `String`s. The first ``linearKeyLimit`` keys of an object are compared by a linear scan of
+  /// `String`s — or, with ``exactKeys``, the same Unicode scalars. The first ``linearKeyLimit`` keys of an object are compared by a linear scan of
   /// cheap fingerprints (their length and first eight bytes); after that the object gets an
   /// open-addressing hash table of full hashes, kept at most half full. Amortized O(length of
   /// the key).
@@ -135,7 +135,10 @@ extension JSONValidator {
 
   /// The bytes that identify a key (see ``JSONScanning/canonicalKey(_:start:end:isPlain:)``).
   func canonicalKey(start: Int, end: Int, isPlain: Bool) -> [UInt8] {
-    JSONScanning.canonicalKey(bytes, start: start, end: end, isPlain: isPlain)
+    if exactKeys && !isPlain {
+      return JSONScanning.unescapedString(bytes, start: start, end: end)
+    }
+    return JSONScanning.canonicalKey(bytes, start: start, end: end, isPlain: isPlain)
   }
 
   /// The error for `key`, equal to the earlier key `first` of the same object.

@@ -67,6 +67,9 @@ struct JSONValidator {
   let bytes: UnsafePointer<UInt8>
   let count: Int
   let maxDepth: Int
+  /// Whether keys are the same only when their unescaped texts are the same Unicode scalars
+  /// (as JSON compares names), rather than up to canonical equivalence.
+  var exactKeys = false
   /// Offset of the first byte after a leading byte-order mark (0 or 3).
   let bodyStart: Int
   /// Open containers, innermost last: `offset << 1 | 1` for an object, `offset << 1` for an

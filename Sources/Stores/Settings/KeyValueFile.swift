@@ -41,7 +41,7 @@ public final class KeyValueFile: KeyValueStore {
   /// Registers `key`, replacing a registered key of the same name. Registering writes
   /// nothing: the key reads as its default until set.
   public func register(_ key: AnySettingsKey) {
-    keys.removeAll { $0.name == key.name }
+    keys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
     keys.append(key)
   }
 }

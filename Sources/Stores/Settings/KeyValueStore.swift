@@ -34,22 +34,26 @@ extension KeyValueStore {
   /// The value of `key`: the stored one when it is set and valid, else the default.
   ///
   /// Reading it in a SwiftUI view (or `withObservationTracking`) tracks this key alone: the
-  /// view is told when its stored value changes — here, in another store on the file, or in
-  /// another process through `watch()` — and not when other keys change.
+  /// view is told when the value it reads changes — here, in another store on the file, or
+  /// in another process through `watch()` — and not when other keys change, nor when the
+  /// stored value changes to another that reads as the same (two values the key's rule
+  /// refuses both read as the default).
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    let state = core.storedState
-    keyObservation.access(key.name, value: state.values[key.name])
-    return state.value(for: key)
+    let stored = core.storedState.values[key.name]
+    keyObservation.access(key, value: stored)
+    return KeyValues.value(for: key, stored: stored)
   }
 
-  /// The values of `key` as they change: the current value first, then each new one —
-  /// from an action here, a reload, or another process through `watch()` — skipping
-  /// repeats. The sequence finishes when the store is deallocated, and stops watching when
-  /// its consumer stops iterating.
-  public func updates<Value>(of key: SettingsKey<Value>) -> AsyncStream<Value> {
+  /// The values of `key` as they change: the current value first (unless `initial` is
+  /// `false`), then each new one — from an action here, a reload, or another process through
+  /// `watch()` — skipping repeats. The sequence finishes when the store is deallocated, and
+  /// stops watching when its consumer stops iterating.
+  public func updates<Value>(of key: SettingsKey<Value>, initial: Bool = true)
+    -> AsyncStream<Value>
+  {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     var last = core.storedState.value(for: key)
-    continuation.yield(last)
+    if initial { continuation.yield(last) }
     // Each value as it is when it changes, not when the consumer gets to it.
     let token = onChange { _, state in
       let value = state.value(for: key)
@@ -57,6 +61,27 @@ extension KeyValueStore {
       last = value
       continuation.yield(value)
     }
+    finish(continuation, with: token)
+    return stream
+  }
+
+  /// The names of the keys among `keys` whose values change, at each change of one or more
+  /// of them: all their names first (unless `initial` is `false`), then, for each change of
+  /// the store, those whose value read changed — as `onChange(of:_:)` for several keys
+  /// tells them. Finishes when the store is deallocated.
+  public func updates(of keys: [AnySettingsKey], initial: Bool = true) -> AsyncStream<[String]> {
+    let (stream, continuation) = AsyncStream.makeStream(of: [String].self)
+    if initial { continuation.yield(keys.map(\.name)) }
+    let token = onChange(of: keys) { continuation.yield($0) }
+    finish(continuation, with: token)
+    return stream
+  }
+
+  /// Ends `continuation` when the store is deallocated, and cancels `token` when its
+  /// consumer stops.
+  private func finish<Element>(
+    _ continuation: AsyncStream<Element>.Continuation, with token: ObserverToken
+  ) {
     // The store's own stream of changes ends when the store is deallocated.
     let changes = changes
     let end = Task {
@@ -67,17 +92,25 @@ extension KeyValueStore {
       end.cancel()
       token.cancel()
     }
-    return stream
   }
 
-  /// Stores `value` for `key`, as one transaction.
+  /// Stores `value` for `key`, as one transaction. A value whose JSON is `null` — `nil` for
+  /// an optional — removes the key, which then reads as its default.
   ///
   /// - Throws: ``SettingsError/invalidValue(key:value:problem:)`` when `value` is not valid
   ///   for `key` (nothing is stored then), or the ``StoreFileError`` of a failed write
   ///   (the file and the value in memory stay as they were).
   public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws {
     try key.validate(value)
-    try trySend(.set(key: key.name, value: value.json))
+    let json = value.json
+    if json == .null {
+      guard Value(json: .null) != nil else {
+        throw SettingsError.invalidValue(
+          key: key.name, value: "\(value)", problem: "cannot be written to a settings file")
+      }
+      return try trySend(.remove(keys: [key.name]))
+    }
+    try trySend(.set(key: key.name, value: json))
   }
 
   /// Removes the values of `names`, in one transaction, so they read as their defaults.
@@ -95,9 +128,9 @@ extension KeyValueStore {
     try trySend(.remove(keys: keys.map(\.name)))
   }
 
-  /// The registered key called `name`, or `nil`.
+  /// The registered key called exactly `name` (the same Unicode scalars), or `nil`.
   public func key(named name: String) -> AnySettingsKey? {
-    keys.first { $0.name == name }
+    keys.first { $0.name.utf8.elementsEqual(name.utf8) }
   }
 
   /// Every registered key, in registration order, with what the file holds for it.
@@ -106,27 +139,67 @@ extension KeyValueStore {
     return keys.map { SettingsEntry(key: $0, storedValue: values[$0.name]) }
   }
 
-  /// The keys set in the file that no registered key knows, sorted. They are kept as they
-  /// are by every change.
+  /// The keys set in the file that no registered key knows, sorted by their UTF-8 bytes.
+  /// They are kept as they are by every change.
   public var unknownKeys: [String] {
-    let known = Set(keys.map(\.name))
-    return state.values.keys.filter { !known.contains($0) }.sorted()
+    let known = Set(keys.map { KeyValues.Name($0.name) })
+    return state.values.keys.filter { !known.contains(KeyValues.Name($0)) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// Registers `callback` to run with the new value whenever the value of `key` changes —
   /// by an action of this store or in the file (after a refresh or through the watch) —
-  /// and only when it really changes.
+  /// and only when the value read really changes. A change the callback makes to `key`
+  /// itself does not call it again.
   ///
   /// - Returns: A token that unregisters the callback when cancelled or released.
   public func onChange<Value>(
     of key: SettingsKey<Value>, _ callback: @escaping @MainActor (Value) -> Void
   ) -> ObserverToken {
-    var last = value(for: key)
-    return onChange { _, state in
+    onChange(of: key) { _, new in callback(new) }
+  }
+
+  /// Registers `callback` to run with the old and the new value whenever the value of `key`
+  /// changes, as `onChange(of:_:)` with the new value does.
+  ///
+  /// - Returns: A token that unregisters the callback when cancelled or released.
+  public func onChange<Value>(
+    of key: SettingsKey<Value>,
+    _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
+  ) -> ObserverToken {
+    var last = core.storedState.value(for: key)
+    return onChange { [weak self] _, state in
       let value = state.value(for: key)
-      guard value != last else { return }
+      guard value != last, let self else { return }
+      let old = last
       last = value
-      callback(value)
+      callback(old, value)
+      // What the callback itself wrote is not news to it.
+      last = core.storedState.value(for: key)
+    }
+  }
+
+  /// Registers `callback` to run, at each change of the store, with the names of the keys
+  /// among `keys` whose values read changed (in the order of `keys`), when there are any. A
+  /// change the callback makes to those keys itself does not call it again.
+  ///
+  /// - Complexity: O(*k*) per change of the store, for *k* keys.
+  /// - Returns: A token that unregisters the callback when cancelled or released.
+  public func onChange(
+    of keys: [AnySettingsKey], _ callback: @escaping @MainActor (_ changed: [String]) -> Void
+  ) -> ObserverToken {
+    var last = keys.map { core.storedState.values[$0.name] }
+    return onChange { [weak self] _, state in
+      guard let self else { return }
+      var changed: [String] = []
+      for (index, key) in keys.enumerated() {
+        let stored = state.values[key.name]
+        if !key.readsSame(last[index], stored) { changed.append(key.name) }
+        last[index] = stored
+      }
+      guard !changed.isEmpty else { return }
+      callback(changed)
+      last = keys.map { core.storedState.values[$0.name] }
     }
   }
 }

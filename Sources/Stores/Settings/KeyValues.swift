@@ -6,15 +6,25 @@ import Foundation
 /// In the file, the values sit in the versioned envelope under `"values"`:
 /// `{ "values" : { "sleepGoal" : 7.5 }, "version" : 1 }`. A file that is a bare object of
 /// keys and values (version 0, as a person might write it) is read too.
+///
+/// Keys are told apart by their Unicode scalars, as JSON tells names apart: `"é"` (one
+/// scalar) and `"e\u{301}"` (two), which Swift `String`s hold equal, are two keys, each kept
+/// and written back, and a change to one never touches the other.
 public struct KeyValues: PersistentState {
   /// The values set explicitly, by key name, including keys no registered key knows.
-  public var values: [String: JSONValue]
+  public var values: Values
+
+  public static var hasExactKeys: Bool { true }
 
   public init() {
-    values = [:]
+    values = Values()
   }
 
   public init(_ values: [String: JSONValue]) {
+    self.values = Values(values)
+  }
+
+  public init(_ values: Values) {
     self.values = values
   }
 
@@ -22,8 +32,12 @@ public struct KeyValues: PersistentState {
   ///
   /// - Complexity: O(1) for the lookup, plus converting the value from JSON.
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    guard let json = values[key.name], let value = Value(json: json),
-      key.problem(with: value) == nil
+    Self.value(for: key, stored: values[key.name])
+  }
+
+  /// The value of `key` when the file holds `stored` for it (`nil`: not set).
+  static func value<Value>(for key: SettingsKey<Value>, stored: JSONValue?) -> Value {
+    guard let json = stored, let value = Value(json: json), key.problem(with: value) == nil
     else { return key.defaultValue }
     return value
   }
@@ -53,4 +67,125 @@ public struct SettingsEntry: Sendable {
   }
   /// Whether the value in effect is the default value.
   public var isDefault: Bool { value == key.defaultValue }
+}
+
+extension KeyValues {
+  /// The values of a key-value file by key, the keys compared by their Unicode scalars (see
+  /// ``KeyValues``): a dictionary whose keys are `String`s that are equal only when they are
+  /// the same scalars.
+  public struct Values: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    private var storage: [Name: JSONValue]
+
+    public init() {
+      storage = [:]
+    }
+
+    /// The values of `dictionary`.
+    public init(_ dictionary: [String: JSONValue]) {
+      storage = Dictionary(uniqueKeysWithValues: dictionary.map { (Name($0.key), $0.value) })
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+      storage = Dictionary(elements.map { (Name($0.0), $0.1) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The value of the key that is exactly `name`, or `nil`. O(length of `name`).
+    public subscript(name: String) -> JSONValue? {
+      get { storage[Name(name)] }
+      set { storage[Name(name)] = newValue }
+    }
+
+    /// Stores `value` for the key `name`; returns the value it replaced.
+    @discardableResult
+    public mutating func updateValue(_ value: JSONValue, forKey name: String) -> JSONValue? {
+      storage.updateValue(value, forKey: Name(name))
+    }
+
+    /// Removes the key `name`; returns its value.
+    @discardableResult
+    public mutating func removeValue(forKey name: String) -> JSONValue? {
+      storage.removeValue(forKey: Name(name))
+    }
+
+    /// The keys, in no particular order.
+    public var keys: [String] { storage.keys.map(\.string) }
+    public var count: Int { storage.count }
+    public var isEmpty: Bool { storage.isEmpty }
+
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: JSONValue)> {
+      storage.lazy.map { (key: $0.key.string, value: $0.value) }.makeIterator()
+    }
+  }
+
+  /// A key compared and hashed by its UTF-8 bytes — its Unicode scalars.
+  struct Name: Hashable, Sendable {
+    let string: String
+
+    init(_ string: String) {
+      self.string = string
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+      var (a, b) = (a.string, b.string)
+      return a.withUTF8 { a in
+        b.withUTF8 { b in
+          a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+        }
+      }
+    }
+
+    func hash(into hasher: inout Hasher) {
+      var string = string
+      string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      hasher.combine(0xFF as UInt8)  // Never in UTF-8: ends the key.
+    }
+  }
+}
+
+extension KeyValues.Values: Codable {
+  /// Decodes an object of keys and values (with `Decoder`, keys are `String`s: two that
+  /// differ only in Unicode normalization are one).
+  public init(from decoder: any Decoder) throws {
+    self.init(try [String: JSONValue](from: decoder))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: AnyKey.self)
+    for (key, value) in self { try container.encode(value, forKey: AnyKey(stringValue: key)) }
+  }
+
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}
+
+extension KeyValues.Values: JSONCodable {
+  /// Reads a JSON object; every key is kept, even those that differ only in Unicode
+  /// normalization. O(size of the object).
+  public init(from reader: inout JSONReader) throws(JSONCodingError) {
+    var storage: [KeyValues.Name: JSONValue] = [:]
+    try reader.readMembers { key, reader throws(JSONCodingError) in
+      storage[KeyValues.Name(key)] = try JSONValue(from: &reader)
+    }
+    self.storage = storage
+  }
+
+  /// Writes a JSON object, its keys sorted by their UTF-8 bytes. O(*n* log *n*).
+  public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    writer.beginObject()
+    for (name, value) in storage.sorted(by: {
+      $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
+    }) {
+      writer.member(name.string)
+      do throws(JSONCodingError) {
+        try value.write(to: &writer)
+      } catch {
+        throw error.at(.key(name.string))
+      }
+    }
+    writer.endObject()
+  }
 }

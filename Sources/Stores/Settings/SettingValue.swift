@@ -2,20 +2,41 @@ import Foundation
 
 /// A type a setting can have: it converts to and from JSON, the form the settings file holds.
 ///
-/// `Bool`, `Int`, `Double`, `String` and enumerations with `String` raw values that are
-/// `CaseIterable` conform out of the box.
+/// Out of the box: `Bool`, `Int`, `Double`, `String`, `Date` (an ISO 8601 timestamp, exact
+/// as the store files write dates), `Data` (base64 text), `URL`, `UUID`, `Optional` of any
+/// setting value (`nil` removes the key), `Array`, `Set` and `String`-keyed `Dictionary` of
+/// setting values, `Range` and `ClosedRange` of comparable ones (`[lower, upper]`). Any other
+/// type conforms with one line, `extension T: SettingValue {}`, when it is:
+///
+/// - an enumeration with raw values of a setting type (`Int`, `String`…), `CaseIterable` or
+///   not — stored as its raw value; a `CaseIterable` one allows only its cases;
+/// - `Codable` (and `Sendable` and `Equatable`) — stored as the JSON `JSONEncoder` makes
+///   of it, keys sorted, dates as ISO 8601 timestamps, data as base64, so people can read it.
+///
+/// A stored value that is not one of the type — the wrong JSON type, truncated base64, a URL
+/// that is not one, a range whose bounds are the wrong way round, a list of more than
+/// ``maxElements`` — reads as the key's default, and the key's entry reports it.
 public protocol SettingValue: Sendable, Equatable {
   /// The value `json` holds, or `nil` when it holds something else.
   init?(json: JSONValue)
-  /// The value as JSON.
+  /// The value as JSON. `null` only for a value that is absent (`Optional.none`): storing it
+  /// removes the key.
   var json: JSONValue { get }
   /// Every value, when there are few (enumerations, `Bool`), else `nil`: what a key of this
   /// type allows unless it says otherwise (see ``SettingsKey/allowedValues``).
   static var allowedValues: [Self]? { get }
+  /// What a stored value of this type looks like, for the message about one that is not:
+  /// "a date such as "2026-11-29T07:30:00Z"". `nil` lets the key say it from its default.
+  static var expectedJSON: String? { get }
 }
 
 extension SettingValue {
   public static var allowedValues: [Self]? { nil }
+  public static var expectedJSON: String? { nil }
+
+  /// The most elements a stored list, set or dictionary may have: one with more reads as the
+  /// default (settings are small; reading one costs O(*n*) in its size).
+  public static var maxElements: Int { 100_000 }
 }
 
 extension Bool: SettingValue {
@@ -58,13 +79,80 @@ extension String: SettingValue {
   public var json: JSONValue { .string(self) }
 }
 
-extension SettingValue where Self: RawRepresentable & CaseIterable, RawValue == String {
+extension SettingValue where Self: CaseIterable {
+  /// Its cases.
+  public static var allowedValues: [Self]? { Array(allCases) }
+}
+
+extension SettingValue where Self: RawRepresentable, RawValue: SettingValue {
+  /// The case whose raw value `json` holds.
   public init?(json: JSONValue) {
-    guard case .string(let value) = json, let match = Self(rawValue: value) else { return nil }
-    self = match
+    guard let raw = RawValue(json: json), let value = Self(rawValue: raw) else { return nil }
+    self = value
   }
 
-  public var json: JSONValue { .string(rawValue) }
+  /// The raw value as JSON.
+  public var json: JSONValue { rawValue.json }
+}
 
-  public static var allowedValues: [Self]? { Array(allCases) }
+extension SettingValue where Self: Codable {
+  /// The value `JSONDecoder` reads from `json`, dates as ISO 8601 timestamps, data as base64.
+  ///
+  /// - Complexity: O(*n*) in the size of `json`, through JSON text.
+  public init?(json: JSONValue) {
+    guard let data = json.data,
+      let value = try? CodableSetting.decoder().decode(Self.self, from: data)
+    else { return nil }
+    self = value
+  }
+
+  /// The JSON `JSONEncoder` makes of the value, keys sorted, dates as ISO 8601 timestamps;
+  /// `null` when it cannot encode it.
+  public var json: JSONValue {
+    guard let data = try? CodableSetting.encoder().encode(self) else { return .null }
+    return JSONValue(parsing: data) ?? .null
+  }
+}
+
+extension SettingValue where Self: Codable & RawRepresentable, RawValue: SettingValue {
+  /// The case whose raw value `json` holds (an enumeration with raw values is stored so,
+  /// `Codable` or not).
+  public init?(json: JSONValue) {
+    guard let raw = RawValue(json: json), let value = Self(rawValue: raw) else { return nil }
+    self = value
+  }
+
+  /// The raw value as JSON.
+  public var json: JSONValue { rawValue.json }
+}
+
+/// The coders of `Codable` setting values: readable JSON, dates exact as the files write them.
+enum CodableSetting {
+  static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      guard let text = ISO8601Timestamp.string(from: date) else {
+        throw EncodingError.invalidValue(
+          date, .init(codingPath: encoder.codingPath, debugDescription: "outside 1...9999"))
+      }
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    }
+    return encoder
+  }
+
+  static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let text = try container.decode(String.self)
+      guard let date = ISO8601Timestamp.date(from: text) else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "not an ISO 8601 timestamp")
+      }
+      return date
+    }
+    return decoder
+  }
 }

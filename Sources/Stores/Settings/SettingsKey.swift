@@ -95,6 +95,7 @@ public struct AnySettingsKey: Sendable {
   /// The default value.
   public let defaultValue: JSONValue
   private let checkJSON: @Sendable (JSONValue) -> String?
+  private let sameValue: @Sendable (JSONValue?, JSONValue?) -> Bool
 
   public init<Value>(_ key: SettingsKey<Value>) {
     name = key.name
@@ -105,22 +106,40 @@ public struct AnySettingsKey: Sendable {
     switch (key.allowedValues, key.defaultValue.json) {
     case (.oneOf(let values), _):
       expected = "one of " + values.map(\.text).joined(separator: ", ")
+    case _ where Value.expectedJSON != nil: expected = Value.expectedJSON ?? ""
     case (_, .number):
       // A type that refuses a fraction takes whole numbers only.
       expected = Value(json: .number(0.5)) == nil ? "a whole number" : "a number"
     case (_, .bool): expected = "true or false"
     case (_, .string): expected = "text"
-    default: expected = "a value such as \(key.defaultValue.json)"
+    default: expected = "a value such as \(key.defaultValue.json.shortDescription())"
     }
     checkJSON = { json in
-      guard let value = Value(json: json) else { return "expected \(expected), found \(json)" }
-      return key.problem(with: value).map { "\(json) \($0)" }
+      guard let value = Value(json: json) else {
+        return "expected \(expected), found \(json.shortDescription())"
+      }
+      return key.problem(with: value).map { "\(json.shortDescription()) \($0)" }
     }
+    sameValue = { a, b in
+      a == b || KeyValues.value(for: key, stored: a) == KeyValues.value(for: key, stored: b)
+    }
+  }
+
+  /// The setting at `keyPath` of ``SettingsKeys``, built in or an app's own:
+  /// `.key(\.theme)`.
+  public static func key<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) -> Self {
+    AnySettingsKey(SettingsKeys()[keyPath: keyPath])
   }
 
   /// Why `json` is not an allowed stored value for this key, or `nil` when it is.
   public func problem(with json: JSONValue) -> String? {
     checkJSON(json)
+  }
+
+  /// Whether the stored values `a` and `b` (`nil`: not set) read as the same value: a value
+  /// that is not valid reads as the default.
+  public func readsSame(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+    sameValue(a, b)
   }
 }
 

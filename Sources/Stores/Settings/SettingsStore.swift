@@ -5,7 +5,8 @@ import Observation
 /// ``SettingsStore``, a line of `diary settings list` and a key of the settings file.
 ///
 /// An app adds its own settings in an extension, each a typed key with its default, what it
-/// is for and, if it likes, a rule for valid values:
+/// is for and, if it likes, a rule for valid values — of any ``SettingValue`` type — and
+/// registers them once, where it opens the store:
 ///
 /// ```swift
 /// extension SettingsKeys {
@@ -15,9 +16,17 @@ import Observation
 ///       ["light", "dark"].contains($0) ? nil : "must be light or dark"
 ///     }
 ///   }
+///   /// The keys of the app.
+///   static let app: [AnySettingsKey] = [.key(\.theme)]
 /// }
+/// let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.app)
 /// settings.theme = "dark"   // validated, written to the same file, observed on its own
 /// ```
+///
+/// A registered key is first-class: it is in ``SettingsStore/keys`` and
+/// ``KeyValueStore/entries`` with its rule, ``KeyValueStore/reset()`` resets it, and a stored
+/// value its rule refuses is reported like a built-in key's. (An extension can only add
+/// computed properties, which no reflection finds: hence the registration.)
 ///
 /// `diary settings` lists such a key after the built-in ones and edits it (`diary settings set
 /// theme dark`); the tool does not know the app's rule, so a value the rule refuses reads as
@@ -38,18 +47,9 @@ public struct SettingsKeys: Sendable {
   public init() {}
 
   /// Every key declared above, in order.
-  static let all: [AnySettingsKey] = Mirror(reflecting: SettingsKeys()).children.compactMap {
-    ($0.value as? any AnySettingsKeyConvertible)?.erased
-  }
-}
-
-/// Lets ``SettingsKeys/all`` find the keys among the properties.
-protocol AnySettingsKeyConvertible {
-  var erased: AnySettingsKey { get }
-}
-
-extension SettingsKey: AnySettingsKeyConvertible {
-  var erased: AnySettingsKey { AnySettingsKey(self) }
+  static let builtIn: [AnySettingsKey] = [
+    .key(\.sleepGoal), .key(\.isNotificationsEnabled), .key(\.distanceUnit),
+  ]
 }
 
 /// The app's settings, backed by a `UserDefaults`-like key-value file (see
@@ -72,16 +72,21 @@ public final class SettingsStore: KeyValueStore {
   /// The declarations of every setting.
   public static let definitions = SettingsKeys()
 
-  /// Every setting, in the order ``SettingsKeys`` declares them.
-  public var keys: [AnySettingsKey] { SettingsKeys.all }
+  /// Every setting: the built-in ones in the order ``SettingsKeys`` declares them, then the
+  /// app's registered keys in the order registered.
+  public var keys: [AnySettingsKey] { SettingsKeys.builtIn + appKeys }
+
+  /// The app's own keys, registered with the store (see ``register(_:)``).
+  @ObservationIgnored public private(set) var appKeys: [AnySettingsKey] = []
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
   @ObservationIgnored public let keyObservation = KeyObservation()
 
-  /// Settings in memory, with `values` set explicitly.
-  public init(values: [String: JSONValue] = [:]) {
+  /// Settings in memory, with `values` set explicitly and the app's own `keys` registered.
+  public init(values: [String: JSONValue] = [:], keys: [AnySettingsKey] = []) {
     core = StoreCore(state: KeyValues(values))
     keyObservation.start(self)
+    for key in keys { register(key) }
   }
 
   /// The settings in the file at `url`; a missing file is all defaults.
@@ -90,9 +95,24 @@ public final class SettingsStore: KeyValueStore {
   /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL, lockTimeout: Duration = .seconds(3)) throws {
+  /// The app's own `keys` are registered (see ``register(_:)``).
+  public init(
+    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .seconds(3)
+  ) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
     keyObservation.start(self)
+    for key in keys { register(key) }
+  }
+
+  /// Registers one of the app's keys — `settings.register(.key(\.theme))` — so that it is in
+  /// ``keys`` and ``KeyValueStore/entries``, ``KeyValueStore/reset()`` resets it and its
+  /// stored value is checked. It replaces an app key of the same name; a key named as a
+  /// built-in one is not registered (the built-in one stays). Registering writes nothing.
+  public func register(_ key: AnySettingsKey) {
+    guard !SettingsKeys.builtIn.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
+    else { return }
+    appKeys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
+    appKeys.append(key)
   }
 
   /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.
@@ -133,26 +153,38 @@ public final class SettingsStore: KeyValueStore {
     try remove([Self.definitions[keyPath: keyPath].name])
   }
 
-  /// The values of the setting at `keyPath` as they change: the current value first, then
-  /// each new one, from any source; finishes with the store. See
-  /// ``KeyValueStore/updates(of:)``.
+  /// The values of the setting at `keyPath` as they change: the current value first
+  /// (unless `initial` is `false`), then each new one, from any source; finishes with the
+  /// store. See `KeyValueStore.updates(of:initial:)`.
   ///
   /// ```swift
   /// for await goal in settings.updates(of: \.sleepGoal) { print(goal) }
   /// ```
-  public func updates<Value>(of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
-    -> AsyncStream<Value>
-  {
-    updates(of: Self.definitions[keyPath: keyPath])
+  public func updates<Value>(
+    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, initial: Bool = true
+  ) -> AsyncStream<Value> {
+    updates(of: Self.definitions[keyPath: keyPath], initial: initial)
   }
 
-  /// Registers `callback` to run with the new value whenever the setting at `keyPath`
-  /// really changes, here or in the file.
+  /// Registers `callback` to run with the new value whenever the value of the setting at
+  /// `keyPath` really changes, here or in the file; not for a change it makes itself.
   ///
   /// - Returns: A token that unregisters the callback when cancelled or released.
   public func onChange<Value>(
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
     _ callback: @escaping @MainActor (Value) -> Void
+  ) -> ObserverToken {
+    onChange(of: Self.definitions[keyPath: keyPath], callback)
+  }
+
+  /// Registers `callback` to run with the old and the new value whenever the value of the
+  /// setting at `keyPath` really changes, here or in the file; not for a change it makes
+  /// itself.
+  ///
+  /// - Returns: A token that unregisters the callback when cancelled or released.
+  public func onChange<Value>(
+    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
+    _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> ObserverToken {
     onChange(of: Self.definitions[keyPath: keyPath], callback)
   }

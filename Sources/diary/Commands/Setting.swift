@@ -1,9 +1,13 @@
+import Foundation
 import Stores
 
 /// The types a setting can be given on the command line, as `defaults write` names them:
-/// those of `diary settings set KEY VALUE --type TYPE` for a key the tool does not know.
+/// those of `diary settings set KEY VALUE --type TYPE` for a key the tool does not know —
+/// every type an app's setting can have (see `SettingValue`): a date is stored as the
+/// library stores a `Date` (ISO 8601), data as base64, a list, a set, a dictionary, a range
+/// or a `Codable` value as the JSON typed (`--type json`).
 enum SettingType: Choice, Encodable {
-  case string, number, integer, bool
+  case string, number, integer, bool, date, url, uuid, data, json
 
   var names: [String] {
     switch self {
@@ -11,16 +15,23 @@ enum SettingType: Choice, Encodable {
     case .number: ["number"]
     case .integer: ["integer"]
     case .bool: ["bool", "boolean"]
+    case .date: ["date"]
+    case .url: ["url"]
+    case .uuid: ["uuid"]
+    case .data: ["data"]
+    case .json: ["json"]
     }
   }
 
-  /// The type of `value` as stored, or `nil` for `null`, an array or an object.
-  init?(of value: JSONValue) {
+  static var placeholder: String { "TYPE" }
+
+  /// The type of `value` as stored: text, a number, true or false, or JSON for the rest.
+  init(of value: JSONValue) {
     switch value {
     case .string: self = .string
     case .number: self = .number
     case .bool: self = .bool
-    case .null, .array, .object: return nil
+    case .null, .array, .object: self = .json
     }
   }
 
@@ -62,9 +73,8 @@ struct Setting: Sendable {
   let name: String
   /// What the setting is for; `nil` for a key the tool does not know.
   let summary: String?
-  /// The type of its values; `nil` for a key whose value is `null`, an array or an object,
-  /// which the tool shows but cannot set.
-  let type: SettingType?
+  /// The type of its values.
+  let type: SettingType
   /// The value when none is set; `nil` for a key the tool does not know.
   let defaultValue: JSONValue?
   /// The values it takes, when not every value of its type; `nil` for any.
@@ -73,11 +83,11 @@ struct Setting: Sendable {
   let allowedDescription: String
   /// Whether `diary` knows the key, with its type and validation.
   let isBuiltIn: Bool
-  /// The JSON to store for what was typed; `nil` for a setting without a ``type``.
+  /// The JSON to store for what was typed.
   ///
   /// It throws ``SettingsError/invalidValue(key:value:problem:)`` (exit 65) when the text is
   /// not a value of the setting's type, with a did-you-mean, or not valid for the key.
-  let read: (@Sendable (String, LocalTime) throws -> JSONValue)?
+  let read: @Sendable (String, LocalTime) throws -> JSONValue
   private let formatValue: @Sendable (JSONValue) -> String?
 
   /// `value` as it is typed; compact JSON for a value of another type (an array, say).
@@ -119,15 +129,14 @@ struct Setting: Sendable {
     formatValue = { json in Value(json: json).map(valueType.format) }
   }
 
-  /// A key the tool does not know, holding values of `type`: any value of the type; or, for
-  /// no type, the JSON it holds, shown as it is.
-  init(name: String, type: SettingType?) {
+  /// A key the tool does not know, holding values of `type`: any value of the type.
+  init(name: String, type: SettingType) {
     self.name = name
     summary = nil
     self.type = type
     defaultValue = nil
     allowedValues = nil
-    allowedDescription = type?.description ?? "JSON"
+    allowedDescription = type.description
     isBuiltIn = false
     func reading<Value: Sendable>(
       _ valueType: ValueType<Value>, _ json: @escaping @Sendable (Value) -> JSONValue
@@ -144,7 +153,11 @@ struct Setting: Sendable {
     case .number: read = reading(.number, \.json)
     case .integer: read = reading(.integer(), \.json)
     case .bool: read = reading(.boolean, \.json)
-    case nil: read = nil
+    case .date: read = reading(.storableDate, \.json)
+    case .url: read = reading(.url, \.json)
+    case .uuid: read = reading(.uuid, \.json)
+    case .data: read = reading(.base64, \.json)
+    case .json: read = reading(.json, { $0 })
     }
     formatValue = { json in
       switch json {
@@ -164,7 +177,9 @@ struct Setting: Sendable {
     -> SettingsError
   {
     .invalidValue(
-      key: name, value: text, problem: "is not \(type.expected)" + type.suggestion(for: text))
+      key: name, value: text,
+      problem: numberRange(text, whole: type.expected == "a whole number")
+        ?? "is not \(type.expected)" + type.suggestion(for: text))
   }
 }
 
@@ -176,6 +191,77 @@ extension SettingType: CustomStringConvertible {
     case .number: "any number"
     case .integer: "any whole number"
     case .bool: "true or false"
+    case .date: "an ISO 8601 date"
+    case .url: "a URL"
+    case .uuid: "a UUID"
+    case .data: "base64 data"
+    case .json: "JSON"
     }
   }
+}
+
+extension ValueType where Value == Date {
+  /// A date as ``date`` reads it, in the years 1...9999 that a file can hold.
+  static var storableDate: Self {
+    var type = Self.date
+    let read = type.read
+    type.read = { text, time in read(text, time).flatMap { $0.json == .null ? nil : $0 } }
+    return type
+  }
+}
+
+extension ValueType where Value == URL {
+  /// An absolute URL, such as `https://example.com`.
+  static var url: Self {
+    ValueType(
+      placeholder: "URL", expected: "a URL such as https://example.com",
+      read: { text, _ in URL(json: .string(text)) }, format: \.absoluteString)
+  }
+}
+
+extension ValueType where Value == UUID {
+  /// A UUID in hex digits of either case.
+  static var uuid: Self {
+    ValueType(
+      placeholder: "UUID", expected: "a UUID such as 6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01",
+      read: { text, _ in UUID(uuidString: text) }, format: \.uuidString)
+  }
+}
+
+extension ValueType where Value == Data {
+  /// Bytes as base64 text.
+  static var base64: Self {
+    ValueType(
+      placeholder: "BASE64", expected: "base64 text such as AQID",
+      read: { text, _ in Data(base64Encoded: text) }, format: { $0.base64EncodedString() })
+  }
+}
+
+extension ValueType where Value == JSONValue {
+  /// Any JSON value: `["a","b"]`, `{"x":1}`, `"text"`, `5`, `null`.
+  static var json: Self {
+    ValueType(
+      placeholder: "JSON", expected: #"JSON, such as ["a","b"] or {"width":3}"#,
+      read: { text, _ in JSONValue(parsing: text) }, format: \.description)
+  }
+}
+
+/// "is out of range (…)" for `text` that is written as a number but that no `Double` (or, for
+/// `whole`, no `Int`) holds — as a file holding it is refused — else `nil`.
+func numberRange(_ text: String, whole: Bool) -> String? {
+  let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
+  guard !digits.isEmpty,
+    digits.allSatisfy({ (0x30...0x39).contains($0) || Array("+-.eE".utf8).contains($0) }),
+    let value = Double(text)
+  else { return nil }
+  if whole {
+    guard digits.allSatisfy({ (0x30...0x39).contains($0) }), Int(text) == nil else { return nil }
+    return "is out of range \(Int.min)...\(Int.max)"
+  }
+  if value.isInfinite { return "is out of range (too large for a number)" }
+  let mantissa = text.utf8.prefix { $0 | 0x20 != UInt8(ascii: "e") }
+  if value == 0 && mantissa.contains(where: { (0x31...0x39).contains($0) }) {
+    return "is out of range (it would round to zero)"
+  }
+  return nil
 }

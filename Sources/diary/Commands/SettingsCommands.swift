@@ -26,11 +26,12 @@ enum SettingsCommands {
         + settings.unknownKeys.compactMap { named($0, in: settings) }
     }
 
-    /// The setting called `name`, when the tool knows it or the file holds it.
+    /// The setting called exactly `name` (the same Unicode scalars: keys that differ only in
+    /// Unicode normalization are two keys), when the tool knows it or the file holds it.
     @MainActor
     static func named(_ name: String, in settings: SettingsStore) -> Current? {
-      if let setting = Setting.builtIn.first(where: { $0.name == name }),
-        let entry = settings.entries.first(where: { $0.key.name == name })
+      if let setting = Setting.builtIn.first(where: { $0.name.utf8.elementsEqual(name.utf8) }),
+        let entry = settings.entries.first(where: { $0.key.name.utf8.elementsEqual(name.utf8) })
       {
         return Current(
           setting: setting, value: entry.value, isDefault: entry.isDefault, problem: entry.problem)
@@ -85,14 +86,19 @@ enum SettingsCommands {
       if all.contains(where: { !$0.isDefault && $0.setting.isBuiltIn }) {
         try context.output.line("* differs from the default")
       }
-      for current in all {
-        guard let problem = current.problem else { continue }
-        let name = current.setting.name
-        context.output.message(
-          "diary: warning: \(name) in the file is not valid (\(Terminal.escaped(problem))); "
-            + "using the default — fix it with 'diary settings set \(name) VALUE'")
-      }
+      for current in all { warnIfInvalid(current, context) }
     }
+  }
+
+  /// "diary: warning: sleepGoal in the file is not valid (…); using the default — …" on
+  /// stderr, for a stored value that is not valid.
+  @MainActor
+  static func warnIfInvalid(_ current: Current, _ context: Context) {
+    guard let problem = current.problem else { return }
+    let name = Terminal.escapedKey(current.setting.name)
+    context.output.message(
+      "diary: warning: \(name) in the file is not valid (\(Terminal.escaped(problem))); "
+        + "using the default — fix it with 'diary settings set \(name) VALUE'")
   }
 
   struct Get: ParsableCommand {
@@ -108,13 +114,12 @@ enum SettingsCommands {
       guard let current = Current.named(key, in: settings) else {
         throw unknownSetting(key, in: settings, usage: Self.usage(in: "settings"))
       }
-      if let problem = current.problem {
-        throw DiaryError(
-          "\(context.paths.settings.path): \(key) is not valid (\(Terminal.escaped(problem))) — "
-            + "fix it with 'diary settings set \(key) VALUE' or 'diary settings reset \(key)'")
+      if context.json {
+        try JSONOutput.write(Entry(current: current), to: context.output)
+      } else {
+        try context.output.line(Terminal.escaped(current.formatted))
       }
-      if context.json { return try JSONOutput.write(Entry(current: current), to: context.output) }
-      try context.output.line(Terminal.escaped(current.formatted))
+      warnIfInvalid(current, context)
     }
   }
 
@@ -135,8 +140,11 @@ enum SettingsCommands {
       false (also yes/no, on/off, 1/0), text, or one of the allowed values, in any case. A \
       value that is not valid is refused (exit 65) and nothing changes.
       A setting diary knows keeps its type and validation: --type is refused for it (exit 64). \
-      Any other key is typed by --type, else by the value the file holds for it: an app's own \
-      setting is set with, say, diary settings set theme dark --type string.
+      Any other key is typed by --type, else by the value the file holds for it (a list or an \
+      object is JSON): an app's own setting is set with, say, diary settings set theme dark \
+      --type string. A date is stored as ISO 8601 (--type date takes what 'todos add --date' \
+      takes), data as base64, and a list, set, dictionary, range or other value as the JSON \
+      typed: diary settings set favourites '["a","b"]' --type json.
       Example: diary settings set sleepGoal 7.5
       """
 
@@ -151,27 +159,22 @@ enum SettingsCommands {
       let current = Current.named(key, in: settings)
       let setting: Setting
       switch (current?.setting, type) {
-      case (let known?, let type?) where known.isBuiltIn:
+      case (let known?, _?) where known.isBuiltIn:
         throw DiaryError.usage(
-          "\(key) is diary's own setting, of type \(known.type?.name ?? type.name): "
+          "\(key) is diary's own setting, of type \(known.type.name): "
             + "leave out --type", usage)
       case (_, let type?): setting = Setting(name: key, type: type)
       case (let existing?, nil): setting = existing
       case (nil, nil): throw unknownSetting(key, in: settings, usage: usage, canAdd: true)
       }
-      guard let read = setting.read else {
-        throw DiaryError.usage(
-          "\(Terminal.escaped(key)) holds JSON that diary cannot type: give the type of its new "
-            + "value with --type \(SettingType.placeholder)", usage)
-      }
-      try settings.trySend(.set(key: key, value: try read(value, context.time)))
+      try settings.trySend(.set(key: key, value: try setting.read(value, context.time)))
       let stored = Current.named(key, in: settings)
       context.output.recordSaved("set \(Terminal.escaped(key))")
       if context.json, let stored {
         return try JSONOutput.write(Entry(current: stored), to: context.output)
       }
       try context.output.line(
-        "\(Terminal.escaped(key)) = \(Terminal.escaped(stored?.formatted ?? ""))")
+        "\(Terminal.escapedKey(key)) = \(Terminal.escaped(stored?.formatted ?? ""))")
     }
   }
 
@@ -212,7 +215,7 @@ enum SettingsCommands {
       try context.output.line(
         after.setting.isBuiltIn
           ? "\(key) = \(after.formatted) (default)"
-          : "\(Terminal.escaped(key)) is not set any more")
+          : "\(Terminal.escapedKey(key)) is not set any more")
     }
   }
 
@@ -247,11 +250,13 @@ enum SettingsCommands {
     let names = Current.all(in: settings).map(\.setting.name)
     let suggestion = Suggestion.phrase(for: name, among: names)
     return .usage(
-      "unknown setting '\(Terminal.escaped(name))'"
+      "unknown setting '\(Terminal.escapedKey(name))'"
         + (suggestion.nonEmpty
           ?? " — the settings are "
-          + names.map(Terminal.escaped).joined(separator: ", ", lastSeparator: " and ")
-          + (canAdd ? "; to add it, give its type: --type \(SettingType.placeholder)" : "")),
+          + names.map(Terminal.escapedKey).joined(separator: ", ", lastSeparator: " and ")
+          + (canAdd
+            ? "; to add it, give its type: --type "
+              + SettingType.allCases.map(\.name).joined(separator: "|") : "")),
       usage)
   }
 }

@@ -21,7 +21,7 @@ struct SettingsTable {
     let rows = settings.map { current in
       let setting = current.setting
       return [
-        setting.name,
+        Terminal.escapedKey(setting.name),
         current.formatted + (setting.isBuiltIn && !current.isDefault ? " *" : ""),
         setting.defaultValue.map(setting.format) ?? "", setting.allowedDescription,
       ]

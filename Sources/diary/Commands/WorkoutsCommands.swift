@@ -21,7 +21,7 @@ enum WorkoutsCommands {
         return try context.output.line(
           "No workouts yet. Add one with: diary workouts add Run --distance 5")
       }
-      let unit = try distanceUnit(context)
+      let unit = shownUnit(context)
       if let sortType = store.state.sortType {
         try context.output.line("Sorted by \(sortType.rawValue), \(firstOf(sortType)) first.")
       }
@@ -63,7 +63,9 @@ enum WorkoutsCommands {
 
     func run(_ context: Context) throws {
       // Everything that can fail is read before the write: a failed command changes nothing.
-      let unit = try distanceUnit(context)
+      // A distance typed with its unit (5km) does not need the settings: it is shown, with a
+      // warning, in kilometers when they cannot be read.
+      let unit = distance.unit == nil ? try distanceUnit(context) : shownUnit(context)
       let workout = try Workout(
         name: name, distance: distance.kilometers(shownIn: unit), date: date ?? context.time.now,
         complexity: complexity)
@@ -213,7 +215,7 @@ enum WorkoutsCommands {
         return try context.output.line(
           "No workouts yet. Add one with: diary workouts add Run --distance 5")
       }
-      let unit = try distanceUnit(context)
+      let unit = shownUnit(context)
       let output = context.output
       try output.line("Workouts:       \(statistics.count)")
       try output.line("Total distance: \(format(statistics.totalDistance, unit))")
@@ -322,10 +324,30 @@ enum WorkoutsCommands {
     }
   }
 
-  /// The unit chosen in the settings.
+  /// The unit chosen in the settings, for reading a distance typed without one.
+  ///
+  /// - Throws: The settings file's error: the unit typed depends on it.
   @MainActor
   private static func distanceUnit(_ context: Context) throws -> DistanceUnit {
     try context.settings().distanceUnit
+  }
+
+  /// The unit chosen in the settings, for showing distances: kilometers, with a warning, when
+  /// the settings file cannot be read or its unit is not valid — a settings problem does not
+  /// stop a command that only shows distances.
+  @MainActor
+  private static func shownUnit(_ context: Context) -> DistanceUnit {
+    do {
+      let settings = try context.settings()
+      if let current = SettingsCommands.Current.named("distanceUnit", in: settings) {
+        SettingsCommands.warnIfInvalid(current, context)
+      }
+      return settings.distanceUnit
+    } catch {
+      context.output.message(
+        "diary: warning: \(Terminal.escaped("\(error)")); distances are shown in kilometers")
+      return .kilometers
+    }
   }
 
   /// "5.20 km", "3.23 mi".

@@ -45,6 +45,39 @@ struct Terminal: Sendable {
     return result
   }
 
+  /// A setting's key as ``escaped(_:)`` shows text, and more, so that two different keys
+  /// never look the same: also every invisible character (zero-width spaces and joiners, soft
+  /// hyphens, other formatting characters, spaces other than U+0020), a space at either end,
+  /// the combining marks of a key not in Unicode normalization form C (`e\u{301}`, where
+  /// `é` is the precomposed key), and `\` itself (as `\\`).
+  static func escapedKey(_ key: String) -> String {
+    let scalars = Array(key.unicodeScalars)
+    let isNFC = key.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(scalars)
+    var result = ""
+    for (index, scalar) in scalars.enumerated() {
+      let hidden: Bool
+      switch scalar.properties.generalCategory {
+      case .control, .format, .privateUse, .surrogate, .unassigned, .lineSeparator,
+        .paragraphSeparator:
+        hidden = true
+      case .spaceSeparator:
+        hidden = scalar != " " || index == 0 || index == scalars.count - 1
+      case .nonspacingMark, .spacingMark, .enclosingMark:
+        hidden = !isNFC
+      default:
+        hidden = false
+      }
+      if scalar == "\\" {
+        result += "\\\\"
+      } else if hidden {
+        result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        result += escaped(String(scalar))
+      }
+    }
+    return result
+  }
+
   /// How many columns `text` takes: two for wide East Asian characters and emoji, one for
   /// the rest.
   static func width(_ text: String) -> Int {

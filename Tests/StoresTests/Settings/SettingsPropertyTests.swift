@@ -53,7 +53,7 @@ struct SettingsPropertyTests {
     check(actions, iterations: 40) { actions in
       try? FileManager.default.removeItem(at: url)
       let settings = try SettingsStore(contentsOf: url)
-      var model: [String: JSONValue] = [:]
+      var model = KeyValues.Values()
       for action in actions {
         switch action {
         case .set(let key, let value): model[key] = value

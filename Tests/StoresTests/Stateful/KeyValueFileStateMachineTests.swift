@@ -28,9 +28,9 @@ struct SharedKeyValueFileMachine: StateMachine {
   let folder = TemporaryFolder()
   let writers: [KeyValueFile]
   /// What the file holds.
-  var model: [String: JSONValue] = [:]
+  var model = KeyValues.Values()
   /// What each writer last saw of the file.
-  var seen: [[String: JSONValue]] = [[:], [:]]
+  var seen: [KeyValues.Values] = [[:], [:]]
 
   var url: URL { folder.file("values.json") }
 
