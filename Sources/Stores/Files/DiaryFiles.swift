@@ -38,13 +38,24 @@ public struct DiaryFiles: Equatable, Sendable {
   /// password database; it must be a folder that exists, so that nothing is ever created
   /// outside it or in the current folder.
   ///
+  /// A sandboxed Mac app's home is its own container, where `diary` never looks: there,
+  /// without `DIARY_HOME`, this throws rather than silently name a folder no one else sees —
+  /// use ``appGroup(_:)``, and point `diary` at the group's folder with `DIARY_HOME`.
+  ///
   /// - Throws: ``NoHomeFolder`` when `DIARY_HOME` is not set and there is no usable home
-  ///   folder.
+  ///   folder, or the app is sandboxed.
   public static func standard(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(NoHomeFolder) -> DiaryFiles {
     if let folder = environment["DIARY_HOME"], !folder.isEmpty {
       return DiaryFiles(folder: URL(fileURLWithPath: folder, isDirectory: true))
+    }
+    if let container = environment["APP_SANDBOX_CONTAINER_ID"], !container.isEmpty {
+      throw NoHomeFolder(
+        reason: "the app is sandboxed (\(container)): its home is its own container, which "
+          + "diary does not see",
+        fix: "keep the files in an App Group folder with DiaryFiles.appGroup(_:), and run diary "
+          + "with DIARY_HOME set to that folder")
     }
     let home = URL(fileURLWithPath: try homeFolder(environment: environment), isDirectory: true)
     let (settings, data) = Platform.standardFolders(home: home, environment: environment)
@@ -53,14 +64,41 @@ public struct DiaryFiles: Equatable, Sendable {
     return files
   }
 
+  /// The files of an app and its widgets and extensions, in the folder of their App Group
+  /// `identifier` (`group.com.example.diary`): `Library/Application Support/diary` in the
+  /// group's container. The app's entitlements must list the group.
+  ///
+  /// `diary` reaches the same files on a Mac with `DIARY_HOME` set to that folder:
+  /// `~/Library/Group Containers/IDENTIFIER/Library/Application Support/diary`.
+  ///
+  /// - Throws: ``NoHomeFolder`` when the system gives no container for the group (the app is
+  ///   not in it, or the platform has no App Groups).
+  public static func appGroup(_ identifier: String) throws(NoHomeFolder) -> DiaryFiles {
+    try appGroup(identifier, container: Platform.appGroupContainer)
+  }
+
+  /// ``appGroup(_:)`` with the group's container found by `container`, for tests.
+  package static func appGroup(
+    _ identifier: String, container: (String) -> URL?
+  ) throws(NoHomeFolder) -> DiaryFiles {
+    guard let folder = container(identifier) else {
+      throw NoHomeFolder(
+        reason: "there is no container for the App Group \(identifier)",
+        fix: "add the group to the app's entitlements (App Groups), or use DiaryFiles(folder:)")
+    }
+    return DiaryFiles(
+      folder: folder.appendingPathComponent("Library/Application Support/diary", isDirectory: true))
+  }
+
   /// Why there is no home folder to keep the files in.
   public struct NoHomeFolder: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with `$HOME` and the password database's home.
     public var reason: String
+    /// How to fix it.
+    public var fix = "set HOME to your home folder, or DIARY_HOME to the folder to keep the data in"
 
     public var description: String {
-      "no usable home folder for the data: \(reason) — set HOME to your home folder, or "
-        + "DIARY_HOME to the folder to keep the data in"
+      "no usable home folder for the data: \(reason) — \(fix)"
     }
   }
 

@@ -81,6 +81,45 @@ struct DiaryFilesTests {
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
 
+  @Test("a sandboxed app's home is its container: the standard files are refused, saying why")
+  func sandboxedHome() throws {
+    let container = folder.file("Library/Containers/com.example.diary/Data")
+    try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+    let sandboxed = ["HOME": container.path, "APP_SANDBOX_CONTAINER_ID": "com.example.diary"]
+    let error = #expect(throws: DiaryFiles.NoHomeFolder.self) {
+      try DiaryFiles.standard(environment: sandboxed)
+    }
+    #expect(error?.description.contains("sandboxed (com.example.diary)") == true)
+    #expect(error?.description.contains("DiaryFiles.appGroup") == true)
+    #expect(error?.description.contains("DIARY_HOME") == true)
+    var chosen = sandboxed
+    chosen["DIARY_HOME"] = folder.file("group").path
+    #expect(
+      try DiaryFiles.standard(environment: chosen) == DiaryFiles(folder: folder.file("group")))
+  }
+
+  @Test("an App Group's files are in its container's Application Support; no container, an error")
+  func appGroup() throws {
+    let container = folder.file("Group Containers/group.com.example.diary")
+    let files = try DiaryFiles.appGroup("group.com.example.diary") { identifier in
+      identifier == "group.com.example.diary" ? container : nil
+    }
+    let expected = container.appendingPathComponent("Library/Application Support/diary")
+    #expect(files == DiaryFiles(folder: expected))
+    let error = #expect(throws: DiaryFiles.NoHomeFolder.self) {
+      try DiaryFiles.appGroup("group.other") { _ in nil }
+    }
+    #expect(error?.description.contains("no container for the App Group group.other") == true)
+    #expect(error?.description.contains("entitlements") == true)
+  }
+
+  @Test("the App Group lookup of the platform: none off Apple platforms, never a crash")
+  func appGroupOfThisPlatform() {
+    #expect(throws: DiaryFiles.NoHomeFolder.self) {
+      try DiaryFiles.appGroup("group.no.such.group.stores-tests")
+    }
+  }
+
   @Test("a store opened on the standard files and diary's files are the same files")
   @MainActor
   func sameFilesAsTheTool() throws {
