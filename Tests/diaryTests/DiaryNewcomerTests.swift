@@ -321,7 +321,9 @@ struct DiaryNewcomerTests: DiaryFolderSuite {
     let reset = try object(diary.run("settings", "reset", "distanceUnit", "--json"))
     #expect(Set(set.keys) == Set(reset.keys))
     #expect(set["value"] as? String == "miles" && reset["value"] as? String == "kilometers")
-    #expect(try object(diary.run("--json", "--version"))["version"] as? String == "0.1.0")
-    #expect(try object(diary.run("--version", "--json"))["version"] as? String == "0.1.0")
+    #expect(
+      try object(diary.run("--json", "--version"))["version"] as? String == StoresVersion.current)
+    #expect(
+      try object(diary.run("--version", "--json"))["version"] as? String == StoresVersion.current)
   }
 }

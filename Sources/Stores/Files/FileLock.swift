@@ -166,3 +166,10 @@ enum FileLock {
       && FileKey(locked) == FileKey(named)
   }
 }
+
+extension Duration {
+  /// How long an action of a store on a file waits, by default, for another process that
+  /// holds the file's lock: 3 seconds. Each store's `init(contentsOf:…, lockTimeout:)` takes
+  /// another.
+  public static let defaultLockTimeout = Duration.seconds(3)
+}

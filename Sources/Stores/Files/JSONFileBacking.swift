@@ -236,7 +236,7 @@ extension Store where State: PersistentState {
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public static func fileCore(
     contentsOf url: URL, environment: StoreEnvironment = .live,
-    lockTimeout: Duration = .seconds(3)
+    lockTimeout: Duration = .defaultLockTimeout
   ) throws(StoreFileError) -> StoreCore<Self> {
     let (backing, state) = try JSONFileBacking<State>.open(url, lockTimeout: lockTimeout)
     return StoreCore(state: state, backing: backing, environment: environment)

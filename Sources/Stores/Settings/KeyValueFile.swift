@@ -31,7 +31,7 @@ public final class KeyValueFile: KeyValueStore {
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public init(
-    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .seconds(3)
+    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout
   ) throws {
     self.keys = keys
     core = try KeyValueFile.fileCore(contentsOf: url, lockTimeout: lockTimeout)

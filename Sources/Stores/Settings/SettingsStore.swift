@@ -97,7 +97,7 @@ public final class SettingsStore: KeyValueStore {
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   /// The app's own `keys` are registered (see ``register(_:)``).
   public init(
-    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .seconds(3)
+    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout
   ) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
     keyObservation.start(self)

@@ -96,7 +96,7 @@ public final class TodosStore: Store {
   /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(contentsOf url: URL, lockTimeout: Duration = .seconds(3)) throws {
+  public init(contentsOf url: URL, lockTimeout: Duration = .defaultLockTimeout) throws {
     core = try TodosStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 

@@ -271,7 +271,7 @@ public final class WorkoutsStore: Store {
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public init(
     contentsOf url: URL, environment: StoreEnvironment = .live,
-    lockTimeout: Duration = .seconds(3)
+    lockTimeout: Duration = .defaultLockTimeout
   ) throws {
     core = try WorkoutsStore.fileCore(
       contentsOf: url, environment: environment, lockTimeout: lockTimeout)

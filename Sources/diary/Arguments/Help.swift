@@ -1,6 +1,8 @@
+import Stores
+
 /// The help texts and usage lines, made from the declarations of the commands and options.
 enum Help {
-  static let version = "0.1.0"
+  static let version = StoresVersion.current
   /// The width the help is wrapped to.
   private static let width = 80
 
