@@ -9,7 +9,8 @@
 ///
 /// Passes, repeated until a round makes no progress:
 /// 1. replace levels of recursive values with levels inside them (a tree with a subtree),
-///    delete whole collection elements, last first, then blocks of 32, 16, …, 1 consecutive
+///    delete whole collection elements, last first, and runs of 2, 3, 4 and 8 adjacent
+///    elements (steps that only fail together), then blocks of 32, 16, …, 1 consecutive
 ///    choices, also together with decrementing the choice before the block (a count that
 ///    governs it);
 /// 2. zero blocks of 8, 4, 2 choices (simplifies whole sub-values at once);
@@ -150,6 +151,22 @@ struct Shrinker<Value> {
       candidate.removeSubrange(best.elements[index])
       consider(candidate)
       index = Swift.min(index, best.elements.count) - 1
+    }
+    for count in [2, 3, 4, 8] { deleteRuns(of: count) }
+  }
+
+  /// Deletes runs of `count` adjacent elements (whose choices follow each other), last first:
+  /// steps that only matter together (a push and its pop) go at once.
+  private mutating func deleteRuns(of count: Int) {
+    var index = best.elements.count - count
+    while index >= 0 && !exhausted {
+      let run = best.elements[index..<(index + count)]
+      if zip(run, run.dropFirst()).allSatisfy({ $0.upperBound == $1.lowerBound }) {
+        var candidate = best.choices
+        candidate.removeSubrange(run.first!.lowerBound..<run.last!.upperBound)
+        consider(candidate)
+      }
+      index = Swift.min(index, best.elements.count - count + 1) - 1
     }
   }
 

