@@ -155,8 +155,8 @@ public enum Property {
 
   /// Runs `body`, the property on `value`, and judges it: it fails when it returns `false`,
   /// throws or (inside a Swift Testing test) records an issue; it is discarded when it calls
-  /// `assume` with a false condition. Issues are caught as known issues, so that only the report
-  /// of the shrunk case is recorded.
+  /// `assume` with a false condition. Issues are caught (see `issues(recordedBy:)`), so that
+  /// only the report of the shrunk case is recorded.
   static func judge<Value>(_ value: Value, _ body: () throws -> Bool) -> CaseOutcome<Value> {
     var outcome = CaseOutcome<Value>.passed
     func evaluate() {

@@ -119,9 +119,10 @@ public struct Rule<Command> {
 /// records one issue at the caller's location, with the minimal program as Swift code.
 ///
 /// Each program starts a fresh machine, checks its invariants, then runs up to `steps`
-/// commands (programs get longer over the run, like every generated value): before each, one
-/// of the rules whose precondition holds is picked, its generator makes the command from the
-/// current state, the machine performs it and the invariants are checked. A program fails at
+/// commands (lengths and rules vary per program, see `ProgramPlan`: swarm testing, and
+/// steering towards rarely reached states for a machine with a ``StateMachine/coverage``):
+/// before each, one of the rules whose precondition holds is picked, its generator makes the
+/// command from the current state, the machine performs it and the invariants are checked. A program fails at
 /// the first error thrown or issue recorded. Shrinking deletes steps and simplifies their
 /// arguments (the rules' generators are re-run on the states the shorter program reaches); a
 /// candidate that picks a rule whose precondition no longer holds is skipped.

@@ -84,11 +84,10 @@ extension StoreEnvironment {
 @MainActor
 func recordedFailures(_ body: () async -> Void) async -> [(message: String, line: Int)] {
   let failures = Protected<[(message: String, line: Int)]>([])
-  await FailureRecording.$recorder.withValue({ message, location in
+  let record: @Sendable (String, SourceLocation) -> Void = { message, location in
     failures.withLock { $0.append((message, location.line)) }
-  }) {
-    await body()
   }
+  await FailureRecording.$recorder.withValue(record) { await body() }
   return failures.withLock { $0 }
 }
 
