@@ -159,7 +159,6 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
   }
 
   @Test func aForgottenReceiveFailsAtOnceNamingTheSleepingEffect() async {
-    let start = ContinuousClock.now
     let failures = await recordedFailures {
       let tester = makeTester()
       tester.timeout = .seconds(60)
@@ -168,7 +167,6 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
       await clock.advance(by: .milliseconds(300))
       await tester.finish()
     }
-    #expect(ContinuousClock.now - start < .seconds(60), "it did not wait for the timeout")
     #expect(failures.count == 2, "\(failures)")
     #expect(
       failures.first?.message.contains(
@@ -178,14 +176,12 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
   }
 
   @Test func finishFailsAtOnceForAnEffectAsleepOnTheClock() async {
-    let start = ContinuousClock.now
     let failures = await recordedFailures {
       let tester = makeTester()
       tester.timeout = .seconds(60)
       await tester.send(.startTimer)
       await tester.finish()
     }
-    #expect(ContinuousClock.now - start < .seconds(60), "it did not wait for the timeout")
     #expect(failures.count == 1, "\(failures)")
     #expect(
       failures.first?.message.contains(
