@@ -274,6 +274,26 @@ struct MachineFigures {
 
 @MainActor
 @Suite struct ClassicMachinesTests {
+  @Test func sequencesOfActionsSwarmToo() {
+    // Snakes and ladders as a plain property of a generated sequence: 16 different ladders
+    // in a row need a sequence without snakes.
+    let steps = Gen<CanSwarm.Step>.oneOf(
+      .constant(.snake), Gen<Int>.integer(in: 0...255).map { .ladder($0) }
+    ).array(maxCount: 50)
+    var found = 0
+    for seed in 1...20 as ClosedRange<UInt64> {
+      let result = Property.run(steps, seed: seed, environment: [:]) { steps in
+        var machine = CanSwarm()
+        for step in steps { try machine.perform(step) }
+      }
+      if let counterexample = result.counterexample {
+        found += 1
+        #expect(counterexample.shrunk.count == 16, "\(counterexample.shrunk)")
+      }
+    }
+    #expect(found == 20)
+  }
+
   @Test func theBugOfEachMachineIsFoundOnEverySeedAndShrunkToTheShortestProgram() {
     let figures = [
       MachineFigures(DieHard.self), MachineFigures(BrokenHeap.self),
