@@ -75,7 +75,9 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     store.core.onEffectAction = { [weak self] action in
       guard let self else { return }
       received.append((action, self.store.state))
-      updateLedger()
+      if exhaustivity == .on && !isFinished {
+        ledger.withLock { $0.received.append(Report.describe(action)) }
+      }
     }
     store.core.onEffectsChanged = { [weak self] in self?.updateLedger() }
   }
@@ -113,7 +115,8 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   }
   private let ledger = Protected(Ledger())
 
-  /// Brings the ledger up to date. O(received actions + running effects).
+  /// Brings the ledger up to date, after an assertion or when effects start or end.
+  /// O(actions not yet received + running effects).
   private func updateLedger() {
     let isChecking = !isFinished && exhaustivity == .on
     let received = isChecking ? received.map { Report.describe($0.action) } : []
