@@ -208,7 +208,7 @@ extension Property {
     }
     var plan = source.random { random, size in ProgramPlan(steps: steps, size: size, using: &random)
     }
-    var state = plan == nil ? nil : machine.coverage
+    var state = plan == nil ? nil : machine.coverage?.hashValue
     do {
       while program.count < steps {
         let rules = machine.rules
@@ -238,7 +238,7 @@ extension Property {
           try machine.checkInvariants()
           return true
         }
-        if let before = state, let after = machine.coverage {
+        if let before = state, let after = machine.coverage?.hashValue {
           exploration.record(from: before, rule: index, to: after)
           state = after
         }
@@ -294,10 +294,10 @@ struct ProgramPlan {
 
   /// One of `enabled` (indices of rules whose precondition holds, not empty): among those in
   /// the swarm (else among all of them), uniformly, or — when the machine is in a known
-  /// `state` — weighted by how rarely the run reached the state each rule led to from there
-  /// (see ``Exploration``). O(rules).
+  /// `state` (its coverage's hash value) — weighted by how rarely the run reached the state
+  /// each rule led to from there (see ``Exploration``). O(rules).
   mutating func pick(
-    among enabled: [Int], ruleCount: Int, from state: AnyHashable?, exploration: Exploration,
+    among enabled: [Int], ruleCount: Int, from state: Int?, exploration: Exploration,
     using random: inout SeededRandom
   ) -> Int {
     if isSwarming && swarm == nil {
@@ -333,25 +333,27 @@ struct ProgramPlan {
 /// Since a program's choices then depend on the programs before it, a failure found this way
 /// is replayed by the run's seed (which reruns the same programs), not by its case's seed.
 final class Exploration {
+  /// States are kept as their hash values: memory stays small whatever the states hold, and
+  /// a collision only misleads the steering a little.
   private struct Transition: Hashable {
-    let state: AnyHashable
+    let state: Int
     let rule: Int
   }
-  private var targets: [Transition: AnyHashable] = [:]
-  private var visits: [AnyHashable: Int] = [:]
+  private var targets: [Transition: Int] = [:]
+  private var visits: [Int: Int] = [:]
   /// Whether any program was steered (the machine has a coverage).
   private(set) var isSteering = false
 
-  /// The weight of `rule` from `state`: 1 when it was never tried there, else 1 / (1 + the
+  /// The weight of `rule` from `state` (a coverage's hash value): 1 when it was never tried there, else 1 / (1 + the
   /// visits of the state it led to)². O(1).
-  func weight(from state: AnyHashable, rule: Int) -> Double {
+  func weight(from state: Int, rule: Int) -> Double {
     guard let target = targets[Transition(state: state, rule: rule)] else { return 1 }
     let visited = Double(visits[target, default: 0] + 1)
     return 1 / (visited * visited)
   }
 
-  /// Records that `rule` led from `state` to `target`. O(1).
-  func record(from state: AnyHashable, rule: Int, to target: AnyHashable) {
+  /// Records that `rule` led from `state` to `target` (hash values of coverages). O(1).
+  func record(from state: Int, rule: Int, to target: Int) {
     isSteering = true
     targets[Transition(state: state, rule: rule)] = target
     visits[target, default: 0] += 1
