@@ -9,9 +9,11 @@ import XCTest
 /// description goes into the report. (This is one generic function rather than a `Bool` and a
 /// `Void` overload, so multi-statement closures without `return` are not ambiguous; any other
 /// return type aborts the check with an explanation.) A failed `#expect` or `#require` in the
-/// property fails the case too, and shrinks like any failure: while shrinking, Swift Testing
-/// lists the candidates' failed expectations as known issues; then the shrunk case runs once
-/// more, so that its expectations are recorded as issues at their lines, next to the report.
+/// property fails the case too, and shrinks like any failure: the issues of the cases tried
+/// while searching and shrinking are caught — silently with the ``PropertyChecksTrait``
+/// (`@Test(.propertyChecks)`), else as known issues, which Swift Testing lists; then the
+/// shrunk case runs once more, so that its expectations are recorded as issues at their
+/// lines, next to the report: the failure is reported once.
 ///
 /// Runs 100 cases (or `iterations`; `STORES_PROPERTY_ITERATIONS` raises either), small ones
 /// first; cases discarded with `assume(_:)` do not count. The first failure is shrunk to a
@@ -64,7 +66,7 @@ public func check<Value, Verdict>(
 }
 
 /// Runs `replay` — the property on its shrunk counterexample — once more, outside the search's
-/// known-issue scope, so that the property's own issues are recorded at their lines next to
+/// capture of issues, so that the property's own issues are recorded at their lines next to
 /// the report (given at `fileID`…); where a recorder replaces the test framework, they go to
 /// it instead.
 func replayShrunk(

@@ -51,7 +51,9 @@ public struct Counterexample<Value> {
   /// Why `shrunk` failed, in the same form as `originalFailure`.
   public let failure: String
   /// The case seed of the original failure. Passing it as `seed:` or as
-  /// `STORES_PROPERTY_SEED` makes the failing case the very first case of a run.
+  /// `STORES_PROPERTY_SEED` makes the failing case the very first case of a run. (For a
+  /// state machine with a `coverage`, whose programs depend on the programs before them, it
+  /// is the run's seed: passing it reruns the same programs up to the failing one.)
   public let replaySeed: UInt64
   /// The number of cases that passed before the failing one.
   public let passedCases: Int

@@ -49,6 +49,37 @@ struct ChoiceSource {
   /// Random mode only: the values drawn so far in this case, by type, so that generators can
   /// repeat one (failures often need two equal or nearby values).
   private var earlier: [ObjectIdentifier: [Any]] = [:]
+  /// Random mode only: the swarm of the collection whose elements are being drawn; `nil`
+  /// outside a collection.
+  var swarm: Swarm?
+
+  /// Which alternatives of each `Gen.frequency` the elements of one collection may pick: a
+  /// collection of actions then often leaves some kinds of action out altogether (swarm
+  /// testing), and goes deeper with the others.
+  struct Swarm {
+    /// Whether this collection restricts its alternatives (3 in 4 do), decided at its first
+    /// `frequency`, so that collections without one draw nothing more.
+    var isSwarming: Bool?
+    /// The alternatives allowed, by `frequency` generator.
+    var allowed: [ObjectIdentifier: [Bool]] = [:]
+
+    /// The alternatives (of `count`) the `frequency` generator `id` may pick in this
+    /// collection — each with probability 1/2, at least one — or `nil` when every one may.
+    /// O(count) the first time in a collection, O(1) after.
+    mutating func alternatives(
+      of id: ObjectIdentifier, count: Int, using random: inout SeededRandom
+    )
+      -> [Bool]?
+    {
+      if isSwarming == nil { isSwarming = random.next(below: 4) != 0 }
+      guard isSwarming == true else { return nil }
+      if let allowed = allowed[id] { return allowed }
+      var chosen = (0..<count).map { _ in random.next(below: 2) == 0 }
+      if !chosen.contains(true) { chosen[Int(random.next(below: UInt64(count)))] = true }
+      allowed[id] = chosen
+      return chosen
+    }
+  }
 
   /// A random-mode source for one test case.
   init(seed: UInt64, size: Int) {

@@ -62,6 +62,10 @@ func drawElements<Element>(
   let target = source.random { random, size in
     intendedCount ?? pickCount(in: count, size: size, using: &random)
   }
+  // The elements share a swarm of their own; an element's inner collections have theirs.
+  let outer = source.swarm
+  if !source.isReplaying { source.swarm = ChoiceSource.Swarm() }
+  defer { source.swarm = outer }
   var result: [Element] = []
   result.reserveCapacity(Swift.min(count.upperBound, 64))
   while result.count < count.lowerBound {

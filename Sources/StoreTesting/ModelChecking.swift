@@ -17,11 +17,13 @@ import Stores
 /// }
 /// ```
 ///
-/// - Throws: A ``PropertyFailure`` naming the first action after which they disagree.
+/// - Throws: A ``PropertyFailure`` naming the first action after which they disagree, located
+///   at the caller's line (`fileID`, `line`).
 @MainActor
 public func requireAgreement<S: Store, Model: Equatable>(
   of store: S, with model: Model, after actions: [S.Action],
-  apply: (S.Action, Model) -> Model, observe: (S) -> Model
+  apply: (S.Action, Model) -> Model, observe: (S) -> Model,
+  fileID: String = #fileID, line: Int = #line
 ) throws {
   var model = model
   var changes = 0
@@ -33,7 +35,9 @@ public func requireAgreement<S: Store, Model: Equatable>(
     if next != model { expectedChanges += 1 }
     model = next
     store.send(action)
-    try requireEqual(observe(store), model, "the state after \(action)")
-    try requireEqual(changes, expectedChanges, "the change callbacks after \(action)")
+    try requireEqual(observe(store), model, "the state after \(action)", fileID: fileID, line: line)
+    try requireEqual(
+      changes, expectedChanges, "the change callbacks after \(action)",
+      fileID: fileID, line: line)
   }
 }

@@ -80,10 +80,13 @@ public enum Property {
 
   /// The engine behind every run: resolves the configuration, runs cases until one fails,
   /// `iterations` pass or too many are discarded, and shrinks the failure. `runCase` runs one
-  /// case from a source (random for new cases, replaying while shrinking).
+  /// case from a source (random for new cases, replaying while shrinking). When
+  /// `replaysWholeRun` says so at the failure (cases depend on the cases before them), the
+  /// replay seed is the run's seed rather than the failing case's.
   static func run<Value>(
     iterations: Int?, seed: UInt64?, maxShrinkAttempts: Int, environment: [String: String],
     location: String, subject: String, describe: (Value) -> String,
+    replaysWholeRun: () -> Bool = { false },
     runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) -> CheckResult<Value> {
     let configuration: RunConfiguration
@@ -133,7 +136,8 @@ public enum Property {
         shrinker.shrink()
         let counterexample = Counterexample(
           original: value, shrunk: shrinker.best.value, originalFailure: failure,
-          failure: shrinker.best.failure, replaySeed: caseSeed, passedCases: passed,
+          failure: shrinker.best.failure, replaySeed: replaysWholeRun() ? runSeed : caseSeed,
+          passedCases: passed,
           shrinkSteps: shrinker.steps, shrinkAttempts: shrinker.attempts,
           isIssue: shrinker.best.isIssue)
         return CheckResult(
@@ -151,8 +155,8 @@ public enum Property {
 
   /// Runs `body`, the property on `value`, and judges it: it fails when it returns `false`,
   /// throws or (inside a Swift Testing test) records an issue; it is discarded when it calls
-  /// `assume` with a false condition. Issues are caught as known issues, so that only the report
-  /// of the shrunk case is recorded.
+  /// `assume` with a false condition. Issues are caught (see `issues(recordedBy:)`), so that
+  /// only the report of the shrunk case is recorded.
   static func judge<Value>(_ value: Value, _ body: () throws -> Bool) -> CaseOutcome<Value> {
     var outcome = CaseOutcome<Value>.passed
     func evaluate() {
@@ -175,14 +179,19 @@ public enum Property {
     return outcome
   }
 
-  /// The issues `body` records, caught as known issues rather than failing the test; outside a
-  /// Swift Testing test, `body` just runs and nothing is caught.
+  /// The issues `body` records, caught rather than failing the test: silently under the
+  /// ``PropertyChecksTrait``, else as known issues; outside a Swift Testing test, `body` just
+  /// runs and nothing is caught.
   static func issues(recordedBy body: () -> Void) -> [Issue] {
     guard Test.current != nil else {
       body()
       return []
     }
     let issues = RecordedIssues()
+    if IssueCapture.isAvailable {
+      IssueCapture.$collector.withValue(issues, operation: body)
+      return issues.values
+    }
     withKnownIssue(
       isIntermittent: true, body,
       matching: { issue in
@@ -214,7 +223,7 @@ enum CaseOutcome<Value> {
 }
 
 /// The issues recorded while a property ran.
-private final class RecordedIssues: @unchecked Sendable {
+final class RecordedIssues: @unchecked Sendable {
   private let lock = NSLock()
   private var issues: [Issue] = []
 

@@ -9,7 +9,9 @@
 ///
 /// Passes, repeated until a round makes no progress:
 /// 1. replace levels of recursive values with levels inside them (a tree with a subtree),
-///    delete whole collection elements, last first, then blocks of 32, 16, …, 1 consecutive
+///    delete whole collection elements, last first (also lowering the values after one by
+///    one, positions that shift), and runs of 2, 3, 4 and 8 adjacent elements (steps that
+///    only fail together), then blocks of 32, 16, …, 1 consecutive
 ///    choices, also together with decrementing the choice before the block (a count that
 ///    governs it);
 /// 2. zero blocks of 8, 4, 2 choices (simplifies whole sub-values at once);
@@ -146,10 +148,42 @@ struct Shrinker<Value> {
   private mutating func deleteElements() {
     var index = best.elements.count - 1
     while index >= 0 && !exhausted {
+      let element = best.elements[index]
       var candidate = best.choices
-      candidate.removeSubrange(best.elements[index])
-      consider(candidate)
+      candidate.removeSubrange(element)
+      if !consider(candidate) {
+        consider(lowering(valuesAfter: element, in: candidate))
+      }
       index = Swift.min(index, best.elements.count) - 1
+    }
+    for count in [2, 3, 4, 8] { deleteRuns(of: count) }
+  }
+
+  /// `candidate` — the best choices with `deleted` removed — with each value after the
+  /// deleted range lowered by one (its last choice): values that are positions in a list
+  /// shift when an element before them goes (`[0, 2, 1]` without its first element is
+  /// `[1, 0]`, not `[2, 1]`).
+  private func lowering(valuesAfter deleted: Range<Int>, in candidate: [UInt64]) -> [UInt64] {
+    var lowered = candidate
+    for span in best.values where span.range.lowerBound >= deleted.upperBound {
+      let last = span.range.upperBound - 1 - deleted.count
+      if lowered[last] > 0 { lowered[last] -= 1 }
+    }
+    return lowered
+  }
+
+  /// Deletes runs of `count` adjacent elements (whose choices follow each other), last first:
+  /// steps that only matter together (a push and its pop) go at once.
+  private mutating func deleteRuns(of count: Int) {
+    var index = best.elements.count - count
+    while index >= 0 && !exhausted {
+      let run = best.elements[index..<(index + count)]
+      if zip(run, run.dropFirst()).allSatisfy({ $0.upperBound == $1.lowerBound }) {
+        var candidate = best.choices
+        candidate.removeSubrange(run.first!.lowerBound..<run.last!.upperBound)
+        consider(candidate)
+      }
+      index = Swift.min(index, best.elements.count - count + 1) - 1
     }
   }
 

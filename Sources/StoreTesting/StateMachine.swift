@@ -61,10 +61,18 @@ public protocol StateMachine {
   /// Throw (for example with `require` or `requireEqual`) when it does not. The default
   /// checks nothing.
   func checkInvariants() throws
+
+  /// What the search takes for the machine's state, to steer programs towards states it has
+  /// reached rarely: `nil` (no steering) by default, the machine itself when it is
+  /// `Hashable`; return the store's state when it is `Hashable` (`store.state`). Read before
+  /// and after every step while searching, so it should cost little next to a step.
+  var coverage: AnyHashable? { get }
 }
 
 extension StateMachine {
   public func checkInvariants() throws {}
+
+  public var coverage: AnyHashable? { nil }
 
   /// Runs `commands` as `check` runs a program: a fresh machine, its invariants, then each
   /// command followed by the invariants. Throws the first failure. Paste the program a failed
@@ -79,6 +87,10 @@ extension StateMachine {
       try machine.checkInvariants()
     }
   }
+}
+
+extension StateMachine where Self: Hashable {
+  public var coverage: AnyHashable? { AnyHashable(self) }
 }
 
 /// A kind of command of a ``StateMachine``: a name for reports, a precondition, and a
@@ -107,9 +119,10 @@ public struct Rule<Command> {
 /// records one issue at the caller's location, with the minimal program as Swift code.
 ///
 /// Each program starts a fresh machine, checks its invariants, then runs up to `steps`
-/// commands (programs get longer over the run, like every generated value): before each, one
-/// of the rules whose precondition holds is picked, its generator makes the command from the
-/// current state, the machine performs it and the invariants are checked. A program fails at
+/// commands (lengths and rules vary per program, see `ProgramPlan`: swarm testing, and
+/// steering towards rarely reached states for a machine with a ``StateMachine/coverage``):
+/// before each, one of the rules whose precondition holds is picked, its generator makes the
+/// command from the current state, the machine performs it and the invariants are checked. A program fails at
 /// the first error thrown or issue recorded. Shrinking deletes steps and simplifies their
 /// arguments (the rules' generators are re-run on the states the shorter program reaches); a
 /// candidate that picks a rule whose precondition no longer holds is skipped.
@@ -167,17 +180,21 @@ extension Property {
     column: Int = #column
   ) -> CheckResult<[Machine.Command]> {
     precondition(steps >= 0, "a state machine needs a non-negative number of steps")
+    let exploration = Exploration()
     return run(
       iterations: iterations, seed: seed, maxShrinkAttempts: maxShrinkAttempts,
       environment: environment, location: "\(fileID):\(line):\(column)", subject: "program",
       describe: { program(Machine.self, $0) },
-      runCase: { source in runProgram(Machine.self, steps: steps, from: &source) })
+      replaysWholeRun: { exploration.isSteering },
+      runCase: { source in
+        runProgram(Machine.self, steps: steps, exploration: exploration, from: &source)
+      })
   }
 
   /// Runs one program drawn from `source`.
   @MainActor
   private static func runProgram<Machine: StateMachine>(
-    _: Machine.Type, steps: Int, from source: inout ChoiceSource
+    _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource
   ) -> CaseOutcome<[Machine.Command]> {
     var program: [Machine.Command] = []
     var machine: Machine?
@@ -189,36 +206,43 @@ extension Property {
     guard case .passed = start, var machine else {
       return start.failing { "before the first step: \($0)" }
     }
-    let target = source.random { random, size in
-      pickCount(in: 0...steps, size: size, using: &random)
+    var plan = source.random { random, size in ProgramPlan(steps: steps, size: size, using: &random)
     }
+    var state = plan == nil ? nil : machine.coverage?.hashValue
     do {
       while program.count < steps {
         let rules = machine.rules
         let enabled = rules.indices.filter { rules[$0].commands != nil }
         guard !enabled.isEmpty else { break }
-        let intended = program.count < (target ?? 0)
+        let intended = program.count < (plan?.length ?? 0)
         var isDisabled = false
-        let step = try source.element { source -> (Rule<Machine.Command>, Machine.Command)? in
+        let step = try source.element { source -> (Int, Machine.Command)? in
           guard try source.drawBool(intended: intended) else { return nil }
           let pick = source.random { random, _ in
-            enabled[Int(random.next(below: UInt64(enabled.count)))]
+            plan?.pick(
+              among: enabled, ruleCount: rules.count, from: state, exploration: exploration,
+              using: &random) ?? enabled[0]
           }
-          let rule = rules[try source.drawIndex(count: rules.count, intended: pick ?? 0)]
-          guard let commands = rule.commands else {
+          let index = try source.drawIndex(count: rules.count, intended: pick ?? 0)
+          guard let commands = rules[index].commands else {
             isDisabled = true  // Only when replaying an edited program.
             return nil
           }
-          return (rule, try commands.run(&source))
+          return (index, try commands.run(&source))
         }
         guard !isDisabled else { return .discarded }
-        guard let (rule, command) = step else { break }
+        guard let (index, command) = step else { break }
         program.append(command)
         let outcome = judge(program) {
           try machine.perform(command)
           try machine.checkInvariants()
           return true
         }
+        if let before = state, let after = machine.coverage?.hashValue {
+          exploration.record(from: before, rule: index, to: after)
+          state = after
+        }
+        let rule = rules[index]
         guard case .passed = outcome else {
           return outcome.failing { "step \(program.count) (\(rule.name)): \($0)" }
         }
@@ -237,6 +261,102 @@ extension Property {
     let call = "try \(SwiftCode.typeName(Machine.self)).replay("
     guard !steps.isEmpty else { return call + "[])" }
     return ([call + "["] + steps + ["])"]).joined(separator: "\n")
+  }
+}
+
+/// How one program is generated (random mode only; the choices it leads to are recorded as
+/// usual, so shrinking and replay do not depend on it): its intended length and its *swarm*,
+/// the subset of rules it picks from.
+///
+/// Lengths vary widely — half the programs run the full number of steps, a quarter a length
+/// uniform in `0...steps`, a quarter a length that grows with the case size (small programs
+/// first) — since a bug that needs 30 steps is never found by programs of 13. Each program but
+/// one in four enables each rule with probability 1/2 (at least one), and picks uniformly
+/// among the enabled rules whose precondition holds (among all whose precondition holds when
+/// none of those does): a rule that undoes progress (clears, resets, empties) is then absent
+/// from many programs, which can go deep, as in swarm testing (Groce et al., 2012).
+struct ProgramPlan {
+  /// The number of steps the program intends to run.
+  let length: Int
+  /// Whether the rule at each index is in the swarm, drawn on first use (the number of rules is
+  /// known once the machine exists); `nil` when every rule is.
+  private var swarm: [Bool]?
+  private let isSwarming: Bool
+
+  init(steps: Int, size: Int, using random: inout SeededRandom) {
+    switch random.next(below: 4) {
+    case 0, 1: length = steps
+    case 2: length = random.next(in: 0...steps)
+    default: length = pickCount(in: 0...steps, size: size, using: &random)
+    }
+    isSwarming = random.next(below: 4) != 0
+  }
+
+  /// One of `enabled` (indices of rules whose precondition holds, not empty): among those in
+  /// the swarm (else among all of them), uniformly, or — when the machine is in a known
+  /// `state` (its coverage's hash value) — weighted by how rarely the run reached the state
+  /// each rule led to from there (see ``Exploration``). O(rules).
+  mutating func pick(
+    among enabled: [Int], ruleCount: Int, from state: Int?, exploration: Exploration,
+    using random: inout SeededRandom
+  ) -> Int {
+    if isSwarming && swarm == nil {
+      var subset = (0..<ruleCount).map { _ in random.next(below: 2) == 0 }
+      if !subset.contains(true) && ruleCount > 0 {
+        subset[Int(random.next(below: UInt64(ruleCount)))] = true
+      }
+      swarm = subset
+    }
+    var candidates = enabled
+    if let swarm {
+      let inSwarm = enabled.filter { $0 < swarm.count && swarm[$0] }
+      if !inSwarm.isEmpty { candidates = inSwarm }
+    }
+    guard let state else { return candidates[Int(random.next(below: UInt64(candidates.count)))] }
+    let weights = candidates.map { exploration.weight(from: state, rule: $0) }
+    var target = random.nextDouble() * weights.reduce(0, +)
+    for (candidate, weight) in zip(candidates, weights) {
+      target -= weight
+      if target < 0 { return candidate }
+    }
+    return candidates[candidates.count - 1]
+  }
+}
+
+/// What the programs of one run learnt about a machine whose ``StateMachine/coverage`` is not
+/// `nil`: which state each rule led to from each state, and how often each state was reached.
+/// Programs prefer the rules that lead to rarely reached states (or that were never tried
+/// from the current one), so a rule that changes nothing, or leads back to where programs
+/// always go, is tried less and the run spreads over the states it can reach — the way a
+/// puzzle whose answer is a precise sequence of moves (the water jugs) gets solved.
+///
+/// Since a program's choices then depend on the programs before it, a failure found this way
+/// is replayed by the run's seed (which reruns the same programs), not by its case's seed.
+final class Exploration {
+  /// States are kept as their hash values: memory stays small whatever the states hold, and
+  /// a collision only misleads the steering a little.
+  private struct Transition: Hashable {
+    let state: Int
+    let rule: Int
+  }
+  private var targets: [Transition: Int] = [:]
+  private var visits: [Int: Int] = [:]
+  /// Whether any program was steered (the machine has a coverage).
+  private(set) var isSteering = false
+
+  /// The weight of `rule` from `state` (a coverage's hash value): 1 when it was never tried there, else 1 / (1 + the
+  /// visits of the state it led to)². O(1).
+  func weight(from state: Int, rule: Int) -> Double {
+    guard let target = targets[Transition(state: state, rule: rule)] else { return 1 }
+    let visited = Double(visits[target, default: 0] + 1)
+    return 1 / (visited * visited)
+  }
+
+  /// Records that `rule` led from `state` to `target` (hash values of coverages). O(1).
+  func record(from state: Int, rule: Int, to target: Int) {
+    isSteering = true
+    targets[Transition(state: state, rule: rule)] = target
+    visits[target, default: 0] += 1
   }
 }
 

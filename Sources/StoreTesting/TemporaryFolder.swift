@@ -78,13 +78,15 @@ public final class TemporaryFolder: Sendable {
   }
 
   /// Makes `folder` refuse new files, even to root (who ignores permissions): `chmod 0500`,
-  /// plus the immutable attribute (`chattr +i`) when running as root.
+  /// plus, on Linux, the immutable attribute (`chattr +i`) when running as root.
   ///
   /// - Returns: Whether the folder now refuses new files.
   @discardableResult
   public static func makeReadOnly(_ folder: URL) -> Bool {
     chmod(folder.path, 0o500)
-    if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "+i", folder.path]) }
+    #if os(Linux)
+      if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "+i", folder.path]) }
+    #endif
     let probe = folder.appendingPathComponent(".probe-\(UUID().uuidString)")
     guard FileManager.default.createFile(atPath: probe.path, contents: nil) else { return true }
     try? FileManager.default.removeItem(at: probe)
@@ -93,7 +95,9 @@ public final class TemporaryFolder: Sendable {
 
   /// Undoes ``makeReadOnly(_:)`` on `folder` and everything below it.
   public static func makeWritable(_ folder: URL) {
-    if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "-R", "-i", folder.path]) }
+    #if os(Linux)
+      if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "-R", "-i", folder.path]) }
+    #endif
     let paths =
       [folder.path]
       + (FileManager.default.subpaths(atPath: folder.path) ?? [])
@@ -101,15 +105,19 @@ public final class TemporaryFolder: Sendable {
     for path in paths { chmod(path, 0o700) }
   }
 
-  private static func runQuietly(_ executable: String, _ arguments: [String]) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
-    process.waitUntilExit()
-  }
+  #if os(Linux)
+    /// Runs `executable` with `arguments`, output discarded, and waits for it. (`Process`
+    /// exists on macOS and Linux only; `chattr` on Linux only.)
+    private static func runQuietly(_ executable: String, _ arguments: [String]) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try? process.run()
+      process.waitUntilExit()
+    }
+  #endif
 }
 
 /// Waits up to `seconds` for `condition` to hold, checking every 20 ms and letting the main

@@ -128,6 +128,15 @@ public final class TestClock: EffectContextProviding {
     }
   }
 
+  /// The deadline of the effect whose context is `context` when it sleeps on this clock;
+  /// `nil` when it runs (or is not one of this clock's). O(sleepers).
+  func deadline(ofSleeping context: any Sendable) -> Duration? {
+    guard let effect = context as? EffectTime else { return nil }
+    return timeline.withLock { timeline in
+      timeline.sleepers.first { $0.effect === effect }?.deadline
+    }
+  }
+
   package func makeEffectContext() -> any Sendable {
     let effect = EffectTime(now)
     timeline.withLock { $0.effects[ObjectIdentifier(effect)] = effect }
@@ -150,7 +159,8 @@ public final class TestClock: EffectContextProviding {
 
 extension StoreEnvironment {
   /// An environment for tests: `sleep` on `clock`, `now` fixed at `now` plus the clock's
-  /// time, and `uuid` giving `Gen.testID(0)`, `(1)`, … in order.
+  /// time, `uuid` giving `Gen.testID(0)`, `(1)`, … in order, and the test value of every
+  /// dependency the app added (``StoreDependencyKey``), unless the test sets another.
   public static func test(
     clock: TestClock = TestClock(),
     now: Date = Date(timeIntervalSinceReferenceDate: 817_600_000)
@@ -171,6 +181,7 @@ extension StoreEnvironment {
       },
       sleep: { try await clock.sleep(for: $0) })
     environment.effectContexts = clock
+    environment.usesTestValues = true
     return environment
   }
 }

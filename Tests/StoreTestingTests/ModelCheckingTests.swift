@@ -62,6 +62,17 @@ struct ModelCheckingTests {
     #expect(result.message?.contains("the state after") == true)
   }
 
+  @Test("a disagreement points at the line that called requireAgreement")
+  func callersLine() {
+    let line = #line + 1  // Inside #expect, a call's #line is the line of the #expect.
+    let failure = #expect(throws: PropertyFailure.self) {
+      try requireAgreement(
+        of: ModelCounterStore(), with: 0, after: [.add(1)], apply: { _, count in count },
+        observe: \.state)
+    }
+    #expect(failure?.location == "StoreTestingTests/ModelCheckingTests.swift:\(line)")
+  }
+
   @Test("callbacks for a no-op fail, shrunk to that one action")
   func callbacksForNoOp() {
     let result = Property.run(Self.actions { .addSloppily($0) }, seed: 1, environment: [:]) {

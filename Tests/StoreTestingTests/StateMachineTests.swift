@@ -99,7 +99,7 @@ struct ExpectingMachine: StateMachine {
 }
 
 @MainActor
-@Suite struct StateMachineTests {
+@Suite(.propertyChecks) struct StateMachineTests {
   @Test func aFailingProgramShrinksToTheMinimalOneWithItsArguments() throws {
     for seed in 1...10 as ClosedRange<UInt64> {
       let result = Property.run(BagMachine.self, seed: seed, environment: [:])

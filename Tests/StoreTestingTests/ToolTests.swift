@@ -116,7 +116,7 @@ private final class NotedFailures: @unchecked Sendable {
   }
 }
 
-@Suite struct ExpectationTests {
+@Suite(.propertyChecks) struct ExpectationTests {
   @Test func anExpectationInsideAPropertyFailsItAndShrinks() throws {
     let result = Property.run(Gen<Int>.integer(in: 0...1_000), seed: 1, environment: [:]) {
       #expect($0 < 10)
@@ -130,6 +130,12 @@ private final class NotedFailures: @unchecked Sendable {
       try #require($0 < 10)
     }
     #expect(required.counterexample?.shrunk == 10)
+  }
+
+  @Test func theTraitCatchesTheCasesIssuesWithoutKnownIssues() {
+    #expect(IssueCapture.isAvailable)
+    let issues = Property.issues { #expect(Bool(false), "caught") }
+    #expect(issues.count == 1)
   }
 
   @Test func checkRecordsTheReportAndTheShrunkExpectationOnce() throws {

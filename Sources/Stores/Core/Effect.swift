@@ -121,4 +121,7 @@ struct EffectID: Hashable, @unchecked Sendable {
   init(_ value: any Hashable & Sendable) {
     self.value = AnyHashable(value)
   }
+
+  /// The id as written: `search`, `42`.
+  var description: String { String(describing: value.base) }
 }

@@ -5,11 +5,14 @@ final class EffectRunner<Action: Sendable> {
   private struct Running {
     var id: EffectID?
     var task: Task<Void, Never>
+    var context: (any Sendable)?
   }
 
   private let send: Send<Action>
   private let fail: @MainActor (any Error) -> Void
   private let contexts: (any EffectContextProviding)?
+  /// Called after an effect starts or ends (for tests that keep track).
+  private let changed: @MainActor () -> Void
   private var running: [Int: Running] = [:]
   private var nextKey = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -18,11 +21,12 @@ final class EffectRunner<Action: Sendable> {
   /// `fail`, and each run with a context from `contexts`.
   init(
     send: Send<Action>, fail: @escaping @MainActor (any Error) -> Void,
-    contexts: (any EffectContextProviding)?
+    contexts: (any EffectContextProviding)?, changed: @escaping @MainActor () -> Void
   ) {
     self.send = send
     self.fail = fail
     self.contexts = contexts
+    self.changed = changed
   }
 
   deinit {
@@ -31,6 +35,13 @@ final class EffectRunner<Action: Sendable> {
 
   /// Whether no effect is running.
   var isIdle: Bool { running.isEmpty }
+
+  /// The running effects, in the order they started: each one's id (described) and context.
+  var effects: [RunningEffect] {
+    running.sorted { $0.key < $1.key }.map {
+      RunningEffect(id: $0.value.id?.description, context: $0.value.context)
+    }
+  }
 
   /// Starts `effect`: its cancellations first, then its work, in order.
   func start(_ effect: Effect<Action>) {
@@ -57,7 +68,8 @@ final class EffectRunner<Action: Sendable> {
         if let context { contexts?.effectEnded(context) }
         self?.finished(key)
       }
-      running[key] = Running(id: id, task: task)
+      running[key] = Running(id: id, task: task, context: context)
+      changed()
     }
   }
 
@@ -75,9 +87,17 @@ final class EffectRunner<Action: Sendable> {
 
   private func finished(_ key: Int) {
     running[key] = nil
+    changed()
     guard running.isEmpty else { return }
     let waiting = waiters
     waiters = []
     for waiter in waiting { waiter.resume() }
   }
+}
+
+/// A running effect as tests see it: its id, described (`nil` when it has none), and the
+/// context its environment gave it (a test clock's record of it).
+package struct RunningEffect {
+  package let id: String?
+  package let context: (any Sendable)?
 }

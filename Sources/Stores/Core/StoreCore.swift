@@ -192,8 +192,14 @@ public final class StoreCore<Owner: Store>: Observable {
   /// running.
   package var isRunningEffects: Bool { !(effects?.isIdle ?? true) }
 
+  /// The effects running now, in the order they started: for tests that name them.
+  package var runningEffects: [RunningEffect] { effects?.effects ?? [] }
+
   /// Called after each action an effect sent was applied, for tests that check every one.
   package var onEffectAction: (@MainActor (Action) -> Void)?
+
+  /// Called after an effect starts or ends, for tests that keep track of running effects.
+  package var onEffectsChanged: (@MainActor () -> Void)?
 
   /// Told of each change, with the new state, before the callbacks are: for an observation of
   /// parts of the state (see `KeyObservation`); `nil` for most stores.
@@ -210,7 +216,9 @@ public final class StoreCore<Owner: Store>: Observable {
           self?.send(action)
           self?.onEffectAction?(action)
         },
-        fail: { [weak self] error in self?.lastError = error }, contexts: environment.effectContexts
+        fail: { [weak self] error in self?.lastError = error },
+        contexts: environment.effectContexts,
+        changed: { [weak self] in self?.onEffectsChanged?() }
       )
     effects = runner
     runner.start(effect)

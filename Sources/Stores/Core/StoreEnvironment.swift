@@ -7,6 +7,24 @@ import Foundation
 /// ```swift
 /// let store = SearchStore(environment: .live)   // the real clock and UUID()
 /// ```
+///
+/// An app adds its own dependencies (an API client, a file location) as keys, each with a
+/// live value and a test value, and reads and overrides them like the built-in ones:
+///
+/// ```swift
+/// enum APIClientKey: StoreDependencyKey {
+///   static let liveValue = APIClient.network
+///   static let testValue = APIClient.unimplemented
+/// }
+/// extension StoreEnvironment {
+///   var apiClient: APIClient {
+///     get { self[APIClientKey.self] }
+///     set { self[APIClientKey.self] = newValue }
+///   }
+/// }
+/// var environment = StoreEnvironment.test(clock: clock)  // apiClient: .unimplemented
+/// environment.apiClient = .returning(["milk"])
+/// ```
 public struct StoreEnvironment: Sendable {
   /// The current date.
   public var now: @Sendable () -> Date
@@ -17,6 +35,21 @@ public struct StoreEnvironment: Sendable {
   /// Gives each effect of a store with this environment a context of its own: a test clock
   /// keeps each effect's own time in it.
   package var effectContexts: (any EffectContextProviding)?
+  /// The values of the app's dependencies set on this environment, by key type.
+  private var dependencies: [ObjectIdentifier: any Sendable] = [:]
+  /// Whether a dependency not set reads its test value (environments made for tests) rather
+  /// than its live value.
+  public var usesTestValues = false
+
+  /// The app's dependency named by `key`: the value set on this environment, else the key's
+  /// test value in an environment for tests, else its live value. O(1).
+  public subscript<Key: StoreDependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = dependencies[ObjectIdentifier(key)] as? Key.Value { return value }
+      return usesTestValues ? Key.testValue : Key.liveValue
+    }
+    set { dependencies[ObjectIdentifier(key)] = newValue }
+  }
 
   public init(
     now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,
@@ -32,6 +65,17 @@ public struct StoreEnvironment: Sendable {
     StoreEnvironment(
       now: { Date() }, uuid: { UUID() }, sleep: { try await Task.sleep(for: $0) })
   }
+}
+
+/// A dependency an app adds to ``StoreEnvironment``: the type of its value, the value the
+/// app uses, and the value tests get unless they set another (typically one that fails the
+/// test when used, so that a test names every dependency it relies on).
+public protocol StoreDependencyKey {
+  associatedtype Value: Sendable
+  /// The value of ``StoreEnvironment/live`` and of environments that do not set one.
+  static var liveValue: Value { get }
+  /// The value of environments for tests (such as `StoreEnvironment.test(clock:now:)`).
+  static var testValue: Value { get }
 }
 
 /// Makes the context of each effect as it starts (see ``StoreEnvironment``).

@@ -1,0 +1,250 @@
+import Foundation
+import Observation
+import Stores
+import Testing
+
+@testable import StoreTesting
+
+/// A store with effects for the tester's own tests: a debounced lookup through an app
+/// dependency, a timer, and a list of 300 items.
+@MainActor @Observable
+final class LookupStore: Store {
+  struct State: Equatable, Sendable {
+    var query = ""
+    var answer = ""
+    var ticks = 0
+    var items = (0..<300).map { Item(id: $0, value: $0) }
+  }
+
+  enum Action: Equatable, Sendable {
+    case lookUp(String)
+    case answer(String)
+    case startTimer
+    case tick
+    case rename(item: Int, value: Int)
+    case nothing
+  }
+
+  nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
+    switch action {
+    case .lookUp(let query): state.query = query
+    case .answer(let answer): state.answer = answer
+    case .tick: state.ticks += 1
+    case .rename(let item, let value): state.items[item].value = value
+    case .startTimer, .nothing: return false
+    }
+    return true
+  }
+
+  nonisolated static func effect(
+    for action: Action, state: State, environment: StoreEnvironment
+  ) -> Effect<Action> {
+    switch action {
+    case .lookUp(let query):
+      return .run(id: "lookup", cancelInFlight: true) { send in
+        try await environment.sleep(.milliseconds(300))
+        await send(.answer(environment.glossary.meaning(query)))
+      }
+    case .startTimer:
+      return .run(id: "timer") { send in
+        while true {
+          try await environment.sleep(.seconds(1))
+          await send(.tick)
+        }
+      }
+    default: return .none
+    }
+  }
+
+  @ObservationIgnored let core: StoreCore<LookupStore>
+
+  init(environment: StoreEnvironment) {
+    core = StoreCore(state: State(), environment: environment)
+  }
+}
+
+/// An app's own dependency: where meanings are looked up.
+struct Glossary: Sendable {
+  var meaning: @Sendable (String) -> String
+}
+
+enum GlossaryKey: StoreDependencyKey {
+  static let liveValue = Glossary { "the meaning of \($0), from the network" }
+  static let testValue = Glossary { "test meaning of \($0)" }
+}
+
+extension StoreEnvironment {
+  var glossary: Glossary {
+    get { self[GlossaryKey.self] }
+    set { self[GlossaryKey.self] = newValue }
+  }
+}
+
+/// Runs `body` with the test framework replaced by a recorder; returns what it recorded.
+@MainActor
+func recordedFailures(_ body: () async -> Void) async -> [(message: String, line: Int)] {
+  let failures = Protected<[(message: String, line: Int)]>([])
+  let record: @Sendable (String, SourceLocation) -> Void = { message, location in
+    failures.withLock { $0.append((message, location.line)) }
+  }
+  await FailureRecording.$recorder.withValue(record) { await body() }
+  return failures.withLock { $0 }
+}
+
+@MainActor
+@Suite struct StoreTesterTests {
+  let clock = TestClock()
+
+  func makeTester(
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+  ) -> StoreTester<LookupStore> {
+    let tester = StoreTester(
+      LookupStore(environment: .test(clock: clock)), fileID: fileID, filePath: filePath,
+      line: line)
+    // Waits end at once when every effect sleeps on the clock; otherwise the effects of
+    // these tests are due, and may only be late when other tests keep the machine busy.
+    tester.timeout = .seconds(600)
+    return tester
+  }
+
+  @Test func aPassingTest() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("milk")) { $0.query = "milk" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.receive(.answer("test meaning of milk")) { $0.answer = "test meaning of milk" }
+      await tester.finish()
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
+  @Test func aTestThatForgetsFinishFailsAtTheTestersRelease() async {
+    var lines: [Int] = []
+    let failures = await recordedFailures {
+      lines.append(#line + 1)
+      let unreceived = makeTester()
+      await unreceived.send(.lookUp("milk")) { $0.query = "milk" }
+      await clock.advance(by: .milliseconds(300))
+      await unreceived.store.settle()  // The answer is in.
+      lines.append(#line + 1)
+      let running = makeTester()
+      await running.send(.startTimer)
+    }
+    #expect(failures.count == 2, "\(failures)")
+    #expect(failures.map(\.line).sorted() == lines.sorted())
+    let messages = failures.map(\.message)
+    #expect(messages.allSatisfy { $0.hasPrefix("the test ended without calling finish(), and ") })
+    #expect(
+      messages.contains { $0.contains("never received: .answer(\"test meaning of milk\")") },
+      "\(messages)")
+    #expect(messages.contains { $0.contains("still running: effect 'timer'") }, "\(messages)")
+  }
+
+  @Test func aClosureThatChangesNothingFailsNamingTheFields() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("milk")) { $0.query = "" }
+      await tester.send(.nothing) { $0.ticks = 0 }
+      tester.skipInFlightEffects()
+      await tester.finish()
+    }
+    #expect(failures.count == 2, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "changes nothing (it starts from the state before the action)")
+        == true)
+    #expect(failures.first?.message.contains("query: \"milk\", expected \"\"") == true)
+    #expect(failures.last?.message.contains("the state did not change either") == true)
+  }
+
+  @Test func assigningTheStoresStateInTheClosureAssertsNoChange() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.rename(item: 7, value: 70)) { $0 = tester.store.state }
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(failures.first?.message.contains("[7].value: 70, expected 7") == true)
+  }
+
+  @Test func aForgottenReceiveFailsAtOnceNamingTheSleepingEffect() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("milk")) { $0.query = "milk" }
+      await tester.receive(.answer("test meaning of milk")) { $0.answer = "test meaning of milk" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.finish()
+    }
+    #expect(failures.count == 2, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "nothing can arrive: every running effect sleeps on the TestClock — effect 'lookup' "
+          + "sleeps until 0.3 seconds (the clock is at 0.0 seconds); advance the clock") == true)
+    #expect(failures.last?.message.contains("not received before finishing") == true)
+  }
+
+  @Test func finishFailsAtOnceForAnEffectAsleepOnTheClock() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.startTimer)
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "asleep on the TestClock: effect 'timer' sleeps until 1.0 seconds") == true)
+  }
+
+  @Test func aOneFieldDifferenceInALargeStateIsShownAsThatField() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.rename(item: 299, value: -1)) { $0.items[298].value = -1 }
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    let message = failures.first?.message ?? ""
+    #expect(message.contains("2 differences from the expected value:"))
+    #expect(message.contains("items[298].value: 298, expected -1"))
+    #expect(message.contains("items[299].value: -1, expected 299"))
+    #expect(message.count < 400, "no dump of the state: \(message.count) characters")
+  }
+
+  @Test func receiveByPredicateOrCase() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("a")) { $0.query = "a" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.receive(caseOf: .answer("")) { $0.answer = "test meaning of a" }
+      await tester.send(.lookUp("b")) { $0.query = "b" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.receive(where: { $0 == .answer("test meaning of b") }) {
+        $0.answer = "test meaning of b"
+      }
+      await tester.finish()
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
+  @Test func nonExhaustiveTestsAssertOnlyWhatTheyName() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      tester.exhaustivity = .off
+      await tester.send(.startTimer)
+      await tester.send(.lookUp("a"))
+      await clock.advance(by: .seconds(3))
+      await tester.receive(.tick) { $0.ticks = 1 }
+      await tester.send(.rename(item: 1, value: 5)) { $0.items[1].value = 6 }
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(failures.first?.message.contains("items[1].value: 5, expected 6") == true)
+  }
+
+  @Test func appsAddDependenciesWithTestDefaults() {
+    var environment = StoreEnvironment.test(clock: clock)
+    #expect(environment.glossary.meaning("x") == "test meaning of x")
+    environment.glossary = Glossary { "mock \($0)" }
+    #expect(environment.glossary.meaning("x") == "mock x")
+    #expect(StoreEnvironment.live.glossary.meaning("x") == "the meaning of x, from the network")
+  }
+}
