@@ -10,11 +10,17 @@ import Foundation
 public enum BuildProducts {
   /// The folder of the build's products.
   public static let folder: URL = {
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+    // The bundle of this code, found from its address however it was loaded (`dlopen` by
+    // the test helper on macOS), then the bundles Foundation loaded.
+    let candidates = [Bundle(for: Marker.self)] + Bundle.allBundles
+    for bundle in candidates where bundle.bundlePath.hasSuffix(".xctest") {
       return bundle.bundleURL.deletingLastPathComponent()
     }
     return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }()
+
+  /// A class of this module, whose bundle is the test bundle's.
+  private final class Marker {}
 
   /// The built executable `name`: in ``folder``, or the folder above it.
   public static func executable(_ name: String) -> URL {

@@ -66,7 +66,10 @@ public struct DiaryFiles: Equatable, Sendable {
 
   /// The files of an app and its widgets and extensions, in the folder of their App Group
   /// `identifier` (`group.com.example.diary`): `Library/Application Support/diary` in the
-  /// group's container. The app's entitlements must list the group.
+  /// group's container. The app's entitlements must list the group. On iOS and its kin, an
+  /// app suspended while it holds a file's lock in a shared container is killed by the
+  /// system (`0xdead10cc`): write from the foreground, or inside
+  /// `UIApplication.beginBackgroundTask` (an extension: `ProcessInfo.beginActivity`).
   ///
   /// `diary` reaches the same files on a Mac with `DIARY_HOME` set to that folder:
   /// `~/Library/Group Containers/IDENTIFIER/Library/Application Support/diary`.

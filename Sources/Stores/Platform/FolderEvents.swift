@@ -16,6 +16,8 @@ import Foundation
 /// - On Linux, one inotify instance for the whole process (a user has 128 by default): a
 ///   folder watched by several watchers is one kernel watch, counted by its users. Events
 ///   name the entry that changed, and cover files rewritten in place (`IN_CLOSE_WRITE`).
+///   When the queue the watches share overflows (`IN_Q_OVERFLOW`: events were lost, say while
+///   the main actor was busy), every watcher is told, and checks its files again.
 /// - On Apple platforms, a dispatch source per watched path, on a descriptor opened for
 ///   events only (`O_EVTONLY`). Events do not name the entry, and a folder's source does
 ///   not see a file rewritten in place, so the file itself is watched too
@@ -68,14 +70,23 @@ final class FolderEvents: @unchecked Sendable {
   /// The number of watches in use: for tests.
   package var count: Int { lock.withLock { users.count } }
 
+  /// The watch of an event that concerns every watch.
+  private static let everyWatch: Int32 = -1
+
   /// Hands each user of each watch its events, on the main actor; then forgets the watches
   /// in `ended`, which the system ended.
   private func deliver(_ events: [Event], ended: [Int32] = []) {
     var byUser: [ObjectIdentifier: (Handler, [Event])] = [:]
     lock.withLock {
       for event in events {
-        for (user, handler) in users[event.watch] ?? [:] {
-          byUser[user, default: (handler, [])].1.append(event)
+        // An event of no watch (the system's queue overflowed: events were lost) is every
+        // watch's.
+        let watches = event.watch == Self.everyWatch ? Array(users.keys) : [event.watch]
+        for watch in watches {
+          for (user, handler) in users[watch] ?? [:] {
+            byUser[user, default: (handler, [])].1.append(
+              Event(watch: watch, name: event.name, mayBeGone: event.mayBeGone))
+          }
         }
       }
       for watch in ended { users[watch] = nil }
@@ -139,7 +150,9 @@ final class FolderEvents: @unchecked Sendable {
             ? String(
               cString: (buffer + offset + MemoryLayout<inotify_event>.size)
                 .assumingMemoryBound(to: CChar.self)) : nil
-          let mayBeGone = event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0
+          // The queue overflowed (`IN_Q_OVERFLOW`, of watch -1): anything may have changed.
+          let mayBeGone =
+            event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW) != 0
           events.append(Event(watch: event.wd, name: name, mayBeGone: mayBeGone))
           if event.mask & UInt32(IN_IGNORED) != 0 { ended.append(event.wd) }
           offset += MemoryLayout<inotify_event>.size + Int(event.len)

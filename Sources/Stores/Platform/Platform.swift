@@ -36,6 +36,9 @@ enum Platform {
   static func synchronize(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
       if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+      // Only a file system that cannot do it falls back: an I/O error is an error.
+      let code = errno
+      guard [ENOTSUP, EOPNOTSUPP, EINVAL, ENOTTY].contains(code) else { return code }
     #endif
     return fsync(descriptor) == 0 ? 0 : errno
   }
@@ -114,9 +117,20 @@ enum Platform {
   }
 
   /// The folder of the App Group `identifier`, which an app, its widgets and extensions
-  /// share (Apple platforms; `nil` elsewhere, and for a group the app is not in).
+  /// share (Apple platforms; `nil` elsewhere, and for a group the app is not in). On macOS
+  /// the system gives a folder for any group, so there it must also be one the app can
+  /// write to (a sandboxed app that is not in the group cannot).
   static func appGroupContainer(_ identifier: String) -> URL? {
-    #if canImport(Darwin)
+    #if os(macOS)
+      guard
+        let url = FileManager.default.containerURL(
+          forSecurityApplicationGroupIdentifier: identifier),
+        (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true))
+          != nil,
+        access(url.path, W_OK) == 0
+      else { return nil }
+      return url
+    #elseif canImport(Darwin)
       FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
     #else
       nil

@@ -339,4 +339,26 @@ struct JSONFileBackingTests {
     #expect(await eventually { store.todos.first?.title == "v999" }, "the last version is read")
     #expect(reloads < 100, "\(reloads) reloads for 1,000 writes")
   }
+
+  @Test("events lost to a full queue still reach every watching store")
+  func watchAfterOverflow() async throws {
+    let url = folder.file("a/notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "before", date: Date())))
+    try store.watch()
+    let busy = folder.file("b")
+    try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
+    let neighbour = try NotesStore(contentsOf: busy.appendingPathComponent("notes.json"))
+    try neighbour.watch()
+    // While the main actor is held, far more events than the system queues (16,384 by
+    // default) in the neighbour's folder, then the change to the store's file.
+    for index in 0..<20_000 {
+      let name = busy.appendingPathComponent("\(index)").path
+      close(open(name, O_CREAT | O_WRONLY, 0o600))
+      unlink(name)
+    }
+    try Data(#"{"notes": [], "version": 1}"#.utf8).write(to: folder.file("a/new.json"))
+    #expect(rename(folder.file("a/new.json").path, url.path) == 0)
+    #expect(await eventually { store.state.notes.isEmpty }, "the change is seen")
+  }
 }
