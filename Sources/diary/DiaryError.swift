@@ -64,7 +64,7 @@ struct DiaryError: Error, Equatable {
     case let error as ImportError:
       switch error.problem {
       case .unreadable(let cause): self.init(cause)
-      case .invalid: self.init(Terminal.escaped(error.description))
+      case .invalid, .invalidRows, .tooLarge: self.init(Terminal.escaped(error.description))
       }
     case let error as DiaryFiles.NoHomeFolder:
       self.init(

@@ -6,7 +6,7 @@ enum WorkoutsCommands {
   static let group = CommandGroup(
     name: "workouts", summary: "Keep a diary of workouts",
     commands: [
-      List.self, Add.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
+      List.self, Add.self, Edit.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
     ])
 
   struct List: ParsableCommand {
@@ -65,8 +65,8 @@ enum WorkoutsCommands {
       // Everything that can fail is read before the write: a failed command changes nothing.
       let unit = try distanceUnit(context)
       let workout = try Workout(
-        name: name, distance: distance.kilometers(shownIn: unit), date: date ?? context.time.now,
-        complexity: complexity)
+        name: try Values.oneLine(name, "NAME"), distance: distance.kilometers(shownIn: unit),
+        date: date ?? context.time.now, complexity: complexity)
       let store = try context.workouts()
       try store.trySend(.addWorkout(workout))
       let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
@@ -77,6 +77,68 @@ enum WorkoutsCommands {
       try context.output.line(
         "Added workout \(number): \(Terminal.escaped(workout.name)), "
           + format(workout.distance, unit))
+    }
+  }
+
+  struct Edit: ParsableCommand {
+    static let name = "edit"
+    static let summary = "Change a workout's name, distance, date or complexity, keeping its id"
+    static let arguments: [Argument<Edit>] = [
+      .value(\.number, .integer(), label: "a workout number", summary: "The number of the workout")
+    ]
+    static let options: [Option<Edit>] = [
+      .option(\.name, "name", .text("NAME"), summary: "The new name, on one line"),
+      .option(\.distance, "distance", .distance, summary: "The new distance"),
+      .option(\.date, "date", .date, summary: "The new date"),
+      .option(\.complexity, "complexity", .choice(), summary: "The new complexity"),
+    ]
+    static let discussion = """
+      While the list is sorted, the workout moves to its sorted place: the new number is shown.
+      Example: diary workouts edit 2 --distance 5.5km --name "Easy jog"
+      """
+
+    var number = 0
+    var name: String?
+    var distance: TypedDistance?
+    var date: Date?
+    var complexity: Workout.Complexity?
+
+    func run(_ context: Context) throws {
+      guard name != nil || distance != nil || date != nil || complexity != nil else {
+        throw DiaryError.usage(
+          "nothing to change: give --name, --distance, --date or --complexity",
+          Self.usage(in: "workouts"))
+      }
+      if let name { _ = try Values.oneLine(name, "--name") }
+      let unit = try distanceUnit(context)
+      let store = try context.workouts()
+      let workouts = store.state.workouts
+      let offset = try Values.offsets([number], count: workouts.count, of: "workouts")[0]
+      let before = workouts[offset]
+      let after = try Workout(
+        id: before.id, name: name ?? before.name,
+        distance: distance?.kilometers(shownIn: unit) ?? before.distance,
+        date: date ?? before.date, complexity: complexity ?? before.complexity)
+      try store.trySend(.updateWorkout(after)) { state in
+        try Values.requireStillThere(
+          [(number, before.id)], in: state.workouts.map(\.id), of: "workouts")
+        guard state.workouts.first(where: { $0.id == before.id }) == before else {
+          throw DiaryError(
+            "workout \(number) was changed by another process meanwhile; nothing changed — see "
+              + "'diary workouts list'")
+        }
+      }
+      let shown = (store.state.workouts.firstIndex { $0.id == after.id } ?? 0) + 1
+      if after != before { context.output.recordSaved("edited workout \(shown)") }
+      if context.json {
+        return try JSONOutput.write(Numbered(number: shown, item: after), to: context.output)
+      }
+      try context.output.line(
+        after == before
+          ? "Workout \(shown) already is so; nothing changed."
+          : "Edited workout \(shown): \(Terminal.escaped(after.name)), "
+            + format(after.distance, unit) + ", " + after.complexity.name + ", "
+            + HumanDate.format(after.date, timeZone: context.time.timeZone))
     }
   }
 
@@ -235,30 +297,89 @@ enum WorkoutsCommands {
     }
   }
 
+  /// What `--unit` takes: `km` or `mi` (or the units' other names).
+  enum BareUnit: Choice {
+    case km, mi
+
+    var names: [String] {
+      switch self {
+      case .km: ["km"] + DistanceUnit.kilometers.spellings
+      case .mi: ["mi"] + DistanceUnit.miles.spellings
+      }
+    }
+
+    var unit: DistanceUnit { self == .km ? .kilometers : .miles }
+  }
+
+  /// The mappings `--from` knows.
+  enum Source: Choice {
+    case strava
+
+    var names: [String] { ["strava"] }
+  }
+
   struct Import: ParsableCommand {
     static let name = "import"
-    static let summary = "Add the workouts of a CSV file; rows whose id is here already are skipped"
+    static let summary = "Add the workouts of CSV or GPX files; what the diary has is skipped"
     static let arguments: [Argument<Import>] = [
-      .value(\.file, .text("FILE"), summary: "The CSV file (RFC 4180, UTF-8)")
+      .list(
+        \.files, .text("FILE"), label: "a file",
+        summary: "CSV files (UTF-8), GPX files, or folders of them; /dev/stdin reads a pipe")
+    ]
+    static let options: [Option<Import>] = [
+      .option(
+        \.source, "from", .choice(),
+        summary: "The columns of an app's export: strava for Strava's activities.csv"),
+      .repeated(
+        \.columns, "column", .column,
+        summary: "The column that holds a field, such as --column name=\"Activity Name\""),
+      .option(
+        \.unit, "unit", .choice(), whenLeftOut: "km",
+        summary: "What a distance without a unit is in"),
+      .option(
+        \.dateFormat, "date-format", .datePattern,
+        summary: "How the file writes dates, such as %d/%m/%Y or %b %d, %Y, %I:%M:%S %p"),
+      .flag(\.verbose, "verbose", summary: "List every row skipped"),
     ]
     static let discussion = """
-      The header names the columns, in any order: name and distance (in kilometres) are
-      required; date (YYYY-MM-DD, a local time or ISO 8601), complexity (low, medium, high) and
-      id are optional. A bad row adds nothing and says where it is; importing a file twice adds
-      nothing the second time. 'diary workouts export' writes such a file.
-      Example: diary workouts import runs.csv
+      CSV: the header names the columns, in any order, separated by commas, semicolons or \
+      tabs. name and distance are required; date, complexity (low, medium, high) and id are \
+      optional; other columns are ignored and named. Distances are typed as for 'diary \
+      workouts add' (5.2, 5km, 3.1 mi); dates as for --date, or YYYY-MM-DD HH:MM[:SS], or as \
+      --date-format says (%Y %m %d %b %H %I %M %S %p).
+      GPX: one workout per track: the distance along its points, the time of the first, the \
+      track's name or else the file's.
+      A bad row adds nothing: every problem is listed with its line and column. A row whose \
+      id is in the diary, or without an id but with the date, name and distance of a workout \
+      in it, is skipped: importing a file twice adds nothing the second time. 'diary workouts \
+      export' writes such a file.
+      Example: diary workouts import activities.csv --from strava
       """
-    var file = ""
+    var files: [String] = []
+    var source: Source?
+    var columns: [(ImportOptions.Field, String)] = []
+    var unit: BareUnit?
+    var dateFormat: DatePattern?
+    var verbose = false
+
+    /// The import's options: `--from`'s, then each `--column`, `--unit` and `--date-format`.
+    func options(_ timeZone: TimeZone) -> ImportOptions {
+      var options = source == .strava ? .strava() : ImportOptions(timeZone: timeZone)
+      for (field, header) in columns { options.columns[field] = header }
+      options.unit = unit?.unit
+      if let dateFormat { options.dateFormat = dateFormat }
+      return options
+    }
 
     func run(_ context: Context) throws {
-      let url = URL(fileURLWithPath: file)
-      let data = try WorkoutsCSV.contents(of: url)
-      var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: context.time.timeZone)
+      let unitShown = try distanceUnit(context)
+      var importer = try WorkoutsImporter(
+        files: files.map { URL(fileURLWithPath: $0) }, options: options(context.time.timeZone))
       let started = ContinuousClock.now
-      while try reader.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
+      while try importer.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
         // A bar only for a file that takes long.
         guard ContinuousClock.now - started > .milliseconds(300) else { continue }
-        let progress = reader.progress
+        let progress = importer.progress
         let filled = Int(progress.fraction * 30)
         context.output.progress(
           "Importing [\(String(repeating: "#", count: filled))"
@@ -266,15 +387,40 @@ enum WorkoutsCommands {
       }
       context.output.progress("")
       let store = try context.workouts()
-      try store.trySend(.finishImport(reader.result))
+      try store.trySend(.finishImport(importer.result))
       guard case .finished(let summary) = store.state.importStatus else { return }
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
+      if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
+        context.output.message(
+          "note: \(Values.count(summary.distancesWithoutUnit, "distance")) without a unit "
+            + "were read as kilometres, though your distanceUnit is miles; if they are miles, "
+            + "import with --unit mi")
+      }
       if context.json { return try JSONOutput.write(ImportReport(summary), to: context.output) }
       try context.output.line(
-        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(url.path))."
-          + (summary.skipped.isEmpty ? "" : " Skipped \(summary.skipped.count):"))
-      for row in summary.skipped {
-        try context.output.line("  line \(row.line): \(row.reason)")
+        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(summary.file)).")
+      if !summary.skipped.isEmpty {
+        let inDiary = summary.skipped.count(where: \.isInDiary)
+        let repeated = summary.skipped.count - inDiary
+        let reasons = [
+          inDiary > 0 ? "\(inDiary) already in the diary" : nil,
+          repeated > 0 ? "\(repeated) repeating an earlier row's id" : nil,
+        ].compactMap { $0 }
+        try context.output.line(
+          "Skipped \(Values.count(summary.skipped.count, "row")): "
+            + reasons.joined(separator: ", ") + (verbose ? ":" : " (--verbose lists them)."))
+        if verbose {
+          for row in summary.skipped {
+            try context.output.line(
+              "  " + (row.file.map { Terminal.escaped($0) + ": " } ?? "")
+                + "line \(row.line): \(row.reason)")
+          }
+        }
+      }
+      if !summary.ignoredColumns.isEmpty {
+        try context.output.line(
+          "Ignored \(summary.ignoredColumns.count == 1 ? "column" : "columns"): "
+            + summary.ignoredColumns.map { Terminal.escaped($0) }.joined(separator: ", ") + ".")
       }
     }
   }
@@ -282,6 +428,7 @@ enum WorkoutsCommands {
   /// What `workouts import --json` prints.
   private struct ImportReport: Encodable {
     struct Skipped: Encodable {
+      var file: String?
       var line: Int
       var reason: String
     }
@@ -289,11 +436,15 @@ enum WorkoutsCommands {
     var file: String
     var added: Int
     var skipped: [Skipped]
+    var ignoredColumns: [String]
+    var distancesWithoutUnit: Int
 
     init(_ summary: ImportSummary) {
       file = summary.file
       added = summary.added
-      skipped = summary.skipped.map { Skipped(line: $0.line, reason: $0.reason) }
+      skipped = summary.skipped.map { Skipped(file: $0.file, line: $0.line, reason: $0.reason) }
+      ignoredColumns = summary.ignoredColumns
+      distancesWithoutUnit = summary.distancesWithoutUnit
     }
   }
 
