@@ -39,10 +39,12 @@ public enum WorkoutsCSV {
   /// the quote that guards them.
   private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "'"]
 
-  /// `name` with a `'` before it when it starts like a formula (or with a `'`, so that the
-  /// guard can be taken off exactly).
+  /// `name` with a `'` before it when it starts like a formula — or looks guarded already
+  /// (`'=`, `''`), so that ``unguarded(_:)`` gives every name back exactly.
   static func guardedFromFormulas(_ name: String) -> String {
-    guard let first = name.first, formulaStarts.contains(first) else { return name }
+    guard let first = name.first,
+      first != "'" && formulaStarts.contains(first) || unguarded(name) != name
+    else { return name }
     return "'" + name
   }
 

@@ -70,6 +70,11 @@ public enum WorkoutsGPX {
         max(parser.lineNumber, 1), max(parser.columnNumber, 1),
         (message ?? "not well-formed XML") + " — is it a GPX file?")
     }
+    guard handler.isClosed else {
+      throw invalid(
+        max(parser.lineNumber, 1), max(parser.columnNumber, 1),
+        "the file ends inside an element: it was cut short")
+    }
     guard handler.sawGPX else {
       throw invalid(1, 1, "the file is XML but not GPX: it has no <gpx> element")
     }
@@ -122,6 +127,9 @@ public enum WorkoutsGPX {
     var problem: (line: Int, column: Int, message: String)?
     private var path: [String] = []
     private var text = ""
+
+    /// Whether every element opened was closed.
+    var isClosed: Bool { path.isEmpty }
 
     init(maximumDepth: Int) {
       self.maximumDepth = maximumDepth

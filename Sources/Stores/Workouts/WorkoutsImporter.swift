@@ -12,7 +12,8 @@ import Foundation
 /// Each file is CSV (see ``WorkoutsCSV``) or GPX (see ``WorkoutsGPX``) — told by its `.gpx`
 /// name or its text starting with `<` — read in turn, a part at a time so that progress can be
 /// shown and the work cancelled between parts. A folder stands for its `.csv` and `.gpx`
-/// files, by name. A pipe (`/dev/stdin`) is read as a stream. The first file that cannot be
+/// files, by name. A pipe (`/dev/stdin`, `<(command)`) is read as a stream, to its end; a
+/// named FIFO without a writer reads as empty rather than waiting. The first file that cannot be
 /// read, is larger than ``maximumFileSize`` or has rows that are not valid fails the whole
 /// import; its ``result`` is every workout of every file.
 public struct WorkoutsImporter {
@@ -144,8 +145,9 @@ public struct WorkoutsImporter {
     func unreadable(_ problem: StoreFileError.Problem) -> ImportError {
       ImportError(file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
     }
-    // Blocking: a pipe is read as its writer writes.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Opening a FIFO must not wait for a writer: O_NONBLOCK. Reading it then blocks, as its
+    // writer writes — and ends at once when it has none.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw unreadable(.cannotRead(errno: errno)) }
     defer { close(descriptor) }
     var info = stat()
@@ -154,6 +156,7 @@ public struct WorkoutsImporter {
     guard type == S_IFREG || type == S_IFIFO || type == S_IFSOCK else {
       throw unreadable(.notARegularFile)
     }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     if type == S_IFREG, Int(info.st_size) > maximumFileSize {
       throw ImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
     }

@@ -42,7 +42,8 @@ enum Values {
   ///
   /// - Throws: "`label` must be one line: it has a line break — type it without one" (65).
   static func oneLine(_ text: String, _ label: String) throws(DiaryError) -> String {
-    guard text.contains(where: \.isNewline) else { return text }
+    // Only white space: the command says what is missing instead.
+    guard text.contains(where: \.isNewline), !text.allSatisfy(\.isWhitespace) else { return text }
     throw DiaryError("\(label) must be one line: it has a line break — type it without one")
   }
 

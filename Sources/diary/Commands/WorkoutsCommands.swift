@@ -231,6 +231,10 @@ enum WorkoutsCommands {
       var week: Int
       var count: Int
       var distance: Double
+
+      init(_ week: WorkoutStatistics.Week) {
+        (year, self.week, count, distance) = (week.year, week.week, week.count, week.distance)
+      }
     }
 
     var count: Int
@@ -238,10 +242,13 @@ enum WorkoutsCommands {
     /// `null` when there are no workouts.
     var longestDistance: Double?
     var countByComplexity: [String: Int]
+    /// Every week with workouts.
     var weeks: [Week]
+    /// The weeks of the chart: the last `--weeks`, with or without workouts.
+    var recentWeeks: [Week]
 
     private enum CodingKeys: String, CodingKey {
-      case count, totalDistance, longestDistance, countByComplexity, weeks
+      case count, totalDistance, longestDistance, countByComplexity, weeks, recentWeeks
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -251,15 +258,30 @@ enum WorkoutsCommands {
       try container.encode(longestDistance, forKey: .longestDistance)
       try container.encode(countByComplexity, forKey: .countByComplexity)
       try container.encode(weeks, forKey: .weeks)
+      try container.encode(recentWeeks, forKey: .recentWeeks)
     }
   }
 
   struct Stats: ParsableCommand {
     static let name = "stats"
-    static let summary = "Show totals: count, distance, longest, per complexity and per week"
+    static let summary = "Show totals, and a chart of the distance of each recent week"
+    static let options: [Option<Stats>] = [
+      .option(\.weeks, "weeks", .integer(), summary: "How many ISO weeks the chart shows, 1 to 520")
+    ]
+    static let discussion = """
+      The chart ends with this week, in your distance unit, as wide as the terminal; it draws \
+      with block characters where the locale is UTF-8, else with #.
+      """
+
+    var weeks = 12
 
     func run(_ context: Context) throws {
-      let statistics = try context.workouts().state.statistics(timeZone: context.time.timeZone)
+      guard (1...520).contains(weeks) else {
+        throw DiaryError("--weeks must be from 1 to 520, not \(weeks)")
+      }
+      let timeZone = context.time.timeZone
+      let statistics = try context.workouts().state.statistics(timeZone: timeZone)
+      let recent = statistics.recentWeeks(weeks, endingAt: context.time.now, timeZone: timeZone)
       if context.json {
         return try JSONOutput.write(
           Statistics(
@@ -267,9 +289,8 @@ enum WorkoutsCommands {
             longestDistance: statistics.longestDistance,
             countByComplexity: Dictionary(
               uniqueKeysWithValues: statistics.countByComplexity.map { ($0.key.name, $0.value) }),
-            weeks: statistics.weeks.map {
-              .init(year: $0.year, week: $0.week, count: $0.count, distance: $0.distance)
-            }), to: context.output)
+            weeks: statistics.weeks.map(Statistics.Week.init),
+            recentWeeks: recent.map(Statistics.Week.init)), to: context.output)
       }
       guard statistics.count > 0 else {
         return try context.output.line(
@@ -286,13 +307,18 @@ enum WorkoutsCommands {
             "\($0.name) \(statistics.countByComplexity[$0] ?? 0)"
           }.joined(separator: ", "))
       try output.line("")
-      let table = TextTable(
-        headers: ["WEEK", "WORKOUTS", "DISTANCE"], alignments: [.left, .right, .right])
-      try table.write(statistics.weeks, terminal: context.terminal, to: output) { week in
-        [
-          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)", "\(week.count)",
-          format(week.distance, unit),
-        ]
+      try output.line("Distance per week, the last \(Values.count(weeks, "week")):")
+      let values = recent.map { format($0.distance, unit) }
+      let valueWidth = values.map(\.count).max() ?? 0
+      let barWidth = max(10, context.terminal.columns - 8 - valueWidth - 4)
+      let longest = recent.map(\.distance).max() ?? 0
+      for (week, value) in zip(recent, values) {
+        let bar = BarChart.bar(
+          week.distance, of: longest, width: barWidth, blocks: context.terminal.showsBlocks)
+        try output.line(
+          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)  "
+            + bar.padding(toLength: barWidth, withPad: " ", startingAt: 0) + "  "
+            + String(repeating: " ", count: valueWidth - value.count) + value)
       }
     }
   }
@@ -460,7 +486,12 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let workouts = try context.workouts().state.workouts
       if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
-      try context.output.write(WorkoutsCSV.export(workouts))
+      let csv = WorkoutsCSV.export(workouts)
+      guard context.terminal.isTerminal else { return try context.output.write(csv) }
+      // On a terminal, what a name holds is shown, never obeyed: each line escaped.
+      for line in csv.split(separator: "\r\n") {
+        try context.output.line(Terminal.escaped(String(line)))
+      }
     }
   }
 

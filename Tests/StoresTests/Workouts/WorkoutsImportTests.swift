@@ -167,7 +167,10 @@ struct WorkoutsImportTests {
     let imported = try read(Data(text.utf8), path: file.path)
     await tester.receive(.finishImport(imported)) {
       $0 = WorkoutsStore.State(workouts: imported.rows.map(\.workout))
-      _ = $0.setImportStatus(.finished(ImportSummary(file: file.path, added: 4_500, skipped: [])))
+      _ = $0.setImportStatus(
+        .finished(
+          ImportSummary(
+            file: file.path, added: 4_500, skipped: [], distancesWithoutUnit: 4_500)))
     }
     await tester.finish()
   }
