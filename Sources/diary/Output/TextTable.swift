@@ -38,26 +38,43 @@ struct TextTable {
   }
 
   /// The natural width of each column — that of its widest escaped cell among the headers
-  /// and `rows`, each measured up to `limit` columns — and the width of a line of them.
-  /// O(cells × `limit`) at most.
-  func naturalWidths(of rows: some Sequence<[String]>, limit: Int) -> (columns: [Int], line: Int) {
-    var widths = headers.map(Terminal.width)
+  /// and `rows`, each measured up to `limit` columns — the same without the headers, and the
+  /// width of a line of them. O(cells × `limit`) at most.
+  func naturalWidths(of rows: some Sequence<[String]>, limit: Int) -> (
+    columns: [Int], cells: [Int], line: Int
+  ) {
+    var cells = headers.map { _ in 0 }
     for row in rows {
       for column in row.indices {
-        widths[column] = max(widths[column], Terminal.fitted(row[column], to: limit).width)
+        cells[column] = max(cells[column], Terminal.fitted(row[column], to: limit).width)
       }
     }
-    return (widths, widths.reduce(0, +) + Self.gap * (widths.count - 1))
+    let widths = zip(headers, cells).map { max(Terminal.width($0), $1) }
+    return (widths, cells, widths.reduce(0, +) + Self.gap * (widths.count - 1))
   }
 
-  /// The width of each column: the natural ones, narrowed — the widest first, down to a
-  /// common cap — until a line fits the terminal where it limits the width.
+  /// The width of each column where the terminal limits the line's: the last column — the
+  /// text, such as a title — gives up its width first, down to 8 columns; then the headers
+  /// wider than their cells are cut, and the last column goes down to 5; else the widest
+  /// columns, the last among them, are narrowed to a common cap.
   private func widths(of rows: some Sequence<[String]>, _ terminal: Terminal) -> [Int] {
     let limit = terminal.limitsWidth ? terminal.columns : Int.max / 4
-    let (natural, total) = naturalWidths(of: rows, limit: limit)
+    let (natural, cells, total) = naturalWidths(of: rows, limit: limit)
     guard total > limit else { return natural }
-    return Self.fit(natural, into: limit - Self.gap * (natural.count - 1))
+    let available = limit - Self.gap * (natural.count - 1)
+    let last = natural.count - 1
+    let withCutHeaders = zip(natural[..<last], cells).map { max(min($0, 4), $1) }
+    for (others, shortest) in [
+      (Array(natural[..<last]), Self.shortText), (withCutHeaders, Self.shortText),
+      (withCutHeaders, Self.shortestText),
+    ] where available - others.reduce(0, +) >= min(natural[last], shortest) {
+      return others + [available - others.reduce(0, +)]
+    }
+    return Self.fit(natural, into: available)
   }
+
+  /// How narrow the last column gets before headers are cut, and before cells are.
+  private static let (shortText, shortestText) = (8, 5)
 
   /// `widths` with every width above a cap lowered to it: the largest cap (at least 1) for
   /// which they add up to `available` or less. O(*n* log *w*).
