@@ -24,7 +24,9 @@ enum ExitCode: Int32, CaseIterable {
     case .success: "done"
     case .usage: "a command, option or setting is unknown, or an argument is missing"
     case .dataError: "a value is invalid, or a data file is corrupt or from a newer version"
-    case .noInput: "a data file or folder cannot be read"
+    case .noInput:
+      "a data file or folder, or a file to import, cannot be read or is not the kind it must be "
+        + "(a data folder that is a file)"
     case .cannotCreate: "a data file or folder cannot be created or written"
     case .ioError: "reading or writing failed on the way (disk full, output closed)"
     case .temporaryFailure: "a data file's lock is held too long — try again"
@@ -64,7 +66,12 @@ struct DiaryError: Error, Equatable {
     case let error as ImportError:
       switch error.problem {
       case .unreadable(let cause): self.init(cause)
-      case .invalid, .invalidRows, .tooLarge: self.init(Terminal.escaped(error.description))
+      case .invalid, .tooLarge: self.init(Terminal.escaped(error.description))
+      case .invalidRows:
+        // One problem a line.
+        self.init(
+          error.description.split(separator: "\n").map { Terminal.escaped(String($0)) }
+            .joined(separator: "\n"))
       }
     case let error as DiaryFiles.NoHomeFolder:
       self.init(

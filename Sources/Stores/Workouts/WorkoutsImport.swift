@@ -143,7 +143,7 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// The text is not valid: what is wrong at a line and column (1-based).
     case invalid(line: Int, column: Int, message: String)
-    /// Several rows are not valid: the first ones (at most
+    /// Several problems in the rows: the first ones (at most
     /// ``WorkoutsImporter/problemsListed``), and how many there are in all.
     case invalidRows([RowProblem], count: Int)
   }
@@ -167,7 +167,7 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalid(let line, let column, let message):
       "\(file): line \(line), column \(column): \(message); nothing was imported"
     case .invalidRows(let problems, let count):
-      "\(file): \(count) rows are not valid; nothing was imported"
+      "\(file): \(count) problems in its rows; nothing was imported"
         + problems.map { "\n  line \($0.line), column \($0.column): \($0.message)" }.joined()
         + (count > problems.count ? "\n  … and \(count - problems.count) more" : "")
     }

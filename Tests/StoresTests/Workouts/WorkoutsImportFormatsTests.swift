@@ -178,7 +178,7 @@ struct WorkoutsImportFormatsTests {
         == .init(line: 2, column: 9, message: #"expected low, medium or high, found "extreme""#))
     #expect(problems.map(\.line) == problems.map(\.line).sorted())
     #expect(error?.description.hasSuffix("\n  … and 9 more") == true)
-    #expect(error?.description.contains("29 rows are not valid; nothing was imported") == true)
+    #expect(error?.description.contains("29 problems in its rows; nothing was imported") == true)
   }
 
   @Test("rows without ids equal to workouts in the diary are skipped: any file twice adds nothing")
