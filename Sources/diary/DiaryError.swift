@@ -24,9 +24,7 @@ enum ExitCode: Int32, CaseIterable {
     case .success: "done"
     case .usage: "a command, option or setting is unknown, or an argument is missing"
     case .dataError: "a value is invalid, or a data file is corrupt or from a newer version"
-    case .noInput:
-      "a data file or folder, or a file to import, cannot be read or is not the kind it must be "
-        + "(a data folder that is a file)"
+    case .noInput: "a file or folder cannot be read, or the data folder is a file"
     case .cannotCreate: "a data file or folder cannot be created or written"
     case .ioError: "reading or writing failed on the way (disk full, output closed)"
     case .temporaryFailure: "a data file's lock is held too long — try again"

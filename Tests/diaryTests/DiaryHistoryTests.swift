@@ -110,7 +110,10 @@ struct DiaryHistoryTests: DiaryFolderSuite {
     #expect(result.exitCode == 0, "\(result.errorOutput)")
     let lines = result.output.split(separator: "\n")
     #expect(lines.first == "Added 2000 workouts from \(file).")
-    #expect(lines.last?.hasPrefix("Ignored columns: Activity ID, Activity Type, ") == true)
+    #expect(
+      lines.last.map(String.init)
+        == "Ignored 19 columns: Activity ID, Activity Type, Activity Description, Elapsed Time, "
+        + "Max Heart Rate and 14 more (--verbose names them).")
     #expect(result.errorOutput.isEmpty, "kilometres is the unit shown: no note")
     #expect(try workouts().count == 2_000)
     #expect(try workouts().first?.name == "Evening Run")
@@ -123,6 +126,7 @@ struct DiaryHistoryTests: DiaryFolderSuite {
     #expect(try workouts().count == 2_000)
     let verbose = diary.run("workouts", "import", file, "--from", "strava", "--verbose")
     #expect(verbose.output.contains("\n  line 2001: the same date, name and distance"))
+    #expect(verbose.output.contains(", Elevation Loss, Calories.\n"), "every column named")
     // The same file mapped by hand, in miles: other distances, so new workouts.
     let mapped = diary.run(
       "--json", "workouts", "import", file, "--column", "name=Activity Name",
@@ -169,7 +173,7 @@ struct DiaryHistoryTests: DiaryFolderSuite {
     #expect(result.exitCode == 0)
     #expect(
       result.errorOutput
-        == "note: 1 distance without a unit were read as kilometres, though your distanceUnit is "
+        == "note: 1 distance without a unit was read as kilometres, though your distanceUnit is "
         + "miles; if they are miles, import with --unit mi\n")
     #expect(try workouts().map(\.distance) == [3.1, 10 * DistanceUnit.kilometersPerMile])
     let other = folder.write("name,distance,date\nSwim,1,2026-11-27\n", to: "swim.csv")
@@ -272,7 +276,7 @@ struct DiaryHistoryTests: DiaryFolderSuite {
     let file = folder.write("name,distance,\u{1B}[2Jcolumn\n\"\(evil)\",5,x\n", to: "evil.csv")
     let imported = diary.run("workouts", "import", file.path)
     #expect(imported.exitCode == 0, "\(imported.errorOutput)")
-    #expect(imported.output.contains("Ignored column: \\u{1B}[2Jcolumn."))
+    #expect(imported.output.contains("Ignored 1 column: \\u{1B}[2Jcolumn."))
     let exported = diary.run("workouts", "export")
     #expect(
       exported.output.contains(",'=cmd|' /C calc'!A0 \u{1B}[31mred"), "a file keeps the bytes")

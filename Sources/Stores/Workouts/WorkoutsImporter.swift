@@ -24,7 +24,8 @@ public struct WorkoutsImporter {
   public static let problemsListed = 20
 
   private let options: ImportOptions
-  /// What the result calls the files: the one path given, or "N files".
+  /// What the result calls the files: the one path given (as given, relative or not), or
+  /// "N files".
   private let name: String
   private var pending: [URL]
   private let isSeveral: Bool
@@ -50,8 +51,9 @@ public struct WorkoutsImporter {
         names = try FileManager.default.contentsOfDirectory(atPath: url.path)
       } catch {
         throw ImportError(
-          file: url.path,
-          problem: .unreadable(StoreFileError(path: url.path, problem: .cannotRead(errno: EACCES))))
+          file: url.relativePath,
+          problem: .unreadable(
+            StoreFileError(path: url.relativePath, problem: .cannotRead(errno: EACCES))))
       }
       let found = names.filter {
         ["csv", "gpx"].contains(($0 as NSString).pathExtension.lowercased())
@@ -59,7 +61,7 @@ public struct WorkoutsImporter {
       .sorted().map { url.appendingPathComponent($0) }
       guard !found.isEmpty else {
         throw ImportError(
-          file: url.path,
+          file: url.relativePath,
           problem: .invalid(line: 1, column: 1, message: "the folder has no .csv or .gpx file"))
       }
       expanded += found
@@ -67,14 +69,14 @@ public struct WorkoutsImporter {
     self.options = options
     pending = expanded
     isSeveral = expanded.count > 1
-    name = files.count == 1 ? files[0].path : "\(files.count) files"
+    name = files.count == 1 ? files[0].relativePath : "\(files.count) files"
   }
 
   /// How far the reading of the current file is.
   public var progress: ImportProgress {
     if let reader { return reader.progress }
     return ImportProgress(
-      file: current?.path ?? name, bytesRead: 0, totalBytes: 0,
+      file: current?.relativePath ?? name, bytesRead: 0, totalBytes: 0,
       rows: done.reduce(0) { $0 + $1.rows.count })
   }
 
@@ -112,10 +114,10 @@ public struct WorkoutsImporter {
       current = url
       let data = try Self.contents(of: url)
       if Self.isGPX(url, data) {
-        done.append(try WorkoutsGPX.read(data, path: url.path, makeID: makeID))
+        done.append(try WorkoutsGPX.read(data, path: url.relativePath, makeID: makeID))
         return !pending.isEmpty
       }
-      reader = try WorkoutsCSV.Reader(data, path: url.path, options: options)
+      reader = try WorkoutsCSV.Reader(data, path: url.relativePath, options: options)
     }
     guard var reading = reader else { return false }
     reader = nil
@@ -141,13 +143,14 @@ public struct WorkoutsImporter {
   /// - Throws: ``ImportError`` when it cannot be read or holds more than
   ///   ``maximumFileSize`` bytes.
   public static func contents(of url: URL) throws(ImportError) -> Data {
-    let path = url.path
+    // Messages name the file as it was given (`Fixtures/runs.csv`), not its absolute path.
+    let path = url.relativePath
     func unreadable(_ problem: StoreFileError.Problem) -> ImportError {
       ImportError(file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
     }
     // Opening a FIFO must not wait for a writer: O_NONBLOCK. Reading it then blocks, as its
     // writer writes — and ends at once when it has none.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw unreadable(.cannotRead(errno: errno)) }
     defer { close(descriptor) }
     var info = stat()

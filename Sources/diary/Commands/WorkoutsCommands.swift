@@ -266,14 +266,19 @@ enum WorkoutsCommands {
     static let name = "stats"
     static let summary = "Show totals, and a chart of the distance of each recent week"
     static let options: [Option<Stats>] = [
-      .option(\.weeks, "weeks", .integer(), summary: "How many ISO weeks the chart shows, 1 to 520")
+      .option(
+        \.weeks, "weeks", .integer(), summary: "How many ISO weeks the chart shows, 1 to 520"),
+      .option(
+        \.until, "until", .date, whenLeftOut: "today", summary: "The day whose week ends the chart"),
     ]
     static let discussion = """
-      The chart ends with this week, in your distance unit, as wide as the terminal; it draws \
-      with block characters where the locale is UTF-8, else with #.
+      The chart shows the distance of each week in your distance unit, as wide as the \
+      terminal, with block characters where the locale is UTF-8, else with #.
+      Example: diary workouts stats --weeks 26
       """
 
     var weeks = 12
+    var until: Date?
 
     func run(_ context: Context) throws {
       guard (1...520).contains(weeks) else {
@@ -281,7 +286,8 @@ enum WorkoutsCommands {
       }
       let timeZone = context.time.timeZone
       let statistics = try context.workouts().state.statistics(timeZone: timeZone)
-      let recent = statistics.recentWeeks(weeks, endingAt: context.time.now, timeZone: timeZone)
+      let recent = statistics.recentWeeks(
+        weeks, endingAt: until ?? context.time.now, timeZone: timeZone)
       if context.json {
         return try JSONOutput.write(
           Statistics(
@@ -365,7 +371,7 @@ enum WorkoutsCommands {
       .option(
         \.dateFormat, "date-format", .datePattern,
         summary: "How the file writes dates, such as %d/%m/%Y or %b %d, %Y, %I:%M:%S %p"),
-      .flag(\.verbose, "verbose", summary: "List every row skipped"),
+      .flag(\.verbose, "verbose", summary: "List every row skipped and every column ignored"),
     ]
     static let discussion = """
       CSV: the header names the columns, in any order, separated by commas, semicolons or \
@@ -419,7 +425,8 @@ enum WorkoutsCommands {
       if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
         context.output.message(
           "note: \(Values.count(summary.distancesWithoutUnit, "distance")) without a unit "
-            + "were read as kilometres, though your distanceUnit is miles; if they are miles, "
+            + (summary.distancesWithoutUnit == 1 ? "was" : "were")
+            + " read as kilometres, though your distanceUnit is miles; if they are miles, "
             + "import with --unit mi")
       }
       if context.json { return try JSONOutput.write(ImportReport(summary), to: context.output) }
@@ -443,10 +450,15 @@ enum WorkoutsCommands {
           }
         }
       }
-      if !summary.ignoredColumns.isEmpty {
+      let ignored = summary.ignoredColumns
+      if !ignored.isEmpty {
+        // A few names on one line; --verbose names them all.
+        let shown = verbose || ignored.count <= 6 ? ignored : Array(ignored.prefix(5))
         try context.output.line(
-          "Ignored \(summary.ignoredColumns.count == 1 ? "column" : "columns"): "
-            + summary.ignoredColumns.map { Terminal.escaped($0) }.joined(separator: ", ") + ".")
+          "Ignored \(Values.count(ignored.count, "column")): "
+            + shown.map { Terminal.escaped($0) }.joined(separator: ", ")
+            + (shown.count < ignored.count
+              ? " and \(ignored.count - shown.count) more (--verbose names them)." : "."))
       }
     }
   }
