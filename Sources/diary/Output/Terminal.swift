@@ -79,33 +79,24 @@ struct Terminal: Sendable {
     }
   }
 
-  /// `text`, cut to at most `width` columns, with "…" at the end when it was cut.
-  ///
-  /// - Complexity: O(`width`): the text after the first `width` + 1 characters is not read.
-  static func shortened(_ text: String, to width: Int) -> String {
-    fitted(text, to: width, escaping: false).text
-  }
-
   /// `text` with control characters escaped (see ``escaped(_:)``), cut to at most `width`
   /// columns with "…" at the end when it is wider, and the columns it takes then.
   ///
   /// - Complexity: O(`width`): a cell of 50 MB costs what its first line's worth does.
-  static func fitted(_ text: String, to width: Int, escaping: Bool = true) -> (
-    text: String, width: Int
-  ) {
+  static func fitted(_ text: String, to width: Int) -> (text: String, width: Int) {
     // Fast paths: printable ASCII that fits, as it is; text far narrower than `width` (no
     // byte takes more than 10 columns, escaped), escaped whole.
     if text.utf8.count <= width, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
       return (text, text.utf8.count)
     }
     if text.utf8.count <= width / 10 {
-      let whole = escaping ? escaped(text) : text
+      let whole = escaped(text)
       return (whole, Self.width(whole))
     }
     var pieces: [(text: String, width: Int)] = []
     var used = 0
     for character in text {
-      let piece = escaping ? escaped(String(character)) : String(character)
+      let piece = escaped(String(character))
       let pieceWidth = Self.width(piece)
       pieces.append((piece, pieceWidth))
       used += pieceWidth
