@@ -18,7 +18,7 @@ enum ExitCode: Int32, CaseIterable {
     case .success: "done"
     case .usage: "a command, option or setting is unknown, or an argument is missing"
     case .dataError: "a value is invalid, or a data file is corrupt or from a newer version"
-    case .noInput: "a data file or folder cannot be read"
+    case .noInput: "a file or folder cannot be read, or the data folder is a file"
     case .cannotCreate: "a data file or folder cannot be created or written"
     case .ioError: "reading or writing failed on the way (disk full, output closed)"
     case .temporaryFailure: "a data file's lock is held too long — try again"
@@ -58,7 +58,12 @@ struct DiaryError: Error, Equatable {
     case let error as ImportError:
       switch error.problem {
       case .unreadable(let cause), .notSaved(let cause): self.init(cause)
-      case .invalid: self.init(Terminal.escaped(error.description))
+      case .invalid, .tooLarge: self.init(Terminal.escaped(error.description))
+      case .invalidRows:
+        // One problem a line.
+        self.init(
+          error.description.split(separator: "\n").map { Terminal.escaped(String($0)) }
+            .joined(separator: "\n"))
       }
     case let error as DiaryFiles.NoHomeFolder:
       self.init(

@@ -127,7 +127,10 @@ struct DiaryHostileTests: DiaryFolderSuite {
     // longest title a command line can carry; the stores take any length.
     let long = String(repeating: "é", count: 65_000)
     #expect(diary.run("todos", "add", long).exitCode == 0)
-    let evil = "\u{1B}[2J\u{1B}]0;owned\u{7}\u{8}\u{202E}txt.exe\r"
+    let evil = "\u{1B}[2J\u{1B}]0;owned\u{7}\u{8}\u{202E}txt.exe"
+    let refused = diary.run("todos", "add", evil + "\r")
+    #expect(refused.exitCode == 65, "a line break is refused, not joined")
+    #expect(refused.errorOutput.contains("TITLE must be one line: it has a line break"))
     #expect(diary.run("todos", "add", evil).exitCode == 0)
     let list = diary.run("todos", "list")
     #expect(list.exitCode == 0)
@@ -140,7 +143,7 @@ struct DiaryHostileTests: DiaryFolderSuite {
     ).compactMap { $0["title"] as? String }
     #expect(
       titles == [
-        evil.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\r", with: ""), long,
+        evil, long,
       ])
   }
 

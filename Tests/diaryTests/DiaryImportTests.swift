@@ -23,21 +23,28 @@ struct DiaryImportTests {
     result = diary.run("workouts", "import", fixture("workouts.csv"))
     #expect(
       result.output
-        == "Added 0 workouts from \(fixture("workouts.csv")). Skipped 3:\n"
-        + "  line 2: its id is in the diary already\n  line 3: its id is in the diary already\n"
-        + "  line 4: its id is in the diary already\n")
+        == "Added 0 workouts from \(fixture("workouts.csv")).\n"
+        + "Skipped 3 rows: 3 already in the diary (--verbose lists them).\n")
+    result = diary.run("workouts", "import", fixture("workouts.csv"), "--verbose")
+    #expect(
+      result.output
+        == "Added 0 workouts from \(fixture("workouts.csv")).\nSkipped 3 rows: 3 already in the "
+        + "diary:\n  line 2: its id is in the diary already\n"
+        + "  line 3: its id is in the diary already\n  line 4: its id is in the diary already\n")
     #expect(
       diary.run("workouts", "list", "--json").output.components(separatedBy: "\"id\"").count == 4)
     result = diary.run("workouts", "import", fixture("duplicate-ids.csv"))
     #expect(
       result.output
-        == "Added 1 workout from \(fixture("duplicate-ids.csv")). Skipped 2:\n"
-        + "  line 2: its id is in the diary already\n  line 3: the same id as line 2\n")
+        == "Added 1 workout from \(fixture("duplicate-ids.csv")).\n"
+        + "Skipped 2 rows: 1 already in the diary, 1 repeating an earlier row's id "
+        + "(--verbose lists them).\n")
     #expect(result.errorOutput.isEmpty, "no progress bar when standard error is not a terminal")
     let json = diary.run("--json", "workouts", "import", fixture("reordered.csv"))
     let report = try? JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
     #expect(report?["added"] as? Int == 3)
     #expect((report?["skipped"] as? [Any])?.isEmpty == true)
+    #expect(report?["ignoredColumns"] as? [String] == ["Notes"])
   }
 
   @Test("export prints CSV that import reads back into the same workouts")
@@ -65,9 +72,9 @@ struct DiaryImportTests {
   @Test(
     "a bad file is refused (65) with its line and column, and nothing is added",
     arguments: [
-      ("unknown-column.csv", "line 1, column 6: unknown column \"distnce\""),
+      ("unknown-column.csv", "line 1, column 1: the header has no distance column"),
       ("missing-distance.csv", "line 1, column 1: the header has no distance column"),
-      ("negative-distance.csv", "line 3, column 6: expected a distance in kilometres"),
+      ("negative-distance.csv", "line 3, column 6: expected a distance from 0 to 100,000"),
       ("bad-complexity.csv", "line 2, column 7: expected low, medium or high"),
       ("extra-field.csv", "line 2, column 1: this row has 3 fields, the header 2"),
       ("unterminated-quote.csv", "line 2, column 1: the quoted field that starts here never ends"),
@@ -89,13 +96,19 @@ struct DiaryImportTests {
     #expect(folder.snapshot() == before)
   }
 
-  @Test("a file that cannot be read is 66: missing, a folder, a FIFO")
+  @Test("a file that cannot be read is 66: missing, a device; a FIFO without writer is empty")
   func unreadable() throws {
     #expect(mkfifo(folder.file("fifo.csv").path, 0o600) == 0)
-    for path in [folder.file("missing.csv").path, folder.url.path, folder.file("fifo.csv").path] {
+    for path in [folder.file("missing.csv").path, "/dev/null", "/dev/zero"] {
       let result = diary.run("workouts", "import", path)
       #expect(result.exitCode == 66, "\(path): \(result.errorOutput)")
       #expect(result.errorOutput.contains(path))
+    }
+    // The folder holds fifo.csv only: it is read, at once, and is empty.
+    for path in [folder.url.path, folder.file("fifo.csv").path] {
+      let result = diary.run("workouts", "import", path)
+      #expect(result.exitCode == 65, "\(path): \(result.errorOutput)")
+      #expect(result.errorOutput.contains("fifo.csv: line 1, column 1: the file is empty"))
     }
     #expect(!FileManager.default.fileExists(atPath: folder.file("workouts.json").path))
   }

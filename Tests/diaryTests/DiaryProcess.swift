@@ -42,9 +42,12 @@ struct DiaryProcess {
   }
 
   /// Runs `diary` with `arguments` and waits for it; its standard output goes to
-  /// `standardOutput` when one is given (the result's output is empty then).
+  /// `standardOutput` when one is given (the result's output is empty then); `input`, when
+  /// given, is written to its standard input, a pipe.
   @discardableResult
-  func run(_ arguments: [String], standardOutput: FileHandle? = nil) -> Result {
+  func run(_ arguments: [String], standardOutput: FileHandle? = nil, input: Data? = nil)
+    -> Result
+  {
     let process = Process()
     if let first = launcher.first {
       process.executableURL = URL(fileURLWithPath: first)
@@ -59,12 +62,21 @@ struct DiaryProcess {
     let errorOutput = Pipe()
     process.standardOutput = standardOutput.map { $0 as Any } ?? output
     process.standardError = errorOutput
-    process.standardInput = FileHandle.nullDevice
+    let inputPipe = input.map { _ in Pipe() }
+    process.standardInput = inputPipe.map { $0 as Any } ?? FileHandle.nullDevice
     do {
       try process.run()
     } catch {
       Issue.record("cannot run \(Self.binary.path): \(error) — build the diary product first")
       return Result(exitCode: -1, output: "", errorOutput: "")
+    }
+    if let inputPipe, let input {
+      let writing = inputPipe.fileHandleForWriting
+      // Written while diary reads, so that more than a pipe holds gets through.
+      Thread.detachNewThread {
+        try? writing.write(contentsOf: input)
+        try? writing.close()
+      }
     }
     // Read both pipes before waiting, so that a large output cannot block the process.
     let outputData = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()

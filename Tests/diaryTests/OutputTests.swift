@@ -52,7 +52,10 @@ struct OutputTests {
       HumanDate.parse(
         "tomorrow", LocalTime(now: now.addingTimeInterval(9 * 3_600), timeZone: tokyo))
         == HumanDate.parse("2026-12-01", LocalTime(now: now, timeZone: tokyo)))
-    for invalid in ["2026-11-29T24:00", "2026-11-29T07:60", "2026-11-29T07", "2026-11-29 07:30"] {
+    #expect(
+      HumanDate.parse("2026-11-29 07:30:15", LocalTime(now: now, timeZone: utc))
+        == now.addingTimeInterval(15), "a space for the T, as files write it")
+    for invalid in ["2026-11-29T24:00", "2026-11-29T07:60", "2026-11-29T07", "2026-11-29  07:30"] {
       #expect(HumanDate.parse(invalid, LocalTime(now: now, timeZone: utc)) == nil, "\(invalid)")
     }
   }

@@ -177,7 +177,7 @@ struct ParserTests {
       ("", "missing command: say what to work on, 'settings', 'todos' or 'workouts'"),
       (
         "todos",
-        "missing command for 'todos': 'list', 'add', 'done', 'undone', 'remove', 'move', 'order' or 'remove-completed'"
+        "missing command for 'todos': 'list', 'add', 'edit', 'done', 'undone', 'remove', 'move', 'order' or 'remove-completed'"
       ),
       ("help todos add extra", "help takes a group and a command: diary help todos add"),
     ])

@@ -39,7 +39,9 @@ struct ReadmeTranscriptTests {
       }
     }
     try #require(steps.count >= 10, "the transcript has its commands")
-    let diary = DiaryProcess(folder: folder.url)
+    var diary = DiaryProcess(folder: folder.url)
+    // Paths such as Fixtures/import/… are the repository's.
+    diary.currentDirectory = fixturesFolder.deletingLastPathComponent()
     for (command, expected) in steps {
       let words = try #require(Self.words(command), "cannot split: \(command)")
       try #require(words.first == "diary", "not a diary command: \(command)")

@@ -170,7 +170,8 @@ extension Store {
   }
 
   /// The error of the latest action, reload or effect that failed — a write that could not
-  /// be saved, a file made invalid by someone else — or `nil` once a later action was saved.
+  /// be saved, a file made invalid by someone else — or `nil` once a later action was saved
+  /// or a later reload (``refresh()``, or one the watch made) read the file.
   /// Tracked by Observation, so a view can show it. Always `nil` for a store in memory that
   /// runs no effects.
   public var lastError: (any Error)? { core.lastError }

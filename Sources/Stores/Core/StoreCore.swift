@@ -159,9 +159,11 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/refresh()``.
   public func refresh() throws {
-    guard let backing, let reloaded = try backing.reloadIfChanged(from: storedState),
-      reloaded != storedState
-    else { return }
+    guard let backing else { return }
+    let reloaded = try backing.reloadIfChanged(from: storedState)
+    // The file reads well: an error kept from before (a reload that failed) is over.
+    if storedLastError != nil { lastError = nil }
+    guard let reloaded, reloaded != storedState else { return }
     storedState = reloaded
     didChange(.reload)
   }

@@ -3,7 +3,9 @@ import Foundation
 /// Comma-separated values as RFC 4180 has them — the form spreadsheets and other apps import
 /// and export — read strictly and written so that any text survives.
 ///
-/// Reading accepts records ended by CRLF, LF or CR, fields in double quotes holding commas,
+/// Fields are separated by commas, or by another delimiter (`;` and tabs are common: see
+/// ``delimiter(ofHeaderIn:)``). Reading accepts records ended by CRLF, LF or CR, fields in
+/// double quotes holding delimiters,
 /// quotes (doubled) and line breaks, a UTF-8 byte-order mark at the start, and a last record
 /// without a line break; it refuses, with the line and column, text that is not UTF-8, a quote
 /// inside an unquoted field, anything after a closing quote but a comma or a line break, and
@@ -28,8 +30,11 @@ enum CSV {
     private var lineStart: Int
     /// The line and column where the last record returned started.
     private(set) var recordLine = 1
+    /// The byte between fields.
+    let delimiter: UInt8
 
-    init(_ data: Data) {
+    init(_ data: Data, delimiter: UInt8 = UInt8(ascii: ",")) {
+      self.delimiter = delimiter
       bytes = Array(data)
       let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
       offset = hasBOM ? 3 : 0
@@ -52,13 +57,11 @@ enum CSV {
       while true {
         fields.append(try field())
         guard offset < bytes.count else { return fields }
-        switch bytes[offset] {
-        case UInt8(ascii: ","):
-          offset += 1
-        default:
+        guard bytes[offset] == delimiter else {
           skipLineBreak()
           return fields
         }
+        offset += 1
       }
     }
 
@@ -98,7 +101,8 @@ enum CSV {
           offset += 1
           guard offset == bytes.count || isSeparator(bytes[offset]) else {
             throw problem(
-              "expected a comma or the end of the line after the closing quote", at: offset)
+              "expected \(delimiterName) or the end of the line after the closing quote",
+              at: offset)
           }
           return made(try text(content[...], startingAt: startOffset))
         }
@@ -115,7 +119,17 @@ enum CSV {
     }
 
     private func isSeparator(_ byte: UInt8) -> Bool {
-      byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D
+      byte == delimiter || byte == 0x0A || byte == 0x0D
+    }
+
+    /// "a comma", "a semicolon", "a tab".
+    private var delimiterName: String {
+      switch delimiter {
+      case UInt8(ascii: ","): "a comma"
+      case UInt8(ascii: ";"): "a semicolon"
+      case 0x09: "a tab"
+      default: "'\(Character(Unicode.Scalar(delimiter)))'"
+      }
     }
 
     /// Moves past the line break at `offset` (CRLF, LF or CR) and starts a new line.
@@ -152,6 +166,24 @@ enum CSV {
     private func problem(_ message: String, at offset: Int) -> CSVProblem {
       let place = Field(text: "", line: line, offset: offset, lineStart: lineStart)
       return CSVProblem(line: line, column: column(of: place), message: message)
+    }
+  }
+
+  /// The delimiter of the header line of `data`: whichever of `,`, `;` and tab it holds most
+  /// often outside quotes, a comma when it holds none. O(*n*) in the line's length.
+  static func delimiter(ofHeaderIn data: Data) -> UInt8 {
+    var counts: [UInt8: Int] = [:]
+    var isQuoted = false
+    for byte in data {
+      if byte == UInt8(ascii: "\"") { isQuoted.toggle() }
+      if !isQuoted, byte == 0x0A || byte == 0x0D { break }
+      if !isQuoted, byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == 0x09 {
+        counts[byte, default: 0] += 1
+      }
+    }
+    let comma = UInt8(ascii: ",")
+    return [UInt8(ascii: ";"), 0x09].reduce(comma) { best, byte in
+      counts[byte, default: 0] > counts[best, default: 0] ? byte : best
     }
   }
 

@@ -6,7 +6,8 @@ import Foundation
 public enum LocalDate {
   /// The instant `text` names: ISO 8601 with a zone (`2026-11-29T07:30:00Z`,
   /// `2026-11-29T08:30:00+01:00`), or in `timeZone` a day (`2026-11-29`, its start) or a
-  /// wall-clock time (`2026-11-29T07:30`, `2026-11-29T07:30:15`). Years are 0001...9999; `nil`
+  /// wall-clock time (`2026-11-29T07:30`, `2026-11-29T07:30:15`, also with a space for the
+  /// `T`: `2026-11-29 07:30:15`). Years are 0001...9999; `nil`
   /// for anything else.
   ///
   /// In a gap of a change to summer time, a wall-clock time is the instant as many seconds
@@ -26,14 +27,15 @@ public enum LocalDate {
     func byte(_ index: Int, is character: Character) -> Bool {
       index < bytes.count && bytes[index] == character.asciiValue
     }
-    // YYYY-MM-DD, then THH:MM or THH:MM:SS.
+    // YYYY-MM-DD, then THH:MM or THH:MM:SS (or a space for the T).
     guard [10, 16, 19].contains(bytes.count), let year = number(0, 4), year >= 1,
       byte(4, is: "-"), let month = number(5, 2), (1...12).contains(month), byte(7, is: "-"),
       let day = number(8, 2), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
     else { return nil }
     var second = CivilDate.days(year: year, month: month, day: day) * 86_400
     if bytes.count > 10 {
-      guard byte(10, is: "T") || byte(10, is: "t"), let hour = number(11, 2), hour < 24,
+      guard byte(10, is: "T") || byte(10, is: "t") || byte(10, is: " "), let hour = number(11, 2),
+        hour < 24,
         byte(13, is: ":"), let minute = number(14, 2), minute < 60
       else { return nil }
       second += hour * 3_600 + minute * 60
@@ -64,7 +66,7 @@ public enum LocalDate {
 
   /// The instant whose wall-clock time in `timeZone` is `second` seconds after 1970-01-01
   /// 00:00.
-  private static func instant(ofLocalSecond second: Int, in timeZone: TimeZone) -> Date {
+  static func instant(ofLocalSecond second: Int, in timeZone: TimeZone) -> Date {
     let local = Date(timeIntervalSince1970: Double(second))
     let guess = local.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: local)))
     return local.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))

@@ -50,6 +50,31 @@ public struct WorkoutStatistics: Equatable, Sendable {
     }
     self.weeks = weeks.sorted { $0.key < $1.key }.map(\.value)
   }
+
+  /// The `count` ISO weeks that end with the one `now` falls in, in `timeZone`, earliest
+  /// first — weeks without workouts too, with a count and distance of 0: what a chart of the
+  /// recent weeks shows. O(`count` + weeks).
+  public func recentWeeks(_ count: Int, endingAt now: Date, timeZone: TimeZone = .current)
+    -> [Week]
+  {
+    var calendar = Calendar(identifier: .iso8601)
+    calendar.timeZone = timeZone
+    let byKey = Dictionary(uniqueKeysWithValues: weeks.map { ($0.year * 100 + $0.week, $0) })
+    guard count > 0, let start = calendar.dateInterval(of: .weekOfYear, for: now)?.start else {
+      return []
+    }
+    return (0..<count).reversed().compactMap { back in
+      // Noon on the week's Monday, away from any change of the clocks.
+      guard
+        let day = calendar.date(byAdding: .day, value: -7 * back, to: start)?
+          .addingTimeInterval(12 * 3_600)
+      else { return nil }
+      let components = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: day)
+      let year = components.yearForWeekOfYear ?? 0
+      let week = components.weekOfYear ?? 0
+      return byKey[year * 100 + week] ?? Week(year: year, week: week, count: 0, distance: 0)
+    }
+  }
 }
 
 extension WorkoutsStore.State {

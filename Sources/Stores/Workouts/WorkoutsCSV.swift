@@ -3,48 +3,65 @@ import Foundation
 /// Workouts as CSV (RFC 4180), the way people move a diary between apps.
 ///
 /// Export writes a header, `id,name,distance,date,complexity`, then a line per workout:
-/// distances in kilometres, dates in UTC ISO 8601 with the digits an exact round trip needs.
-/// Import reads a header that names the columns in any order, any case: `name` and `distance`
-/// (kilometres) are required; `date` (`YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM`, or ISO
-/// 8601), `complexity` (`low`, `medium`, `high`) and `id` are optional, and so is each of
-/// their fields (now, medium, a new id). A row with an id seen before in the file is left out.
+/// distances in kilometres, dates in UTC ISO 8601 with the digits an exact round trip needs,
+/// and a name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) behind a
+/// `'`, which import takes off again.
+///
+/// Import reads any CSV whose header names the columns, in any order and case, with `,`, `;`
+/// or a tab between fields (told from the header line); ``ImportOptions`` maps other headers
+/// (Strava's `Activity Name`), and columns it does not use are ignored and listed. `name` and
+/// `distance` are required; `date`, `complexity` and `id` are optional, and so is each of
+/// their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
+/// (`5.2`, `5km`, `3.1 mi`, 0 to 100,000; in a file separated by `;` or tabs also `5,2`); a
+/// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
+/// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format
+/// reads; a name is one line. Every row is checked: the import fails with all the problems
+/// (the first ``WorkoutsImporter/problemsListed``, and the count). A row with an id seen
+/// before in the file is left out.
 public enum WorkoutsCSV {
   /// The columns, in the order export writes them.
-  public static let columns = ["id", "name", "distance", "date", "complexity"]
+  public static let columns = ImportOptions.Field.allCases.map(\.rawValue)
 
   /// `workouts` as CSV text, header first. O(*n*).
   public static func export(_ workouts: some Sequence<Workout>) -> String {
     var text = CSV.line(columns)
     for workout in workouts {
       text += CSV.line([
-        workout.id.uuidString, workout.name, JSONNumber(workout.distance).text,
-        ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
+        workout.id.uuidString, guardedFromFormulas(workout.name),
+        JSONNumber(workout.distance).text, ISO8601Timestamp.string(from: workout.date) ?? "",
+        workout.complexity.name,
       ])
     }
     return text
   }
 
-  /// The bytes of the CSV file at `url`, a regular file (never a FIFO or a device).
-  ///
-  /// - Throws: ``ImportError`` with ``ImportError/Problem/unreadable(_:)``.
-  public static func contents(of url: URL) throws(ImportError) -> Data {
-    do throws(StoreFileError) {
-      guard let (data, _) = try FileSystem.read(url.path, path: url.path) else {
-        throw StoreFileError(path: url.path, problem: .cannotRead(errno: ENOENT))
-      }
-      return data
-    } catch {
-      throw ImportError(file: url.path, problem: .unreadable(error))
-    }
+  /// The characters that make a spreadsheet run a cell as a formula when they start it, and
+  /// the quote that guards them.
+  private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "'"]
+
+  /// `name` with a `'` before it when it starts like a formula — or looks guarded already
+  /// (`'=`, `''`), so that ``unguarded(_:)`` gives every name back exactly.
+  static func guardedFromFormulas(_ name: String) -> String {
+    guard let first = name.first,
+      first != "'" && formulaStarts.contains(first) || unguarded(name) != name
+    else { return name }
+    return "'" + name
+  }
+
+  /// `name` without the guard ``guardedFromFormulas(_:)`` adds.
+  static func unguarded(_ name: String) -> String {
+    guard name.first == "'", let second = name.dropFirst().first, formulaStarts.contains(second)
+    else { return name }
+    return String(name.dropFirst())
   }
 
   /// Reads all the workouts of `data`, the content of the file at `path`.
   ///
-  /// - Throws: ``ImportError`` for the first problem, with its line and column.
+  /// - Throws: ``ImportError`` with every problem, with its line and column.
   public static func read(
-    _ data: Data, path: String, timeZone: TimeZone, now: Date, makeID: () -> UUID
+    _ data: Data, path: String, options: ImportOptions, now: Date, makeID: () -> UUID
   ) throws(ImportError) -> WorkoutsImport {
-    var reader = try Reader(data, path: path, timeZone: timeZone)
+    var reader = try Reader(data, path: path, options: options)
     while try reader.read(rows: .max, now: now, makeID: makeID) {}
     return reader.result
   }
@@ -54,27 +71,28 @@ public enum WorkoutsCSV {
   public struct Reader {
     private var csv: CSV.Reader
     private let path: String
-    private let timeZone: TimeZone
-    /// The position of each column in a row.
-    private let positions: [String: Int]
+    private let options: ImportOptions
+    /// The position of the column of each field in a row.
+    private let positions: [ImportOptions.Field: Int]
     private let width: Int
+    private let ignoredColumns: [String]
     private var rows: [WorkoutsImport.Row] = []
     private var skipped: [SkippedRow] = []
+    private var distancesWithoutUnit = 0
     /// The line where each id was first seen.
     private var seen: [UUID: Int] = [:]
+    /// The first problems found, and how many in all.
+    private var problems: [ImportError.RowProblem] = []
+    private var problemCount = 0
 
     /// Starts reading `data`, the content of the file at `path`, with its header.
     ///
-    /// - Throws: ``ImportError`` when the header is missing, names a column twice or one
-    ///   that is not known, or lacks `name` or `distance`.
-    public init(_ data: Data, path: String, timeZone: TimeZone) throws(ImportError) {
-      var csv = CSV.Reader(data)
-      func invalid(_ message: String, _ field: CSV.Field? = nil) -> ImportError {
-        ImportError(
-          file: path,
-          problem: .invalid(
-            line: field?.line ?? 1, column: field.map { csv.column(of: $0) } ?? 1,
-            message: message))
+    /// - Throws: ``ImportError`` when the header is missing or lacks the name or distance
+    ///   column.
+    public init(_ data: Data, path: String, options: ImportOptions) throws(ImportError) {
+      var csv = CSV.Reader(data, delimiter: CSV.delimiter(ofHeaderIn: data))
+      func invalid(_ message: String) -> ImportError {
+        ImportError(file: path, problem: .invalid(line: 1, column: 1, message: message))
       }
       let first: [CSV.Field]?
       do {
@@ -85,27 +103,52 @@ public enum WorkoutsCSV {
       guard let header = first else {
         throw invalid("the file is empty — it needs a header such as name,distance")
       }
-      var positions: [String: Int] = [:]
-      for (index, field) in header.enumerated() {
-        let name = field.text.trimmedOfSpaces.lowercased()
-        guard WorkoutsCSV.columns.contains(name) else {
-          throw invalid(
-            "unknown column \(quoted(field.text)) — the columns are "
-              + WorkoutsCSV.columns.joined(separator: ", "), field)
-        }
-        guard positions[name] == nil else {
-          throw invalid("the column \(name) is named twice", field)
-        }
-        positions[name] = index
+      var positions: [ImportOptions.Field: Int] = [:]
+      var ignored: [String] = []
+      let headers = header.map { $0.text.trimmedOfSpaces.lowercased() }
+      for field in ImportOptions.Field.allCases {
+        let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
+        // The first column of that name: Strava's file has two called Distance.
+        positions[field] = headers.firstIndex(of: wanted)
       }
-      for required in ["name", "distance"] where positions[required] == nil {
-        throw invalid("the header has no \(required) column; it needs name and distance")
+      let used = Set(positions.values)
+      for (index, field) in header.enumerated() where !used.contains(index) {
+        if !ignored.contains(field.text) { ignored.append(field.text) }
+      }
+      for required in [ImportOptions.Field.name, .distance] where positions[required] == nil {
+        let wanted = options.header(for: required)
+        let near = Self.closest(to: wanted.lowercased(), among: header.map(\.text))
+        throw invalid(
+          "the header has no \(required.rawValue) column (\(quoted(wanted)))"
+            + (near.map { " — did you mean \(quoted($0))?" } ?? "")
+            + " Name the column that holds it with --column \(required.rawValue)=HEADER")
       }
       self.csv = csv
       self.path = path
-      self.timeZone = timeZone
+      self.options = options
       self.positions = positions
       width = header.count
+      ignoredColumns = ignored
+    }
+
+    /// The header of `headers` closest to `wanted` (at most two edits away), if any.
+    private static func closest(to wanted: String, among headers: [String]) -> String? {
+      headers.map { ($0, editDistance(Array($0.lowercased()), Array(wanted))) }
+        .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The Levenshtein distance of `a` and `b`. O(*mn*), for short headers.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+      guard a.count < 64, b.count < 64 else { return .max }
+      var previous = Array(0...b.count)
+      for (i, x) in a.enumerated() {
+        var current = [i + 1]
+        for (j, y) in b.enumerated() {
+          current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        }
+        previous = current
+      }
+      return previous[b.count]
     }
 
     /// How far the reading is.
@@ -116,104 +159,146 @@ public enum WorkoutsCSV {
 
     /// What was read so far.
     public var result: WorkoutsImport {
-      WorkoutsImport(file: path, rows: rows, skipped: skipped)
+      WorkoutsImport(
+        file: path, rows: rows, skipped: skipped, ignoredColumns: ignoredColumns,
+        distancesWithoutUnit: distancesWithoutUnit)
     }
 
     /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for
     /// rows without an id; returns whether the file has more.
     ///
-    /// - Throws: ``ImportError`` for the first row that is not valid, with its line and
-    ///   column and what was expected.
+    /// - Throws: ``ImportError`` at the end of the file when rows are not valid — every
+    ///   problem found, with its line and column and what was expected — or at once for text
+    ///   that is not CSV (a quote never closed).
     /// - Complexity: O(*n*) in the bytes read.
     public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
       throws(ImportError) -> Bool
     {
       for _ in 0..<count {
-        let record: [CSV.Field]
+        let next: [CSV.Field]?
         do {
-          guard let next = try csv.nextRecord() else { return false }
-          record = next
+          next = try csv.nextRecord()
         } catch {
-          throw Self.error(error, path)
+          // Text that is not CSV ends the reading: what follows cannot be told apart.
+          report(error.line, error.column, error.message)
+          throw self.error ?? Self.error(error, path)
         }
-        try add(record, now: now, makeID: makeID)
+        guard let record = next else {
+          if let error { throw error }
+          return false
+        }
+        add(record, now: now, makeID: makeID)
       }
       return true
     }
 
-    private mutating func add(_ record: [CSV.Field], now: Date, makeID: () -> UUID)
-      throws(ImportError)
-    {
+    /// The error of the problems found, or `nil`.
+    private var error: ImportError? {
+      guard problemCount > 0 else { return nil }
+      if problemCount == 1, let only = problems.first {
+        return ImportError(
+          file: path, problem: .invalid(line: only.line, column: only.column, message: only.message)
+        )
+      }
+      return ImportError(file: path, problem: .invalidRows(problems, count: problemCount))
+    }
+
+    private mutating func report(_ line: Int, _ column: Int, _ message: String) {
+      problemCount += 1
+      if problems.count < WorkoutsImporter.problemsListed {
+        problems.append(ImportError.RowProblem(line: line, column: column, message: message))
+      }
+    }
+
+    private mutating func add(_ record: [CSV.Field], now: Date, makeID: () -> UUID) {
       let line = csv.recordLine
       guard record.count == width else {
-        throw ImportError(
-          file: path,
-          problem: .invalid(
-            line: line, column: 1,
-            message: "this row has \(record.count) fields, the header \(width)"))
+        return report(line, 1, "this row has \(record.count) fields, the header \(width)")
       }
-      func field(_ column: String) -> CSV.Field? {
-        positions[column].map { record[$0] }
+      let problemsBefore = problemCount
+      func field(_ field: ImportOptions.Field) -> CSV.Field? {
+        positions[field].map { record[$0] }
       }
-      func invalid(_ field: CSV.Field, _ message: String) -> ImportError {
-        ImportError(
-          file: path,
-          problem: .invalid(line: field.line, column: csv.column(of: field), message: message))
+      func invalid(_ field: CSV.Field, _ message: String) {
+        report(field.line, csv.column(of: field), message)
       }
-      let name = field("name")!
-      let distanceField = field("distance")!
-      let distanceText = distanceField.text.trimmedOfSpaces
-      guard let distance = Double(decimal: distanceText), distance >= 0 else {
-        throw invalid(
+      let nameField = field(.name)!
+      let name = WorkoutsCSV.unguarded(nameField.text.trimmedOfSpaces)
+      if name.contains(where: \.isNewline) {
+        invalid(nameField, "a name must be one line; this one has a line break — remove it")
+      }
+      let distanceField = field(.distance)!
+      var distance = 0.0
+      if let typed = DistanceText.parse(
+        distanceField.text.trimmedOfSpaces, allowsDecimalComma: csv.delimiter != UInt8(ascii: ","))
+      {
+        if typed.unit == nil { distancesWithoutUnit += 1 }
+        distance = (typed.unit ?? options.unit ?? .kilometers).kilometers(from: typed.value)
+      } else {
+        invalid(
           distanceField,
-          "expected a distance in kilometres, such as 5.2, found \(quoted(distanceField.text))")
+          "expected a distance from 0 to 100,000 such as 5.2, 5km or 3.1 mi, found "
+            + quoted(distanceField.text))
       }
       var date = now
-      if let dateField = field("date"), !dateField.text.isEmpty {
-        guard let parsed = LocalDate.date(from: dateField.text, in: timeZone) else {
-          throw invalid(
+      let dateField = field(.date)
+      let hasDate = dateField.map { !$0.text.trimmedOfSpaces.isEmpty } ?? false
+      if let dateField, hasDate {
+        if let parsed = Self.date(dateField.text.trimmedOfSpaces, options, now: now) {
+          date = parsed
+        } else {
+          invalid(
             dateField,
-            "expected a date such as 2026-11-29 or 2026-11-29T07:30:00Z, found "
-              + quoted(dateField.text))
+            "expected a date such as 2026-11-29, 2026-11-29 07:30 or 2026-11-29T07:30:00Z"
+              + (options.dateFormat.map { ", or as \($0.pattern)" }
+                ?? ", or give its form as a date format such as %d/%m/%Y")
+              + ", found " + quoted(dateField.text))
         }
-        date = parsed
       }
       var complexity = Workout.Complexity.medium
-      if let complexityField = field("complexity"), !complexityField.text.isEmpty {
-        guard
-          let parsed = Workout.Complexity(
-            name: complexityField.text.trimmedOfSpaces.lowercased())
-        else {
-          throw invalid(
+      if let complexityField = field(.complexity), !complexityField.text.isEmpty {
+        if let parsed = Workout.Complexity(name: complexityField.text.trimmedOfSpaces.lowercased())
+        {
+          complexity = parsed
+        } else {
+          invalid(
             complexityField, "expected low, medium or high, found \(quoted(complexityField.text))")
         }
-        complexity = parsed
       }
-      var id: UUID
-      if let idField = field("id"), !idField.text.isEmpty {
-        guard let parsed = UUID(uuidString: idField.text.trimmedOfSpaces)
-        else {
-          throw invalid(
+      var id: UUID?
+      if let idField = field(.id), !idField.text.isEmpty {
+        if let parsed = UUID(uuidString: idField.text.trimmedOfSpaces) {
+          id = parsed
+        } else {
+          invalid(
             idField,
             "expected an id such as 6F9619FF-8B86-D011-B42D-00C04FC964FF, found "
               + quoted(idField.text))
         }
-        id = parsed
-        if let first = seen[id] {
-          skipped.append(SkippedRow(line: line, reason: "the same id as line \(first)"))
-          return
-        }
-      } else {
-        id = makeID()
       }
-      seen[id] = line
+      guard problemCount == problemsBefore else { return }
+      if let id, let first = seen[id] {
+        skipped.append(SkippedRow(line: line, reason: "the same id as line \(first)"))
+        return
+      }
       do {
         let workout = try Workout(
-          id: id, name: name.text, distance: distance, date: date, complexity: complexity)
-        rows.append(WorkoutsImport.Row(line: line, workout: workout))
+          id: id ?? makeID(), name: name, distance: distance, date: date, complexity: complexity)
+        seen[workout.id] = line
+        rows.append(
+          WorkoutsImport.Row(line: line, workout: workout, hasID: id != nil, hasDate: hasDate))
       } catch {
-        throw invalid(error == .emptyName ? name : distanceField, error.description)
+        invalid(error == .emptyName ? nameField : distanceField, error.description)
       }
+    }
+
+    /// The date `text` names: a form ``LocalDate`` reads, `today`, `yesterday`, `tomorrow`,
+    /// or the options' date format.
+    private static func date(_ text: String, _ options: ImportOptions, now: Date) -> Date? {
+      if let date = options.dateFormat?.date(from: text, in: options.timeZone) { return date }
+      if let date = LocalDate.date(from: text, in: options.timeZone) { return date }
+      let days = ["yesterday": -1, "today": 0, "tomorrow": 1][text.lowercased()]
+      return days.map { LocalDate.startOfDay($0, from: now, in: options.timeZone) }
     }
 
     private static func error(_ problem: CSVProblem, _ path: String) -> ImportError {

@@ -1,42 +1,78 @@
 import Foundation
 
-/// The workouts read from a CSV file, ready to be added in one action
+/// The workouts read from CSV or GPX files, ready to be added in one action
 /// (``WorkoutsStore/Action/finishImport(_:)``), and the rows left out.
 public struct WorkoutsImport: Equatable, Sendable {
-  /// One workout and the line of the file it was read from.
+  /// One workout, the line of the file it was read from, and what tells it from the
+  /// workouts in the diary.
   public struct Row: Equatable, Sendable {
     public var line: Int
     public var workout: Workout
+    /// Whether the file gave the workout's id. A row without one is the same as a workout in
+    /// the diary with the same date, name and distance — or, when ``hasDate`` is false, the
+    /// same name and distance — and is then left out, so that importing a file twice adds
+    /// nothing the second time.
+    public var hasID: Bool
+    /// Whether the file gave the workout's date (else it is the time of the import).
+    public var hasDate: Bool
+    /// The file the row is from, when the import read several; `nil` for the import's file.
+    public var file: String?
 
-    public init(line: Int, workout: Workout) {
+    public init(
+      line: Int, workout: Workout, hasID: Bool = true, hasDate: Bool = true, file: String? = nil
+    ) {
       self.line = line
       self.workout = workout
+      self.hasID = hasID
+      self.hasDate = hasDate
+      self.file = file
     }
   }
 
-  /// The path of the file read.
+  /// The path of the file read (or of the folder, or "N files").
   public var file: String
   /// The workouts, in the order of the file.
   public var rows: [Row]
   /// The rows left out while reading (the same id twice in the file).
   public var skipped: [SkippedRow]
+  /// The CSV columns that were not read, each named once, in the order of the header.
+  public var ignoredColumns: [String]
+  /// How many distances had no unit (and were read in ``ImportOptions/unit``, else km).
+  public var distancesWithoutUnit: Int
 
-  public init(file: String, rows: [Row], skipped: [SkippedRow] = []) {
+  public init(
+    file: String, rows: [Row], skipped: [SkippedRow] = [], ignoredColumns: [String] = [],
+    distancesWithoutUnit: Int = 0
+  ) {
     self.file = file
     self.rows = rows
     self.skipped = skipped
+    self.ignoredColumns = ignoredColumns
+    self.distancesWithoutUnit = distancesWithoutUnit
   }
 }
 
-/// A row of a CSV file that was not imported, and why.
+/// A row of a file that was not imported, and why.
 public struct SkippedRow: Equatable, Sendable {
   public var line: Int
   public var reason: String
+  /// The file the row is from, when the import read several; `nil` for the import's file.
+  public var file: String?
 
-  public init(line: Int, reason: String) {
+  public init(line: Int, reason: String, file: String? = nil) {
     self.line = line
     self.reason = reason
+    self.file = file
   }
+
+  /// Why a row equal to a workout in the diary is left out.
+  public static let inDiary = "the same date, name and distance as a workout in the diary"
+  /// Why a row whose id is in the diary is left out.
+  public static let idInDiary = "its id is in the diary already"
+
+  /// Whether the row was left out because the diary has it already (rather than because it
+  /// repeats an earlier row of the file).
+  public var isInDiary: Bool { reason == Self.inDiary || reason == Self.idInDiary }
 }
 
 /// How far an import has read its file.
@@ -65,25 +101,53 @@ public struct ImportSummary: Equatable, Sendable {
   public var file: String
   /// How many workouts were added.
   public var added: Int
-  /// The rows left out: the same id twice in the file, or an id already in the diary.
+  /// The rows left out: the same id twice in the file, or already in the diary.
   public var skipped: [SkippedRow]
+  /// The CSV columns that were not read.
+  public var ignoredColumns: [String]
+  /// How many distances had no unit.
+  public var distancesWithoutUnit: Int
 
-  public init(file: String, added: Int, skipped: [SkippedRow]) {
+  public init(
+    file: String, added: Int, skipped: [SkippedRow], ignoredColumns: [String] = [],
+    distancesWithoutUnit: Int = 0
+  ) {
     self.file = file
     self.added = added
     self.skipped = skipped
+    self.ignoredColumns = ignoredColumns
+    self.distancesWithoutUnit = distancesWithoutUnit
   }
 }
 
-/// Why an import added nothing: the file could not be read, or a row is not valid.
+/// Why an import added nothing: the file could not be read, is too large, or rows are not
+/// valid.
 public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong at a line and column (1-based).
+  public struct RowProblem: Equatable, Sendable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+      self.line = line
+      self.column = column
+      self.message = message
+    }
+  }
+
   public enum Problem: Equatable, Sendable {
-    /// The file cannot be read (missing, not a regular file, no permission).
+    /// The file cannot be read (missing, not a regular file or pipe, no permission).
     case unreadable(StoreFileError)
+    /// The file is larger than ``WorkoutsImporter/maximumFileSize``.
+    case tooLarge(limit: Int)
     /// The text is not valid: what is wrong at a line and column (1-based).
     case invalid(line: Int, column: Int, message: String)
     /// The workouts were read, but the diary's file could not be saved.
     case notSaved(StoreFileError)
+    /// Several problems in the rows: the first ones (at most
+    /// ``WorkoutsImporter/problemsListed``), and how many there are in all.
+    case invalidRows([RowProblem], count: Int)
   }
 
   /// The path of the file.
@@ -101,13 +165,20 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
       error.description
     case .notSaved(let error):
       "\(file) was read, but \(error); nothing was imported"
+    case .tooLarge(let limit):
+      "\(file) is larger than \(limit / 1_000_000) MB, the most an import reads — split it; "
+        + "nothing was imported"
     case .invalid(let line, let column, let message):
       "\(file): line \(line), column \(column): \(message); nothing was imported"
+    case .invalidRows(let problems, let count):
+      "\(file): \(count) problems in its rows; nothing was imported"
+        + problems.map { "\n  line \($0.line), column \($0.column): \($0.message)" }.joined()
+        + (count > problems.count ? "\n  … and \(count - problems.count) more" : "")
     }
   }
 }
 
-/// Where an import started by ``WorkoutsStore/Action/importWorkouts(from:timeZone:)`` is: a
+/// Where an import started by ``WorkoutsStore/Action/importWorkouts(from:options:)`` is: a
 /// part of the state kept in memory only, never in the file.
 ///
 /// Indirect, so that copying the state — once per action, for its callbacks — costs one

@@ -163,15 +163,31 @@ public final class WorkoutsStore: Store {
       return true
     }
 
-    /// Adds the rows of `imported` whose ids are not taken and records what was added and
-    /// left out as the import's status. O(*n* + *m*), plus the sort of a sorted diary.
+    /// Adds the rows of `imported` whose ids are not taken — and, for a row without an id,
+    /// that are not the same as a workout here (same date, name and distance; same name and
+    /// distance for a row without a date) — and records what was added and left out as the
+    /// import's status. O(*n* + *m*), plus the sort of a sorted diary.
     mutating func finish(_ imported: WorkoutsImport) {
       let taken = Set(workouts.map(\.id))
+      var contents: Set<Content> = []
+      var namesAndDistances: Set<Content> = []
+      if imported.rows.contains(where: { !$0.hasID }) {
+        for workout in workouts {
+          contents.insert(Content(workout, withDate: true))
+          namesAndDistances.insert(Content(workout, withDate: false))
+        }
+      }
       var skipped = imported.skipped
       var new: [Workout] = []
       for row in imported.rows {
         if taken.contains(row.workout.id) {
-          skipped.append(SkippedRow(line: row.line, reason: "its id is in the diary already"))
+          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.idInDiary, file: row.file))
+        } else if !row.hasID,
+          row.hasDate
+            ? contents.contains(Content(row.workout, withDate: true))
+            : namesAndDistances.contains(Content(row.workout, withDate: false))
+        {
+          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.inDiary, file: row.file))
         } else {
           new.append(row.workout)
         }
@@ -179,7 +195,23 @@ public final class WorkoutsStore: Store {
       _ = add(new)
       importStatus = .finished(
         ImportSummary(
-          file: imported.file, added: new.count, skipped: skipped.sorted { $0.line < $1.line }))
+          file: imported.file, added: new.count,
+          skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
+          ignoredColumns: imported.ignoredColumns,
+          distancesWithoutUnit: imported.distancesWithoutUnit))
+    }
+
+    /// What tells a workout without an id from another: its date, name and distance.
+    private struct Content: Hashable {
+      var date: Date?
+      var name: String
+      var distance: Double
+
+      init(_ workout: Workout, withDate: Bool) {
+        date = withDate ? workout.date : nil
+        name = workout.name
+        distance = workout.distance
+      }
     }
 
     /// Whether an import is reading its file.
@@ -224,8 +256,8 @@ public final class WorkoutsStore: Store {
     case addWorkout(Workout)
     /// Adds the workouts whose ids are not in the diary yet, in one change (an import).
     case addWorkouts([Workout])
-    /// Replaces the workout with the same id, moving it to its sorted place while a sort
-    /// type is set. Ignored for an unknown id.
+    /// Replaces the workout with the same id — its name, distance, date and complexity —
+    /// moving it to its sorted place while a sort type is set. Ignored for an unknown id.
     case updateWorkout(Workout)
     /// Removes the workouts with these ids; unknown ids are ignored.
     case removeWorkouts(ids: Set<UUID>)
@@ -234,13 +266,15 @@ public final class WorkoutsStore: Store {
     /// Sorts descending and stably by the sort type, and remembers it; `nil` forgets the sort
     /// and puts the workouts back in the order they were added.
     case sort(by: SortType?)
-    /// Imports the workouts of the CSV file at `url` (see ``WorkoutsCSV``): reads it off the
-    /// main actor, reporting progress, then adds them all in one ``finishImport(_:)`` — or
-    /// none, when a row is not valid (``ImportStatus/failed(_:)``). Days and local times in
-    /// the file are in `timeZone`. A new import cancels one still running.
-    case importWorkouts(from: URL, timeZone: TimeZone = .current)
-    /// Adds the workouts of an import whose ids are not in the diary, in one change, and
-    /// records what was added and left out in ``State/importStatus``.
+    /// Imports the workouts of the CSV or GPX file at `url`, or of the files of the folder
+    /// (see ``WorkoutsImporter``), read as `options` say: reads them off the main actor,
+    /// reporting progress, then adds them all in one ``finishImport(_:)`` — or none, when a
+    /// row is not valid (``ImportStatus/failed(_:)``). A new import cancels one still
+    /// running.
+    case importWorkouts(from: URL, options: ImportOptions = ImportOptions())
+    /// Adds the workouts of an import that are not in the diary (by id, or by date, name
+    /// and distance for rows without one), in one change, and records what was added and
+    /// left out in ``State/importStatus``.
     case finishImport(WorkoutsImport)
     /// Stops the import that is running; nothing is added.
     case cancelImport
@@ -337,8 +371,8 @@ public final class WorkoutsStore: Store {
     for action: Action, state: State, environment: StoreEnvironment
   ) -> Effect<Action> {
     switch action {
-    case .importWorkouts(let url, let timeZone):
-      return importEffect(url, timeZone: timeZone, environment: environment)
+    case .importWorkouts(let url, let options):
+      return importEffect(url, options: options, environment: environment)
     case .cancelImport:
       return cancelImportEffect()
     default:
@@ -346,22 +380,21 @@ public final class WorkoutsStore: Store {
     }
   }
 
-  /// Reads the file at `url` in parts, sending its progress, then the workouts (or the
+  /// Reads the files at `url` in parts, sending their progress, then the workouts (or the
   /// failure); a new import cancels the one running.
   @usableFromInline
   nonisolated static func importEffect(
-    _ url: URL, timeZone: TimeZone, environment: StoreEnvironment
+    _ url: URL, options: ImportOptions, environment: StoreEnvironment
   ) -> Effect<Action> {
     .run(id: ImportEffect.id, cancelInFlight: true) { send in
       do {
-        let data = try WorkoutsCSV.contents(of: url)
-        var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: timeZone)
-        while try reader.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
+        var importer = try WorkoutsImporter(files: [url], options: options)
+        while try importer.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
           try Task.checkCancellation()
-          await send(.importProgress(reader.progress))
+          await send(.importProgress(importer.progress))
         }
         try Task.checkCancellation()
-        await send(.finishImport(reader.result))
+        await send(.finishImport(importer.result))
       } catch let error as ImportError {
         await send(.failImport(error))
       }
@@ -442,6 +475,8 @@ extension WorkoutsStore {
   /// Removes the workouts at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
   /// ignored.
   public func delete(atOffsets offsets: IndexSet) { send(.removeWorkout(at: offsets)) }
+  /// Replaces the workout with `workout`'s id, keeping its id; an unknown id is ignored.
+  public func update(_ workout: Workout) { send(.updateWorkout(workout)) }
   /// Sorts by `sortType`, descending and stably, and keeps new workouts in their place; `nil`
   /// goes back to the order they were added.
   public func sort(by sortType: SortType?) { send(.sort(by: sortType)) }

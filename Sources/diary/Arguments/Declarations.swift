@@ -137,6 +137,8 @@ struct OptionSpec: Sendable {
   var isRequired = false
   /// Options people type for this one (`-v` for `--version`), to suggest it when they do.
   var typedByMistake: [String] = []
+  /// Whether it can be given more than once (`--column a=b --column c=d`).
+  var isRepeatable = false
 
   /// `--name VALUE`, or `--name` for a flag.
   var syntax: String { "--\(name)" + (placeholder.map { " \($0)" } ?? "") }
@@ -176,6 +178,26 @@ struct Option<Target: Parsable>: Sendable {
         help: help(summary, type, default: whenLeftOut))
     ) { target, text, time throws(DiaryError) in
       target[keyPath: keyPath] = try type.parse(text ?? "", label: "--\(name)", time: time)
+    }
+  }
+
+  /// `--name VALUE`, given any number of times, for the property at `keyPath`: the values in
+  /// the order typed.
+  static func repeated<Value: Sendable>(
+    _ keyPath: WritableKeyPath<Target, [Value]> & Sendable, _ name: String,
+    _ type: ValueType<Value>, summary: String
+  ) -> Self {
+    Option(
+      spec: OptionSpec(
+        name: name, placeholder: type.placeholder,
+        help: help(summary + "; can be given more than once", type, default: nil),
+        isRepeatable: true)
+    ) { target, text, time throws(DiaryError) in
+      var values: [Value] = []
+      for part in (text ?? "").split(separator: "\u{0}", omittingEmptySubsequences: false) {
+        values.append(try type.parse(String(part), label: "--\(name)", time: time))
+      }
+      target[keyPath: keyPath] = values
     }
   }
 

@@ -190,7 +190,7 @@ private struct Scan {
     _ option: OptionSpec, _ inlineValue: String?, from tokens: inout ArraySlice<String>,
     in given: inout [String: String]
   ) throws(DiaryError) {
-    guard given[option.name] == nil else {
+    guard given[option.name] == nil || option.isRepeatable else {
       throw .usage("--\(option.name) is given twice", usage)
     }
     guard let placeholder = option.placeholder else {
@@ -201,7 +201,8 @@ private struct Scan {
     guard let value = inlineValue ?? tokens.popFirst() else {
       throw .usage("--\(option.name) needs a value: --\(option.name) \(placeholder)", usage)
     }
-    given[option.name] = value
+    // A repeated option's values are kept apart by NUL, which no argument can hold.
+    given[option.name] = given[option.name].map { $0 + "\u{0}" + value } ?? value
   }
 
   /// "unknown option '--x'", with the option meant when there is one, or — for a command

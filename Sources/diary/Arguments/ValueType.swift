@@ -148,3 +148,35 @@ extension Array where Element == String {
 func numberText(_ value: Double) -> String {
   value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }
+
+extension ValueType where Value == (ImportOptions.Field, String) {
+  /// `FIELD=HEADER`: the CSV column that holds a field, such as `name=Activity Name`.
+  static var column: Self {
+    ValueType(
+      placeholder: "FIELD=HEADER",
+      expected:
+        "FIELD=HEADER, FIELD one of "
+        + ImportOptions.Field.allCases.map(\.rawValue).joined(
+          separator: ", ", lastSeparator: " or "),
+      suggestions: ImportOptions.Field.allCases.map(\.rawValue),
+      read: { text, _ in
+        guard let equals = text.firstIndex(of: "="),
+          let field = ImportOptions.Field(rawValue: text[..<equals].lowercased()),
+          !text[text.index(after: equals)...].isEmpty
+        else { return nil }
+        return (field, String(text[text.index(after: equals)...]))
+      },
+      format: { "\($0.0.rawValue)=\($0.1)" })
+  }
+}
+
+extension ValueType where Value == DatePattern {
+  /// A date format such as `%d/%m/%Y` (see ``DatePattern``).
+  static var datePattern: Self {
+    ValueType(
+      placeholder: "PATTERN",
+      expected: "a date format with %Y, %m (or %b) and %d, such as %d/%m/%Y",
+      read: { text, _ in try? DatePattern(text) },
+      format: \.pattern)
+  }
+}

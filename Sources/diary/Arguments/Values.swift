@@ -38,6 +38,15 @@ enum Values {
         + "changed — see 'diary \(items) list' for the numbers now")
   }
 
+  /// `text` when it is on one line, the rule for titles and names alike.
+  ///
+  /// - Throws: "`label` must be one line: it has a line break — type it without one" (65).
+  static func oneLine(_ text: String, _ label: String) throws(DiaryError) -> String {
+    // Only white space: the command says what is missing instead.
+    guard text.contains(where: \.isNewline), !text.allSatisfy(\.isWhitespace) else { return text }
+    throw DiaryError("\(label) must be one line: it has a line break — type it without one")
+  }
+
   /// "Todo 1", "Todos 1 and 3", "Workouts 2, 4 and 5".
   static func named(_ numbers: [Int], _ noun: String) -> String {
     (numbers.count == 1 ? "\(noun) " : "\(noun)s ")

@@ -1,7 +1,7 @@
 /// `diary settings list` for people: the key, value, default, allowed values and description
 /// of each setting on one line when that fits the terminal; else the description on a line
-/// of its own under the others, and cells too long shortened, so that every line fits in 80
-/// columns.
+/// of its own under the others, and the widest cells shortened, so that every line fits the
+/// terminal's width (`$COLUMNS`, else the terminal's, else 80), down to 40 columns.
 struct SettingsTable {
   var settings: [SettingsCommands.Current]
   var terminal: Terminal
@@ -12,9 +12,6 @@ struct SettingsTable {
   }
 
   private static let headers = ["KEY", "VALUE", "DEFAULT", "ALLOWED"]
-  /// The widest each of those columns gets when the description is on its own line: 76
-  /// columns in all, with the gaps.
-  private static let narrowWidths = [22, 16, 14, 18]
 
   @MainActor
   func write(to output: Output) throws(OutputError) {
@@ -30,22 +27,21 @@ struct SettingsTable {
     var wide = TextTable(
       headers: Self.headers + ["DESCRIPTION"], alignments: Array(repeating: .left, count: 5))
     wide.rows = zip(rows, descriptions).map { $0 + [$1] }
-    let lines = wide.render(Terminal(usesColor: false)).split(separator: "\n")
-    if lines.allSatisfy({ Terminal.width(String($0)) <= terminal.columns }) {
+    if wide.naturalWidths(of: wide.rows, limit: terminal.columns).line <= terminal.columns {
       return try output.line(wide.render(terminal))
     }
+    // The description on a line of its own; the four columns narrowed to the width.
     var narrow = TextTable(headers: Self.headers, alignments: Array(repeating: .left, count: 4))
-    narrow.rows = rows.map { row in
-      zip(row, Self.narrowWidths).map { Terminal.shortened(Terminal.escaped($0), to: $1) }
-    }
-    let narrowLines = narrow.render(terminal).split(
+    narrow.rows = rows
+    var fitting = terminal
+    fitting.limitsWidth = true
+    let narrowLines = narrow.render(fitting).split(
       separator: "\n", omittingEmptySubsequences: false)
     try output.line(String(narrowLines[0]))
     for (line, description) in zip(narrowLines.dropFirst(), descriptions) {
       try output.line(String(line))
       if !description.isEmpty {
-        try output.line(
-          "  " + Terminal.shortened(Terminal.escaped(description), to: terminal.columns - 2))
+        try output.line("  " + Terminal.fitted(description, to: terminal.columns - 2).text)
       }
     }
   }

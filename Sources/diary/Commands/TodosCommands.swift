@@ -6,7 +6,7 @@ enum TodosCommands {
   static let group = CommandGroup(
     name: "todos", summary: "Keep a list of todos",
     commands: [
-      List.self, Add.self, Done.self, Undone.self, Remove.self, Move.self, Order.self,
+      List.self, Add.self, Edit.self, Done.self, Undone.self, Remove.self, Move.self, Order.self,
       RemoveCompleted.self,
     ])
 
@@ -90,7 +90,9 @@ enum TodosCommands {
     var date: Date?
 
     func run(_ context: Context) throws {
-      let todo = Todo(title: title, date: date ?? context.time.now, priority: priority)
+      let todo = Todo(
+        title: try Values.oneLine(title, "TITLE"), date: date ?? context.time.now,
+        priority: priority)
       guard todo.isValid else { throw DiaryError("a todo needs a title: TITLE is empty") }
       try context.todos().trySend(.addTodo(todo))
       context.output.recordSaved("added todo 1")
@@ -98,6 +100,62 @@ enum TodosCommands {
         return try JSONOutput.write(Numbered(number: 1, item: todo), to: context.output)
       }
       try context.output.line("Added todo 1: \(Terminal.escaped(todo.title))")
+    }
+  }
+
+  struct Edit: ParsableCommand {
+    static let name = "edit"
+    static let summary = "Change a todo's title, priority or date, keeping its place and id"
+    static let arguments: [Argument<Edit>] = [
+      .value(\.number, .integer(), label: "a todo number", summary: "The number of the todo")
+    ]
+    static let options: [Option<Edit>] = [
+      .option(\.title, "title", .text("TITLE"), summary: "The new title, on one line"),
+      .option(\.priority, "priority", .integer(), summary: "The new priority"),
+      .option(\.date, "date", .date, summary: "The new date"),
+    ]
+    static let discussion = "Example: diary todos edit 2 --title \"Buy oat milk\" --priority 1"
+
+    var number = 0
+    var title: String?
+    var priority: Int?
+    var date: Date?
+
+    func run(_ context: Context) throws {
+      guard title != nil || priority != nil || date != nil else {
+        throw DiaryError.usage(
+          "nothing to change: give --title, --priority or --date", Self.usage(in: "todos"))
+      }
+      if let title {
+        guard !Todo(title: try Values.oneLine(title, "--title")).title.isEmpty else {
+          throw DiaryError("a todo needs a title: --title is empty")
+        }
+      }
+      let store = try context.todos()
+      let picked = try pick([number], in: store)
+      let before = store.todos[number - 1]
+      var after = before
+      if let title { after.title = Todo(title: title).title }
+      if let priority { after.priority = priority }
+      if let date { after.date = date }
+      try store.trySend(.updateTodo(after)) { state in
+        try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
+        guard state.todos.first(where: { $0.id == before.id }) == before else {
+          throw DiaryError(
+            "todo \(number) was changed by another process meanwhile; nothing changed — see "
+              + "'diary todos list'")
+        }
+      }
+      let shown = (store.todos.firstIndex { $0.id == after.id } ?? 0) + 1
+      if after != before { context.output.recordSaved("edited todo \(shown)") }
+      if context.json {
+        return try JSONOutput.write(Numbered(number: shown, item: after), to: context.output)
+      }
+      try context.output.line(
+        after == before
+          ? "Todo \(shown) already is so; nothing changed."
+          : "Edited todo \(shown): \(Terminal.escaped(after.title)), priority \(after.priority), "
+            + HumanDate.format(after.date, timeZone: context.time.timeZone))
     }
   }
 

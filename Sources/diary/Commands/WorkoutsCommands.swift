@@ -6,7 +6,7 @@ enum WorkoutsCommands {
   static let group = CommandGroup(
     name: "workouts", summary: "Keep a diary of workouts",
     commands: [
-      List.self, Add.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
+      List.self, Add.self, Edit.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
     ])
 
   struct List: ParsableCommand {
@@ -67,8 +67,8 @@ enum WorkoutsCommands {
       // warning, in kilometers when they cannot be read.
       let unit = distance.unit == nil ? try distanceUnit(context) : shownUnit(context)
       let workout = try Workout(
-        name: name, distance: distance.kilometers(shownIn: unit), date: date ?? context.time.now,
-        complexity: complexity)
+        name: try Values.oneLine(name, "NAME"), distance: distance.kilometers(shownIn: unit),
+        date: date ?? context.time.now, complexity: complexity)
       let store = try context.workouts()
       try store.trySend(.addWorkout(workout))
       let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
@@ -79,6 +79,68 @@ enum WorkoutsCommands {
       try context.output.line(
         "Added workout \(number): \(Terminal.escaped(workout.name)), "
           + format(workout.distance, unit))
+    }
+  }
+
+  struct Edit: ParsableCommand {
+    static let name = "edit"
+    static let summary = "Change a workout's name, distance, date or complexity, keeping its id"
+    static let arguments: [Argument<Edit>] = [
+      .value(\.number, .integer(), label: "a workout number", summary: "The number of the workout")
+    ]
+    static let options: [Option<Edit>] = [
+      .option(\.name, "name", .text("NAME"), summary: "The new name, on one line"),
+      .option(\.distance, "distance", .distance, summary: "The new distance"),
+      .option(\.date, "date", .date, summary: "The new date"),
+      .option(\.complexity, "complexity", .choice(), summary: "The new complexity"),
+    ]
+    static let discussion = """
+      While the list is sorted, the workout moves to its sorted place: the new number is shown.
+      Example: diary workouts edit 2 --distance 5.5km --name "Easy jog"
+      """
+
+    var number = 0
+    var name: String?
+    var distance: TypedDistance?
+    var date: Date?
+    var complexity: Workout.Complexity?
+
+    func run(_ context: Context) throws {
+      guard name != nil || distance != nil || date != nil || complexity != nil else {
+        throw DiaryError.usage(
+          "nothing to change: give --name, --distance, --date or --complexity",
+          Self.usage(in: "workouts"))
+      }
+      if let name { _ = try Values.oneLine(name, "--name") }
+      let unit = try distanceUnit(context)
+      let store = try context.workouts()
+      let workouts = store.state.workouts
+      let offset = try Values.offsets([number], count: workouts.count, of: "workouts")[0]
+      let before = workouts[offset]
+      let after = try Workout(
+        id: before.id, name: name ?? before.name,
+        distance: distance?.kilometers(shownIn: unit) ?? before.distance,
+        date: date ?? before.date, complexity: complexity ?? before.complexity)
+      try store.trySend(.updateWorkout(after)) { state in
+        try Values.requireStillThere(
+          [(number, before.id)], in: state.workouts.map(\.id), of: "workouts")
+        guard state.workouts.first(where: { $0.id == before.id }) == before else {
+          throw DiaryError(
+            "workout \(number) was changed by another process meanwhile; nothing changed — see "
+              + "'diary workouts list'")
+        }
+      }
+      let shown = (store.state.workouts.firstIndex { $0.id == after.id } ?? 0) + 1
+      if after != before { context.output.recordSaved("edited workout \(shown)") }
+      if context.json {
+        return try JSONOutput.write(Numbered(number: shown, item: after), to: context.output)
+      }
+      try context.output.line(
+        after == before
+          ? "Workout \(shown) already is so; nothing changed."
+          : "Edited workout \(shown): \(Terminal.escaped(after.name)), "
+            + format(after.distance, unit) + ", " + after.complexity.name + ", "
+            + HumanDate.format(after.date, timeZone: context.time.timeZone))
     }
   }
 
@@ -171,6 +233,10 @@ enum WorkoutsCommands {
       var week: Int
       var count: Int
       var distance: Double
+
+      init(_ week: WorkoutStatistics.Week) {
+        (year, self.week, count, distance) = (week.year, week.week, week.count, week.distance)
+      }
     }
 
     var count: Int
@@ -178,10 +244,13 @@ enum WorkoutsCommands {
     /// `null` when there are no workouts.
     var longestDistance: Double?
     var countByComplexity: [String: Int]
+    /// Every week with workouts.
     var weeks: [Week]
+    /// The weeks of the chart: the last `--weeks`, with or without workouts.
+    var recentWeeks: [Week]
 
     private enum CodingKeys: String, CodingKey {
-      case count, totalDistance, longestDistance, countByComplexity, weeks
+      case count, totalDistance, longestDistance, countByComplexity, weeks, recentWeeks
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -191,15 +260,36 @@ enum WorkoutsCommands {
       try container.encode(longestDistance, forKey: .longestDistance)
       try container.encode(countByComplexity, forKey: .countByComplexity)
       try container.encode(weeks, forKey: .weeks)
+      try container.encode(recentWeeks, forKey: .recentWeeks)
     }
   }
 
   struct Stats: ParsableCommand {
     static let name = "stats"
-    static let summary = "Show totals: count, distance, longest, per complexity and per week"
+    static let summary = "Show totals, and a chart of the distance of each recent week"
+    static let options: [Option<Stats>] = [
+      .option(
+        \.weeks, "weeks", .integer(), summary: "How many ISO weeks the chart shows, 1 to 520"),
+      .option(
+        \.until, "until", .date, whenLeftOut: "today", summary: "The day whose week ends the chart"),
+    ]
+    static let discussion = """
+      The chart shows the distance of each week in your distance unit, as wide as the \
+      terminal, with block characters where the locale is UTF-8, else with #.
+      Example: diary workouts stats --weeks 26
+      """
+
+    var weeks = 12
+    var until: Date?
 
     func run(_ context: Context) throws {
-      let statistics = try context.workouts().state.statistics(timeZone: context.time.timeZone)
+      guard (1...520).contains(weeks) else {
+        throw DiaryError("--weeks must be from 1 to 520, not \(weeks)")
+      }
+      let timeZone = context.time.timeZone
+      let statistics = try context.workouts().state.statistics(timeZone: timeZone)
+      let recent = statistics.recentWeeks(
+        weeks, endingAt: until ?? context.time.now, timeZone: timeZone)
       if context.json {
         return try JSONOutput.write(
           Statistics(
@@ -207,9 +297,8 @@ enum WorkoutsCommands {
             longestDistance: statistics.longestDistance,
             countByComplexity: Dictionary(
               uniqueKeysWithValues: statistics.countByComplexity.map { ($0.key.name, $0.value) }),
-            weeks: statistics.weeks.map {
-              .init(year: $0.year, week: $0.week, count: $0.count, distance: $0.distance)
-            }), to: context.output)
+            weeks: statistics.weeks.map(Statistics.Week.init),
+            recentWeeks: recent.map(Statistics.Week.init)), to: context.output)
       }
       guard statistics.count > 0 else {
         return try context.output.line(
@@ -226,41 +315,105 @@ enum WorkoutsCommands {
             "\($0.name) \(statistics.countByComplexity[$0] ?? 0)"
           }.joined(separator: ", "))
       try output.line("")
-      let table = TextTable(
-        headers: ["WEEK", "WORKOUTS", "DISTANCE"], alignments: [.left, .right, .right])
-      try table.write(statistics.weeks, terminal: context.terminal, to: output) { week in
-        [
-          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)", "\(week.count)",
-          format(week.distance, unit),
-        ]
+      try output.line("Distance per week, the last \(Values.count(weeks, "week")):")
+      let values = recent.map { format($0.distance, unit) }
+      let valueWidth = values.map(\.count).max() ?? 0
+      let barWidth = max(10, context.terminal.columns - 8 - valueWidth - 4)
+      let longest = recent.map(\.distance).max() ?? 0
+      for (week, value) in zip(recent, values) {
+        let bar = BarChart.bar(
+          week.distance, of: longest, width: barWidth, blocks: context.terminal.showsBlocks)
+        try output.line(
+          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)  "
+            + bar.padding(toLength: barWidth, withPad: " ", startingAt: 0) + "  "
+            + String(repeating: " ", count: valueWidth - value.count) + value)
       }
     }
   }
 
+  /// What `--unit` takes: `km` or `mi` (or the units' other names).
+  enum BareUnit: Choice {
+    case km, mi
+
+    var names: [String] {
+      switch self {
+      case .km: ["km"] + DistanceUnit.kilometers.spellings
+      case .mi: ["mi"] + DistanceUnit.miles.spellings
+      }
+    }
+
+    var unit: DistanceUnit { self == .km ? .kilometers : .miles }
+  }
+
+  /// The mappings `--from` knows.
+  enum Source: Choice {
+    case strava
+
+    var names: [String] { ["strava"] }
+  }
+
   struct Import: ParsableCommand {
     static let name = "import"
-    static let summary = "Add the workouts of a CSV file; rows whose id is here already are skipped"
+    static let summary = "Add the workouts of CSV or GPX files; what the diary has is skipped"
     static let arguments: [Argument<Import>] = [
-      .value(\.file, .text("FILE"), summary: "The CSV file (RFC 4180, UTF-8)")
+      .list(
+        \.files, .text("FILE"), label: "a file",
+        summary: "CSV files (UTF-8), GPX files, or folders of them; /dev/stdin reads a pipe")
+    ]
+    static let options: [Option<Import>] = [
+      .option(
+        \.source, "from", .choice(),
+        summary: "The columns of an app's export: strava for Strava's activities.csv"),
+      .repeated(
+        \.columns, "column", .column,
+        summary: "The column that holds a field, such as --column name=\"Activity Name\""),
+      .option(
+        \.unit, "unit", .choice(), whenLeftOut: "km",
+        summary: "What a distance without a unit is in"),
+      .option(
+        \.dateFormat, "date-format", .datePattern,
+        summary: "How the file writes dates, such as %d/%m/%Y or %b %d, %Y, %I:%M:%S %p"),
+      .flag(\.verbose, "verbose", summary: "List every row skipped and every column ignored"),
     ]
     static let discussion = """
-      The header names the columns, in any order: name and distance (in kilometres) are
-      required; date (YYYY-MM-DD, a local time or ISO 8601), complexity (low, medium, high) and
-      id are optional. A bad row adds nothing and says where it is; importing a file twice adds
-      nothing the second time. 'diary workouts export' writes such a file.
-      Example: diary workouts import runs.csv
+      CSV: the header names the columns, in any order, separated by commas, semicolons or \
+      tabs. name and distance are required; date, complexity (low, medium, high) and id are \
+      optional; other columns are ignored and named. Distances are typed as for 'diary \
+      workouts add' (5.2, 5km, 3.1 mi); dates as for --date, or YYYY-MM-DD HH:MM[:SS], or as \
+      --date-format says (%Y %m %d %b %H %I %M %S %p).
+      GPX: one workout per track: the distance along its points, the time of the first, the \
+      track's name or else the file's.
+      A bad row adds nothing: every problem is listed with its line and column. A row whose \
+      id is in the diary, or without an id but with the date, name and distance of a workout \
+      in it, is skipped: importing a file twice adds nothing the second time. 'diary workouts \
+      export' writes such a file.
+      Example: diary workouts import activities.csv --from strava
       """
-    var file = ""
+    var files: [String] = []
+    var source: Source?
+    var columns: [(ImportOptions.Field, String)] = []
+    var unit: BareUnit?
+    var dateFormat: DatePattern?
+    var verbose = false
+
+    /// The import's options: `--from`'s, then each `--column`, `--unit` and `--date-format`.
+    func options(_ timeZone: TimeZone) -> ImportOptions {
+      var options = source == .strava ? .strava() : ImportOptions(timeZone: timeZone)
+      for (field, header) in columns { options.columns[field] = header }
+      options.unit = unit?.unit
+      if let dateFormat { options.dateFormat = dateFormat }
+      return options
+    }
 
     func run(_ context: Context) throws {
-      let url = URL(fileURLWithPath: file)
-      let data = try WorkoutsCSV.contents(of: url)
-      var reader = try WorkoutsCSV.Reader(data, path: url.path, timeZone: context.time.timeZone)
+      let unitShown = try distanceUnit(context)
+      var importer = try WorkoutsImporter(
+        files: files.map { URL(fileURLWithPath: $0) }, options: options(context.time.timeZone))
       let started = ContinuousClock.now
-      while try reader.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
+      while try importer.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
         // A bar only for a file that takes long.
         guard ContinuousClock.now - started > .milliseconds(300) else { continue }
-        let progress = reader.progress
+        let progress = importer.progress
         let filled = Int(progress.fraction * 30)
         context.output.progress(
           "Importing [\(String(repeating: "#", count: filled))"
@@ -268,15 +421,46 @@ enum WorkoutsCommands {
       }
       context.output.progress("")
       let store = try context.workouts()
-      try store.trySend(.finishImport(reader.result))
+      try store.trySend(.finishImport(importer.result))
       guard case .finished(let summary) = store.state.importStatus else { return }
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
+      if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
+        context.output.message(
+          "note: \(Values.count(summary.distancesWithoutUnit, "distance")) without a unit "
+            + (summary.distancesWithoutUnit == 1 ? "was" : "were")
+            + " read as kilometres, though your distanceUnit is miles; if they are miles, "
+            + "import with --unit mi")
+      }
       if context.json { return try JSONOutput.write(ImportReport(summary), to: context.output) }
       try context.output.line(
-        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(url.path))."
-          + (summary.skipped.isEmpty ? "" : " Skipped \(summary.skipped.count):"))
-      for row in summary.skipped {
-        try context.output.line("  line \(row.line): \(row.reason)")
+        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(summary.file)).")
+      if !summary.skipped.isEmpty {
+        let inDiary = summary.skipped.count(where: \.isInDiary)
+        let repeated = summary.skipped.count - inDiary
+        let reasons = [
+          inDiary > 0 ? "\(inDiary) already in the diary" : nil,
+          repeated > 0 ? "\(repeated) repeating an earlier row's id" : nil,
+        ].compactMap { $0 }
+        try context.output.line(
+          "Skipped \(Values.count(summary.skipped.count, "row")): "
+            + reasons.joined(separator: ", ") + (verbose ? ":" : " (--verbose lists them)."))
+        if verbose {
+          for row in summary.skipped {
+            try context.output.line(
+              "  " + (row.file.map { Terminal.escaped($0) + ": " } ?? "")
+                + "line \(row.line): \(row.reason)")
+          }
+        }
+      }
+      let ignored = summary.ignoredColumns
+      if !ignored.isEmpty {
+        // A few names on one line; --verbose names them all.
+        let shown = verbose || ignored.count <= 6 ? ignored : Array(ignored.prefix(5))
+        try context.output.line(
+          "Ignored \(Values.count(ignored.count, "column")): "
+            + shown.map { Terminal.escaped($0) }.joined(separator: ", ")
+            + (shown.count < ignored.count
+              ? " and \(ignored.count - shown.count) more (--verbose names them)." : "."))
       }
     }
   }
@@ -284,6 +468,7 @@ enum WorkoutsCommands {
   /// What `workouts import --json` prints.
   private struct ImportReport: Encodable {
     struct Skipped: Encodable {
+      var file: String?
       var line: Int
       var reason: String
     }
@@ -291,11 +476,15 @@ enum WorkoutsCommands {
     var file: String
     var added: Int
     var skipped: [Skipped]
+    var ignoredColumns: [String]
+    var distancesWithoutUnit: Int
 
     init(_ summary: ImportSummary) {
       file = summary.file
       added = summary.added
-      skipped = summary.skipped.map { Skipped(line: $0.line, reason: $0.reason) }
+      skipped = summary.skipped.map { Skipped(file: $0.file, line: $0.line, reason: $0.reason) }
+      ignoredColumns = summary.ignoredColumns
+      distancesWithoutUnit = summary.distancesWithoutUnit
     }
   }
 
@@ -311,7 +500,12 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let workouts = try context.workouts().state.workouts
       if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
-      try context.output.write(WorkoutsCSV.export(workouts))
+      let csv = WorkoutsCSV.export(workouts)
+      guard context.terminal.isTerminal else { return try context.output.write(csv) }
+      // On a terminal, what a name holds is shown, never obeyed: each line escaped.
+      for line in csv.split(separator: "\r\n") {
+        try context.output.line(Terminal.escaped(String(line)))
+      }
     }
   }
 

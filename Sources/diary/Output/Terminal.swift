@@ -5,8 +5,16 @@ import Foundation
 struct Terminal: Sendable {
   /// Whether to colour the output.
   var usesColor: Bool
+  /// Whether standard output is a terminal.
+  var isTerminal = false
   /// How many columns a line can take.
   var columns = 80
+  /// Whether the terminal shows Unicode block characters (`█`): the locale (`LC_ALL`, else
+  /// `LC_CTYPE`, else `LANG`) is UTF-8 and `TERM` is not `dumb`; else charts use `#`.
+  var showsBlocks = false
+  /// Whether tables are cut to ``columns``: on a terminal, or when `$COLUMNS` says how wide
+  /// (not in a pipe or a file, which keep every character).
+  var limitsWidth = false
 
   /// Colour when standard output is a terminal, `NO_COLOR` is unset and `TERM` is not
   /// `dumb` (see no-color.org); as many columns as `$COLUMNS` says, else as the terminal
@@ -20,7 +28,16 @@ struct Terminal: Sendable {
         ? Int(size.ws_col) : 80)
     return Terminal(
       usesColor: isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
-      columns: columns)
+      isTerminal: isTerminal, columns: columns, showsBlocks: showsBlocks(environment),
+      limitsWidth: isTerminal || environment["COLUMNS"] != nil)
+  }
+
+  /// See ``showsBlocks``.
+  private static func showsBlocks(_ environment: [String: String]) -> Bool {
+    let locale =
+      [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+      .compactMap { $0 }.first { !$0.isEmpty }?.lowercased() ?? ""
+    return (locale.contains("utf-8") || locale.contains("utf8")) && environment["TERM"] != "dumb"
   }
 
   func bold(_ text: String) -> String { paint(text, "1") }
@@ -89,15 +106,34 @@ struct Terminal: Sendable {
     }
   }
 
-  /// `text`, cut to at most `width` columns, with "…" at the end when it was cut.
-  static func shortened(_ text: String, to width: Int) -> String {
-    guard Self.width(text) > width else { return text }
-    var result = ""
-    for character in text {
-      guard Self.width(result + String(character)) < width else { break }
-      result.append(character)
+  /// `text` with control characters escaped (see ``escaped(_:)``), cut to at most `width`
+  /// columns with "…" at the end when it is wider, and the columns it takes then.
+  ///
+  /// - Complexity: O(`width`): a cell of 50 MB costs what its first line's worth does.
+  static func fitted(_ text: String, to width: Int) -> (text: String, width: Int) {
+    // Fast paths: printable ASCII that fits, as it is; text far narrower than `width` (no
+    // byte takes more than 10 columns, escaped), escaped whole.
+    if text.utf8.count <= width, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      return (text, text.utf8.count)
     }
-    return result + "…"
+    if text.utf8.count <= width / 10 {
+      let whole = escaped(text)
+      return (whole, Self.width(whole))
+    }
+    var pieces: [(text: String, width: Int)] = []
+    var used = 0
+    for character in text {
+      let piece = escaped(String(character))
+      let pieceWidth = Self.width(piece)
+      pieces.append((piece, pieceWidth))
+      used += pieceWidth
+      if used > width { break }
+    }
+    guard used > width else { return (pieces.map(\.text).joined(), used) }
+    // Cut: keep what fits with the "…".
+    while used + 1 > width, let last = pieces.popLast() { used -= last.width }
+    guard width > 0 else { return ("", 0) }
+    return (pieces.map(\.text).joined() + "…", used + 1)
   }
 
   private static func isWide(_ value: UInt32) -> Bool {

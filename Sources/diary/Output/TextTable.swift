@@ -1,7 +1,9 @@
 /// Rows of text in aligned columns: the human output of the list commands.
 ///
 /// Cells are escaped (see ``Terminal/escaped(_:)``), each column is as wide as its widest
-/// cell and the last one is not padded; the terminal makes the header bold.
+/// cell and the last one is not padded; the terminal makes the header bold. Where the
+/// terminal limits the width (see ``Terminal/limitsWidth``), the widest columns are narrowed
+/// until a line fits, and cells cut with "…": a line never wraps.
 struct TextTable {
   enum Alignment {
     case left, right
@@ -11,11 +13,13 @@ struct TextTable {
   var alignments: [Alignment]
   var rows: [[String]] = []
 
-  /// The table with ``rows``, as text.
+  /// The gap between two columns.
+  private static let gap = 2
+
+  /// The table with ``rows``, as text, fitted to the terminal's width where it limits it.
   func render(_ terminal: Terminal) -> String {
-    let widths = widths(of: rows)
-    return
-      ([terminal.bold(line(headers, widths))] + rows.map { line($0.map(Terminal.escaped), widths) })
+    let widths = widths(of: rows, terminal)
+    return ([terminal.bold(line(headers, widths))] + rows.map { line($0, widths) })
       .joined(separator: "\n")
   }
 
@@ -26,32 +30,69 @@ struct TextTable {
   func write<Items: Collection>(
     _ items: Items, terminal: Terminal, to output: Output, cells: (Items.Element) -> [String]
   ) throws(OutputError) {
-    let widths = widths(of: items.lazy.map(cells))
+    let widths = widths(of: items.lazy.map(cells), terminal)
     try output.line(terminal.bold(line(headers, widths)))
     for item in items {
-      try output.line(line(cells(item).map(Terminal.escaped), widths))
+      try output.line(line(cells(item), widths))
     }
   }
 
-  /// The width of each column: that of its widest escaped cell among the headers and `rows`.
-  /// The last column, when it is not padded, is not measured.
-  private func widths(of rows: some Sequence<[String]>) -> [Int] {
-    var widths = headers.map(Terminal.width)
-    let measured = alignments.last == .right ? headers.count : headers.count - 1
+  /// The natural width of each column — that of its widest escaped cell among the headers
+  /// and `rows`, each measured up to `limit` columns — the same without the headers, and the
+  /// width of a line of them. O(cells × `limit`) at most.
+  func naturalWidths(of rows: some Sequence<[String]>, limit: Int) -> (
+    columns: [Int], cells: [Int], line: Int
+  ) {
+    var cells = headers.map { _ in 0 }
     for row in rows {
-      for column in 0..<measured {
-        widths[column] = max(widths[column], Terminal.width(Terminal.escaped(row[column])))
+      for column in row.indices {
+        cells[column] = max(cells[column], Terminal.fitted(row[column], to: limit).width)
       }
     }
-    return widths
+    let widths = zip(headers, cells).map { max(Terminal.width($0), $1) }
+    return (widths, cells, widths.reduce(0, +) + Self.gap * (widths.count - 1))
+  }
+
+  /// The width of each column where the terminal limits the line's: the last column — the
+  /// text, such as a title — gives up its width first, down to 8 columns; then the headers
+  /// wider than their cells are cut, and the last column goes down to 5; else the widest
+  /// columns, the last among them, are narrowed to a common cap.
+  private func widths(of rows: some Sequence<[String]>, _ terminal: Terminal) -> [Int] {
+    let limit = terminal.limitsWidth ? terminal.columns : Int.max / 4
+    let (natural, cells, total) = naturalWidths(of: rows, limit: limit)
+    guard total > limit else { return natural }
+    let available = limit - Self.gap * (natural.count - 1)
+    let last = natural.count - 1
+    let withCutHeaders = zip(natural[..<last], cells).map { max(min($0, 4), $1) }
+    for (others, shortest) in [
+      (Array(natural[..<last]), Self.shortText), (withCutHeaders, Self.shortText),
+      (withCutHeaders, Self.shortestText),
+    ] where available - others.reduce(0, +) >= min(natural[last], shortest) {
+      return others + [available - others.reduce(0, +)]
+    }
+    return Self.fit(natural, into: available)
+  }
+
+  /// How narrow the last column gets before headers are cut, and before cells are.
+  private static let (shortText, shortestText) = (8, 5)
+
+  /// `widths` with every width above a cap lowered to it: the largest cap (at least 1) for
+  /// which they add up to `available` or less. O(*n* log *w*).
+  static func fit(_ widths: [Int], into available: Int) -> [Int] {
+    var (low, high) = (1, widths.max() ?? 1)
+    while low < high {
+      let cap = (low + high + 1) / 2
+      if widths.reduce(0, { $0 + min($1, cap) }) <= available { low = cap } else { high = cap - 1 }
+    }
+    return widths.map { min($0, low) }
   }
 
   private func line(_ row: [String], _ widths: [Int]) -> String {
     row.indices.map { column in
-      let cell = row[column]
+      let (cell, width) = Terminal.fitted(row[column], to: widths[column])
       guard column < row.count - 1 || alignments[column] == .right else { return cell }
-      let padding = String(repeating: " ", count: max(0, widths[column] - Terminal.width(cell)))
+      let padding = String(repeating: " ", count: max(0, widths[column] - width))
       return alignments[column] == .right ? padding + cell : cell + padding
-    }.joined(separator: "  ")
+    }.joined(separator: String(repeating: " ", count: Self.gap))
   }
 }

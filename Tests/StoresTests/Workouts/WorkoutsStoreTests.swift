@@ -48,8 +48,19 @@ struct WorkoutsModel: Equatable {
     case .sort(let sortType):
       model.sortType = sortType
     case .finishImport(let imported):
-      let taken = Set(model.added.map(\.id))
-      model.added += imported.rows.map(\.workout).filter { !taken.contains($0.id) }
+      // Rows without an id are left out when a workout from before the import has their
+      // date, name and distance (name and distance for rows without a date).
+      let before = model.added
+      var taken = Set(before.map(\.id))
+      for row in imported.rows {
+        let workout = row.workout
+        let isThere = before.contains {
+          $0.name == workout.name && $0.distance == workout.distance
+            && (!row.hasDate || $0.date == workout.date)
+        }
+        if !row.hasID, isThere { continue }
+        if taken.insert(workout.id).inserted { model.added.append(workout) }
+      }
     case .importWorkouts, .cancelImport, .importProgress, .failImport:
       break  // The import status only, which the model leaves out.
     }

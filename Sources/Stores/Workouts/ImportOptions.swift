@@ -1,0 +1,46 @@
+import Foundation
+
+/// How an import reads its files: which CSV column holds which field, what a bare distance
+/// means, how dates are written and in which time zone. The defaults read the files
+/// ``WorkoutsCSV/export(_:)`` writes, and any CSV whose header names the fields.
+public struct ImportOptions: Equatable, Hashable, Sendable {
+  /// A field of a workout that a CSV column can hold.
+  public enum Field: String, CaseIterable, Hashable, Sendable {
+    case id, name, distance, date, complexity
+  }
+
+  /// The header of the column that holds each field, when it is not the field's own name
+  /// (`[.name: "Activity Name"]`); headers are matched in any case, spaces around ignored.
+  public var columns: [Field: String]
+  /// What a distance without a unit is in; `nil`: kilometres.
+  public var unit: DistanceUnit?
+  /// The form of dates that are not in one of the forms ``LocalDate`` reads; `nil`: none.
+  public var dateFormat: DatePattern?
+  /// The time zone of days and wall-clock times in the file.
+  public var timeZone: TimeZone
+
+  public init(
+    columns: [Field: String] = [:], unit: DistanceUnit? = nil, dateFormat: DatePattern? = nil,
+    timeZone: TimeZone = .current
+  ) {
+    self.columns = columns
+    self.unit = unit
+    self.dateFormat = dateFormat
+    self.timeZone = timeZone
+  }
+
+  /// The header of the column for `field`.
+  public func header(for field: Field) -> String { columns[field] ?? field.rawValue }
+
+  /// Strava's `activities.csv` (from "Download your data"): `Activity Name`, `Distance` (the
+  /// first column of that name), `Activity Date` as `Nov 29, 2026, 7:30:00 AM` in UTC; the
+  /// other columns are ignored. Bare distances are in `unit` (`nil`: kilometres).
+  public static func strava(unit: DistanceUnit? = nil) -> ImportOptions {
+    ImportOptions(
+      columns: [.name: "Activity Name", .distance: "Distance", .date: "Activity Date"],
+      unit: unit,
+      // The pattern is valid: it has a year, a month and a day.
+      dateFormat: try? DatePattern("%b %d, %Y, %I:%M:%S %p"),
+      timeZone: TimeZone(identifier: "UTC") ?? .current)
+  }
+}

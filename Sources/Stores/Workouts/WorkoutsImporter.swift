@@ -1,0 +1,195 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One import of workouts from files: the one path that ``WorkoutsStore``'s import effect and
+/// `diary workouts import` both take.
+///
+/// Each file is CSV (see ``WorkoutsCSV``) or GPX (see ``WorkoutsGPX``) — told by its `.gpx`
+/// name or its text starting with `<` — read in turn, a part at a time so that progress can be
+/// shown and the work cancelled between parts. A folder stands for its `.csv` and `.gpx`
+/// files, by name. A pipe (`/dev/stdin`, `<(command)`) is read as a stream, to its end; a
+/// named FIFO without a writer reads as empty rather than waiting. The first file that cannot be
+/// read, is larger than ``maximumFileSize`` or has rows that are not valid fails the whole
+/// import; its ``result`` is every workout of every file.
+public struct WorkoutsImporter {
+  /// The largest file an import reads: 50 MB, some 500,000 CSV rows or a GPX track of a
+  /// week at a point a second.
+  public static let maximumFileSize = 50_000_000
+  /// How many of the problems of a file an error lists.
+  public static let problemsListed = 20
+
+  private let options: ImportOptions
+  /// What the result calls the files: the one path given (as given, relative or not), or
+  /// "N files".
+  private let name: String
+  private var pending: [URL]
+  private let isSeveral: Bool
+  private var reader: WorkoutsCSV.Reader?
+  private var current: URL?
+  private var done: [WorkoutsImport] = []
+
+  /// An import of `files` (and of the `.csv` and `.gpx` files in the folders among them).
+  ///
+  /// - Throws: ``ImportError`` for a folder that cannot be listed or has no such file.
+  public init(files: [URL], options: ImportOptions) throws(ImportError) {
+    var expanded: [URL] = []
+    for url in files {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
+        isFolder.boolValue
+      else {
+        expanded.append(url)
+        continue
+      }
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+      } catch {
+        throw ImportError(
+          file: url.relativePath,
+          problem: .unreadable(
+            StoreFileError(path: url.relativePath, problem: .cannotRead(errno: EACCES))))
+      }
+      let found = names.filter {
+        ["csv", "gpx"].contains(($0 as NSString).pathExtension.lowercased())
+      }
+      .sorted().map { url.appendingPathComponent($0) }
+      guard !found.isEmpty else {
+        throw ImportError(
+          file: url.relativePath,
+          problem: .invalid(line: 1, column: 1, message: "the folder has no .csv or .gpx file"))
+      }
+      expanded += found
+    }
+    self.options = options
+    pending = expanded
+    isSeveral = expanded.count > 1
+    name = files.count == 1 ? files[0].relativePath : "\(files.count) files"
+  }
+
+  /// How far the reading of the current file is.
+  public var progress: ImportProgress {
+    if let reader { return reader.progress }
+    return ImportProgress(
+      file: current?.relativePath ?? name, bytesRead: 0, totalBytes: 0,
+      rows: done.reduce(0) { $0 + $1.rows.count })
+  }
+
+  /// Every workout read, of every file, in order.
+  public var result: WorkoutsImport {
+    var all = WorkoutsImport(file: name, rows: [])
+    for part in done + (reader.map { [$0.result] } ?? []) {
+      let file = isSeveral ? part.file : nil
+      all.rows += part.rows.map {
+        var row = $0
+        row.file = file
+        return row
+      }
+      all.skipped += part.skipped.map {
+        SkippedRow(line: $0.line, reason: $0.reason, file: file)
+      }
+      all.ignoredColumns += part.ignoredColumns.filter { !all.ignoredColumns.contains($0) }
+      all.distancesWithoutUnit += part.distancesWithoutUnit
+    }
+    return all
+  }
+
+  /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for rows
+  /// without an id; returns whether there is more to read.
+  ///
+  /// - Throws: ``ImportError`` for a file that cannot be read, is too large or has rows that
+  ///   are not valid.
+  /// - Complexity: O(*n*) in the bytes read.
+  public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
+    throws(ImportError) -> Bool
+  {
+    if reader == nil {
+      guard !pending.isEmpty else { return false }
+      let url = pending.removeFirst()
+      current = url
+      let data = try Self.contents(of: url)
+      if Self.isGPX(url, data) {
+        done.append(try WorkoutsGPX.read(data, path: url.relativePath, makeID: makeID))
+        return !pending.isEmpty
+      }
+      reader = try WorkoutsCSV.Reader(data, path: url.relativePath, options: options)
+    }
+    guard var reading = reader else { return false }
+    reader = nil
+    let more = try reading.read(rows: count, now: now, makeID: makeID)
+    if more {
+      reader = reading
+    } else {
+      done.append(reading.result)
+    }
+    return more || !pending.isEmpty
+  }
+
+  /// Whether the file is GPX: named `.gpx`, or text that starts with `<`.
+  private static func isGPX(_ url: URL, _ data: Data) -> Bool {
+    if url.pathExtension.lowercased() == "gpx" { return true }
+    let text = data.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    return text.first == UInt8(ascii: "<")
+  }
+
+  /// The bytes of the file at `url`: a regular file, or a pipe or socket read to its end —
+  /// never a folder or a device.
+  ///
+  /// - Throws: ``ImportError`` when it cannot be read or holds more than
+  ///   ``maximumFileSize`` bytes.
+  public static func contents(of url: URL) throws(ImportError) -> Data {
+    // Messages name the file as it was given (`Fixtures/runs.csv`), not its absolute path.
+    let path = url.relativePath
+    func unreadable(_ problem: StoreFileError.Problem) -> ImportError {
+      ImportError(file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
+    }
+    // Opening a FIFO must not wait for a writer: O_NONBLOCK. Reading it then blocks, as its
+    // writer writes — and ends at once when it has none.
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { throw unreadable(.cannotRead(errno: errno)) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw unreadable(.cannotRead(errno: errno)) }
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFREG || type == S_IFIFO || type == S_IFSOCK else {
+      throw unreadable(.notARegularFile)
+    }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    if type == S_IFREG, Int(info.st_size) > maximumFileSize {
+      throw ImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+    }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes {
+        systemRead(descriptor, $0.baseAddress!, $0.count)
+      }
+      if count == 0 { break }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw unreadable(.cannotRead(errno: errno))
+      }
+      bytes += buffer[..<count]
+      if bytes.count > maximumFileSize {
+        throw ImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+      }
+    }
+    return Data(bytes)
+  }
+}
+
+/// `read(2)`, by a name no method shadows.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+  -> Int
+{
+  #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+  #else
+    Darwin.read(descriptor, buffer, count)
+  #endif
+}
