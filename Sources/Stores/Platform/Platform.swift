@@ -62,6 +62,17 @@ enum Platform {
       ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
   #endif
 
+  /// `read(2)`, by a name no method shadows.
+  static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+      Musl.read(descriptor, buffer, count)
+    #else
+      Darwin.read(descriptor, buffer, count)
+    #endif
+  }
+
   /// The name of the running process `pid`, where the system tells it: `/proc` on Linux,
   /// `sysctl` on Apple platforms; `nil` when it does not.
   static func processName(_ pid: Int32) -> String? {

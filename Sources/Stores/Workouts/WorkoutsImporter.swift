@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One import of workouts from files: the one path that ``WorkoutsStore``'s import effect and
 /// `diary workouts import` both take.
 ///
@@ -167,7 +161,7 @@ public struct WorkoutsImporter {
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = buffer.withUnsafeMutableBytes {
-        systemRead(descriptor, $0.baseAddress!, $0.count)
+        Platform.read(descriptor, $0.baseAddress!, $0.count)
       }
       if count == 0 { break }
       if count < 0 {
@@ -181,15 +175,4 @@ public struct WorkoutsImporter {
     }
     return Data(bytes)
   }
-}
-
-/// `read(2)`, by a name no method shadows.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
-  -> Int
-{
-  #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
-  #else
-    Darwin.read(descriptor, buffer, count)
-  #endif
 }

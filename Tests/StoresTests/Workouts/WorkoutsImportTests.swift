@@ -231,7 +231,8 @@ struct WorkoutsImportTests {
     let store = try WorkoutsStore(contentsOf: url, environment: .test())
     try store.trySend(.addWorkout(try Workout(name: "Run", distance: 5)))
     #expect(chmod(url.path, 0o444) == 0)
-    store.send(.importWorkouts(from: fixture("workouts.csv"), options: ImportOptions(timeZone: utc)))
+    store.send(
+      .importWorkouts(from: fixture("workouts.csv"), options: ImportOptions(timeZone: utc)))
     await store.settle()
     guard case .failed(let error) = store.state.importStatus, case .notSaved = error.problem else {
       Issue.record("\(store.state.importStatus)")
