@@ -38,6 +38,10 @@ import XCTest
 ///   - iterations: The number of cases, 100 by default; `STORES_PROPERTY_ITERATIONS` raises it.
 ///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed. The
 ///     replay seed of a report, passed here, runs the failing case first.
+///   - fileID: The file named in a report: the caller's by default.
+///   - filePath: The caller's file path, for the test framework's report.
+///   - line: The line named in a report: the caller's by default.
+///   - column: The column named in a report: the caller's by default.
 ///   - property: Returns whether the property holds (`Bool`), or nothing and throws on failure.
 /// - Returns: The result, for callers that want to inspect it.
 @discardableResult

@@ -41,7 +41,9 @@ public enum Property {
   ///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed.
   ///   - maxShrinkAttempts: The shrinking budget.
   ///   - environment: Where the variables are read from (injectable for tests).
-  ///   - fileID, line, column: The location named in the report (the caller's by default).
+  ///   - fileID: The file named in the report: the caller's by default.
+  ///   - line: The line named in the report: the caller's by default.
+  ///   - column: The column named in the report: the caller's by default.
   ///   - property: The property; it runs synchronously on the caller's actor.
   public static func run<Value, Verdict>(
     _ gen: Gen<Value>,

@@ -137,6 +137,10 @@ public struct Rule<Command> {
 ///   - iterations: The number of programs, 100 by default; `STORES_PROPERTY_ITERATIONS`
 ///     raises it.
 ///   - seed: The run seed; defaults to `STORES_PROPERTY_SEED` or a fresh random seed.
+///   - fileID: The file named in a report: the caller's by default.
+///   - filePath: The caller's file path, for the test framework's report.
+///   - line: The line named in a report: the caller's by default.
+///   - column: The column named in a report: the caller's by default.
 /// - Returns: The result; its counterexample holds the original and the minimal program.
 /// - Complexity: O(iterations × steps) commands, plus the shrinking budget.
 @MainActor @discardableResult

@@ -13,7 +13,7 @@ import Stores
 /// ```
 ///
 /// Time is exact whatever the threads do: each effect of a store whose environment uses the
-/// clock (``StoreEnvironment/test(clock:now:)``) keeps a time of its own, which starts at the
+/// clock (`StoreEnvironment.test(clock:now:)`) keeps a time of its own, which starts at the
 /// clock's time when the effect starts — when its action is sent — and moves to each deadline
 /// it wakes at. A sleep's deadline is counted from that time, so an effect that reaches its
 /// sleep only after the test advanced the clock still wakes exactly when it should. And

@@ -2,22 +2,24 @@ import Foundation
 import StoreTesting
 import Testing
 
-/// The README's `diary` section is true: its transcript replays on an empty data folder
+/// The documentation's `diary` section is true: its transcript replays on an empty data folder
 /// (TZ=UTC, NO_COLOR) with the same output, and its usage block and exit-code table are the
 /// tool's help.
-@Suite("README: the diary tool")
+@Suite("Documentation: the diary tool")
 struct ReadmeTranscriptTests {
-  /// The code blocks of the README's `## The diary tool` section, in order.
+  /// The article that holds the section.
+  static let article = fixturesFolder.deletingLastPathComponent()
+    .appendingPathComponent("Sources/Stores/Stores.docc/FilesAndTheTool.md")
+
+  /// The code blocks of the article's `## The diary tool` section, in order.
   static func blocks() throws -> [String] {
-    let readme = try String(
-      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
-      encoding: .utf8)
+    let readme = try String(contentsOf: Self.article, encoding: .utf8)
     let section = try #require(Self.section(of: readme))
     return section.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }
       .map(\.element)
   }
 
-  /// The README's text from `## The `diary` tool` to the next `## ` heading.
+  /// The article's text from `## The `diary` tool` to the next `## ` heading.
   static func section(of readme: String) -> Substring? {
     guard let start = readme.range(of: "## The `diary` tool\n") else { return nil }
     let rest = readme[start.upperBound...]
@@ -66,9 +68,7 @@ struct ReadmeTranscriptTests {
 
   @Test("the exit-code table is the one of diary --help")
   func exitCodes() throws {
-    let readme = try String(
-      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
-      encoding: .utf8)
+    let readme = try String(contentsOf: Self.article, encoding: .utf8)
     let section = try #require(Self.section(of: readme))
     let table = section.components(separatedBy: "| code | meaning |\n| --- | --- |\n").last?
       .components(separatedBy: "\n\n").first?.split(separator: "\n")

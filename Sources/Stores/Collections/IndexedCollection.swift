@@ -1,6 +1,6 @@
 /// A collection of the indices and elements of a base collection, side by side.
 ///
-/// Made by ``Swift/Collection/indexed()``. Each element is a pair `(index:element:)` whose
+/// Made by `indexed()`. Each element is a pair `(index:element:)` whose
 /// `index` is the base collection's own index — not an offset — so it is right for every
 /// collection, including slices that do not start at 0, strings and dictionaries:
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads values out of JSON text that ``JSONSyntax`` has validated, without building a tree
+/// Reads values out of JSON text that `JSONSyntax` has validated, without building a tree
 /// of it: each value is read straight into the model that holds it, so reading a file needs
 /// little memory beyond the file and the state it holds.
 ///

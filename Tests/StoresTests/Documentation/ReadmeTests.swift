@@ -2,7 +2,8 @@ import Foundation
 import StoreTesting
 import Testing
 
-/// The README is code: every ```swift block compiles as written, alone in a file with its own
+/// The documentation is code: every ```swift block of the README and of the DocC articles
+/// compiles as written, alone in a file with its own
 /// imports — a block with `@Test` as a file of a test target, a `Package.swift` block as a
 /// manifest — against the modules `swift test` has just built.
 @Suite("README")
@@ -12,9 +13,26 @@ struct ReadmeTests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  /// The ```swift blocks of the README, with the line each starts on.
-  static func swiftBlocks() throws -> [(line: Int, code: String)] {
-    let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  /// The documentation: the README and the articles of every DocC catalog, by their path in
+  /// the repository.
+  static func documents() throws -> [String] {
+    let sources = root.appendingPathComponent("Sources")
+    let articles = (FileManager.default.subpaths(atPath: sources.path) ?? [])
+      .filter { $0.contains(".docc/") && $0.hasSuffix(".md") }.map { "Sources/\($0)" }
+    return ["README.md"] + articles.sorted()
+  }
+
+  /// The ```swift blocks of the documentation, each with the place it starts at
+  /// (`README.md:12`).
+  static func swiftBlocks() throws -> [(line: String, code: String)] {
+    try documents().flatMap { document in
+      try swiftBlocks(of: document).map { ("\(document):\($0.line)", $0.code) }
+    }
+  }
+
+  /// The ```swift blocks of `document`, with the line each starts on.
+  static func swiftBlocks(of document: String) throws -> [(line: Int, code: String)] {
+    let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
     var blocks: [(line: Int, code: String)] = []
     var current: (line: Int, lines: [String])?
     for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -38,7 +56,7 @@ struct ReadmeTests {
   @Test("every swift block compiles as written")
   func blocksCompile() throws {
     let blocks = try Self.swiftBlocks()
-    try #require(blocks.count >= 5, "the README has its examples")
+    try #require(blocks.count >= 10, "the documentation has its examples")
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("readme-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,7 +66,7 @@ struct ReadmeTests {
       let (line, code) = blocks[index]
       let isManifest = code.contains("import PackageDescription")
       let file = folder.appendingPathComponent(
-        isManifest ? "Package-\(line).swift" : "block\(line).swift")
+        isManifest ? "Package-\(index).swift" : "block\(index).swift")
       do {
         try code.write(to: file, atomically: true, encoding: .utf8)
         let arguments =
@@ -61,9 +79,9 @@ struct ReadmeTests {
         let (status, output) = try Self.swiftc(
           ["-typecheck", "-swift-version", "6", "-module-cache-path", folder.path]
             + arguments + [file.path])
-        if status != 0 { failures.add("README.md:\(line): the block does not compile:\n\(output)") }
+        if status != 0 { failures.add("\(line): the block does not compile:\n\(output)") }
       } catch {
-        failures.add("README.md:\(line): \(error)")
+        failures.add("\(line): \(error)")
       }
     }
     for failure in failures.all { Issue.record(Comment(rawValue: failure)) }
