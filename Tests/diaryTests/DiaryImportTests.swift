@@ -122,7 +122,7 @@ struct DiaryImportTests {
     for index in 0..<100_000 { text += "Run \(index),\(index % 42),2026-11-29,high\n" }
     let file = folder.write(text, to: "big.csv")
     // `script` gives the command a terminal; its output is the terminal's.
-    let terminal = try runOnATerminal(["workouts", "import", file.path])
+    let terminal = try diary.runOnATerminal(["workouts", "import", file.path])
     #expect(terminal.contains("Added 100000 workouts"), "\(terminal.suffix(300))")
     #expect(terminal.contains("Importing ["), "a bar while it reads")
     let huge = folder.write(
@@ -132,22 +132,4 @@ struct DiaryImportTests {
       try WorkoutsStore(contentsOf: folder.file("workouts.json")).state.workouts.count == 100_001)
   }
 
-  /// What a terminal shows when `diary` runs on one with `arguments`.
-  func runOnATerminal(_ arguments: [String]) throws -> String {
-    let command = ([DiaryProcess.binary.path] + arguments).map { "'\($0)'" }
-      .joined(separator: " ")
-    let process = Process()
-    let terminal = TestPlatform.onATerminal(command)
-    process.executableURL = URL(fileURLWithPath: terminal[0])
-    process.arguments = Array(terminal.dropFirst())
-    process.environment = diary.environment.merging(["TERM": "xterm"]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self)
-  }
 }

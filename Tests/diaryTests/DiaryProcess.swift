@@ -91,6 +91,27 @@ struct DiaryProcess {
   }
 }
 
+extension DiaryProcess {
+  /// What a terminal shows when `diary` runs on one with `arguments` (where
+  /// ``TestPlatform/hasScript``).
+  func runOnATerminal(_ arguments: [String]) throws -> String {
+    let command = ([Self.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    let process = Process()
+    let terminal = TestPlatform.onATerminal(command)
+    process.executableURL = URL(fileURLWithPath: terminal[0])
+    process.arguments = Array(terminal.dropFirst())
+    process.environment = environment.merging(["TERM": "xterm"]) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
 /// The repository's `Fixtures` folder.
 let fixturesFolder = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -272,22 +272,6 @@ struct HardeningTests {
     #expect(!FileManager.default.fileExists(atPath: folder.file("todos.json").path))
   }
 
-  @Test("a data folder swapped for a link while a store is open is noticed, not followed")
-  func swappedFolder() throws {
-    let data = folder.file("data")
-    let store = try TodosStore(contentsOf: data.appendingPathComponent("todos.json"))
-    try store.trySend(.addTodo(Todo(title: "before")))
-    let other = TemporaryFolder()
-    #expect(rename(data.path, folder.file("moved").path) == 0)
-    #expect(symlink(other.url.path, data.path) == 0)
-    let error = #expect(throws: StoreFileError.self) {
-      try store.trySend(.addTodo(Todo(title: "after")))
-    }
-    #expect(error?.problem == .folderReplaced(folder: data.path))
-    #expect(other.names.isEmpty, "nothing was written into the other folder")
-    #expect(store.todos.map(\.title) == ["before"])
-  }
-
   @Test("a data folder removed and made anew by its owner is written again")
   func remadeFolder() throws {
     let data = folder.file("data")

@@ -17,7 +17,13 @@ enum Platform {
   /// The device and inode in `info`. By bit pattern: `dev_t` is a signed 32-bit number on
   /// Apple platforms, where a device number may be negative, and unsigned 64-bit on Linux.
   static func key(_ info: stat) -> (device: UInt64, inode: UInt64) {
-    (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    (bitPattern(info.st_dev), bitPattern(info.st_ino))
+  }
+
+  /// `number`'s bits as an unsigned 64-bit number, whatever its type and sign: never a trap
+  /// (as `UInt64(_:)` is for a negative `Int32`), and distinct numbers stay distinct.
+  static func bitPattern<Number: BinaryInteger>(_ number: Number) -> UInt64 {
+    UInt64(truncatingIfNeeded: number)
   }
 
   /// The modification and change times in `info`.

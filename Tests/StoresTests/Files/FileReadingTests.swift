@@ -236,3 +236,17 @@ struct DuplicateKeySpellingTests {
     #expect(validationError("{" + similar.joined(separator: ", ") + "}") == nil)
   }
 }
+
+@Suite("Platform numbers")
+struct PlatformNumberTests {
+  @Test("device numbers of every type are taken by bit pattern: a negative Int32 does not trap")
+  func deviceNumbersByBitPattern() {
+    // dev_t is Int32 on Apple platforms, where a device number can be negative.
+    let devices: [Int32] = [-1, .min, 0, 1, .max]
+    let keys = devices.map { Platform.bitPattern($0) }
+    #expect(Set(keys).count == devices.count, "distinct numbers stay distinct")
+    #expect(Platform.bitPattern(Int32(7)) == 7)
+    #expect(Platform.bitPattern(UInt64.max) == .max, "Linux's UInt64 as it is")
+    #expect(Platform.bitPattern(UInt16(65_535)) == 65_535)
+  }
+}
