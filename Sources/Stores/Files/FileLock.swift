@@ -20,9 +20,11 @@ enum FileLock {
   /// deadline of the wait, for any further lock it takes.
   ///
   /// - Throws: ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)`` when another
-  ///   process holds the lock longer than `timeout`; ``StoreFileError/Problem/unsafeLockFile(lock:)``
-  ///   when the lock file is a link, has other names, is another user's or not a regular file; `cannotWrite` when it cannot be
-  ///   created; and whatever `body` throws.
+  ///   process holds the lock longer than `timeout`;
+  ///   ``StoreFileError/Problem/unsafeLockFile(lock:)`` when the lock file is a link, has
+  ///   other names, is another user's or is not a regular file;
+  ///   ``StoreFileError/Problem/cannotWaitForLock(lock:errno:)`` when no thread can wait for
+  ///   it; `cannotWrite` when it cannot be created; and whatever `body` throws.
   static func withLock<Result>(
     of name: String, in folder: DataFolder, timeout: Duration, path: String,
     _ body: (ContinuousClock.Instant) throws -> Result
