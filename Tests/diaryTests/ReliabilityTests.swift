@@ -118,7 +118,8 @@ struct ReliabilityTests {
     let diary = DiaryProcess(folder: folder.url)
     #expect(diary.run("todos", "add", "after the crashes").exitCode == 0)
     #expect(diary.run("workouts", "add", "after the crashes", "--distance", "1").exitCode == 0)
-    #expect(diary.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+    // A value no round sets (they set whole hours), so that this is a change, which cleans up.
+    #expect(diary.run("settings", "set", "sleepGoal", "7.5").exitCode == 0)
     let keys = try WriterProcess(
       Self.writer, ["keyvalue", folder.file("keys.json").path, "1", "after"],
       environment: environment)
