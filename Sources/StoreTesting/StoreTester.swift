@@ -53,8 +53,10 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   public var exhaustivity: Exhaustivity = .on {
     didSet { updateLedger() }
   }
-  /// The actions effects sent, with the state after each, not yet asserted with `receive`.
-  private var received: [(action: S.Action, state: S.State)] = []
+  /// The actions effects sent, not yet asserted with `receive`, in order: held, not applied
+  /// to the store until they are asserted (or skipped), so that an assertion closure — which
+  /// starts from the state before the action — sees the store in that state too.
+  private var received: [S.Action] = []
   /// The state the next assertion starts from.
   private var expected: S.State
   /// Whether `finish` ran (then releasing the tester checks nothing).
@@ -72,9 +74,9 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     self.store = store
     expected = store.state
     origin = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    store.core.onEffectAction = { [weak self] action in
+    store.core.holdEffectAction = { [weak self] action in
       guard let self else { return }
-      received.append((action, self.store.state))
+      received.append(action)
       if exhaustivity == .on && !isFinished {
         ledger.withLock { $0.received.append(Report.describe(action)) }
       }
@@ -119,7 +121,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   /// O(actions not yet received + running effects).
   private func updateLedger() {
     let isChecking = !isFinished && exhaustivity == .on
-    let received = isChecking ? received.map { Report.describe($0.action) } : []
+    let received = isChecking ? received.map { Report.describe($0) } : []
     let effects =
       isChecking && !skipsRunningEffects ? store.core.runningEffects.map(Self.name) : []
     ledger.withLock { $0 = Ledger(isChecking: isChecking, received: received, effects: effects) }
@@ -196,7 +198,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     isFinished = true
     updateLedger()
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard exhaustivity == .on else { return }
+    guard exhaustivity == .on else { return skipReceivedActions() }
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while store.core.isRunningEffects && !skipsRunningEffects && stalledEffects() == nil
       && ContinuousClock.now < deadline
@@ -216,12 +218,19 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     }
   }
 
-  /// Drops the actions received and not yet asserted, taking the state after the last one
-  /// as the state the next assertion starts from.
+  /// Applies the actions received and not yet asserted without asserting them, taking the
+  /// state after the last one as the state the next assertion starts from.
   public func skipReceivedActions() {
-    expected = received.last?.state ?? expected
-    received.removeAll()
+    apply(received.count)
     updateLedger()
+  }
+
+  /// Applies the first `count` actions received, in order, and starts the next assertion
+  /// from the state after them.
+  private func apply(_ count: Int) {
+    for action in received.prefix(count) { store.send(action) }
+    received.removeFirst(count)
+    expected = store.state
   }
 
   /// Lets the effects running now (and those they start) run on: the end of the test does
@@ -239,11 +248,10 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   ) async {
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while true {
-      if exhaustivity == .off, let index = received.firstIndex(where: { matches($0.action) }) {
-        if index > 0 { expected = received[index - 1].state }
-        received.removeFirst(index)
+      if exhaustivity == .off, let index = received.firstIndex(where: matches) {
+        apply(index)
       }
-      if !received.isEmpty && (exhaustivity == .on || matches(received[0].action)) { break }
+      if !received.isEmpty && (exhaustivity == .on || matches(received[0])) { break }
       if !store.core.isRunningEffects {
         fail("expected to receive \(wanted), but no effect is running", location)
         return
@@ -267,16 +275,18 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     }
     let next = received.removeFirst()
     defer { updateLedger() }
-    guard matches(next.action) else {
-      fail(
-        "expected to receive \(wanted), received \(Report.describe(next.action))", location)
-      expected = next.state
+    guard matches(next) else {
+      fail("expected to receive \(wanted), received \(Report.describe(next))", location)
+      store.send(next)
+      expected = store.state
       return
     }
-    let step = "receiving \(Report.describe(next.action))"
+    let step = "receiving \(Report.describe(next))"
+    // The closure runs before the action is applied: the store is in the state it starts from.
     let wantedState =
       exhaustivity == .on ? apply(update, to: expected, after: step, at: location) : nil
-    check(next.state, wanted: wantedState, after: step, update, at: location)
+    store.send(next)
+    check(store.state, wanted: wantedState, after: step, update, at: location)
   }
 
   /// `state` changed by `update` (`nil` when the closure throws or changes nothing, which are
@@ -359,7 +369,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
   }
 
   private func describeReceived() -> String {
-    received.map { Report.describe($0.action) }.joined(separator: ", ")
+    received.map { Report.describe($0) }.joined(separator: ", ")
   }
 
   private static func name(_ effect: RunningEffect) -> String {

@@ -167,6 +167,21 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
     #expect(failures.first?.message.contains("[7].value: 70, expected 7") == true)
   }
 
+  @Test func assigningTheStoresStateInAReceiveClosureAssertsNoChange() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("milk")) { $0.query = "milk" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.receive(.answer("test meaning of milk")) { $0 = tester.store.state }
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "changes nothing (it starts from the state before the action)") == true,
+      "\(failures)")
+  }
+
   @Test func aForgottenReceiveFailsAtOnceNamingTheSleepingEffect() async {
     let failures = await recordedFailures {
       let tester = makeTester()

@@ -197,8 +197,9 @@ public final class StoreCore<Owner: Store>: Observable {
   /// The effects running now, in the order they started: for tests that name them.
   package var runningEffects: [RunningEffect] { effects?.effects ?? [] }
 
-  /// Called after each action an effect sent was applied, for tests that check every one.
-  package var onEffectAction: (@MainActor (Action) -> Void)?
+  /// Called instead of applying each action an effect sends, when set: for tests that apply
+  /// them themselves as they assert them.
+  package var holdEffectAction: (@MainActor (Action) -> Void)?
 
   /// Called after an effect starts or ends, for tests that keep track of running effects.
   package var onEffectsChanged: (@MainActor () -> Void)?
@@ -215,8 +216,9 @@ public final class StoreCore<Owner: Store>: Observable {
       effects
       ?? EffectRunner(
         send: Send { [weak self] action in
-          self?.send(action)
-          self?.onEffectAction?(action)
+          guard let self else { return }
+          if let hold = holdEffectAction { return hold(action) }
+          send(action)
         },
         fail: { [weak self] error in self?.lastError = error },
         contexts: environment.effectContexts,
