@@ -19,8 +19,10 @@ import Stores
 ///   when the tester is released, for actions not received and effects still running (at the
 ///   line that made the tester);
 /// - an assertion closure starts from the state *before* the action, and runs before the
-///   action is sent, so `$0 = tester.store.state` in it asserts no change; a closure that
-///   changes nothing fails (pass no closure when the action changes nothing);
+///   action is applied — the actions effects send are held until `receive` asserts them (or
+///   they are skipped) — so `$0 = tester.store.state` in it asserts no change, in `send` and
+///   `receive` alike; a closure that changes nothing fails (pass no closure when the action
+///   changes nothing);
 /// - ``receive(_:timeout:_:fileID:filePath:line:column:)`` and `finish` fail at once when
 ///   every running effect sleeps on the ``TestClock`` (nothing can happen until the test
 ///   advances it), naming each effect by id and the time it waits for; otherwise they wait
