@@ -11,12 +11,7 @@ struct DiaryProcess {
   }
 
   /// The `diary` binary beside the test bundle (`swift build` puts every product there).
-  static let binary = builtProduct("diary")
-
-  /// The built executable `name` beside the test bundle.
-  static func builtProduct(_ name: String) -> URL {
-    BuildProducts.executable(name)
-  }
+  static let binary = BuildProducts.executable("diary")
 
   /// The data folder the runs use.
   let folder: URL

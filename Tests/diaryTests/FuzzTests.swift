@@ -65,7 +65,7 @@ struct FuzzTests {
         .map { fixturesFolder.appendingPathComponent("hostile/\(kind)/\($0)").path }
     }
     let replay = Process()
-    replay.executableURL = DiaryProcess.builtProduct("stores-fuzz")
+    replay.executableURL = BuildProducts.executable("stores-fuzz")
     replay.arguments = corpus + hostile
     try replay.run()
     replay.waitUntilExit()

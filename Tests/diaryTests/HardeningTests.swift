@@ -12,7 +12,7 @@ import Testing
 struct HardeningTests {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
-  static let writer = DiaryProcess.builtProduct("stores-writer")
+  static let writer = BuildProducts.executable("stores-writer")
 
   // MARK: No write lost
 

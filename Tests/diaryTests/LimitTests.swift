@@ -10,7 +10,7 @@ import Testing
 struct LimitTests {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
-  static let writer = DiaryProcess.builtProduct("stores-writer")
+  static let writer = BuildProducts.executable("stores-writer")
 
   /// Runs `binary` with `arguments` through `bash -c "SETUP; exec …"` (after `launcher`), and returns its exit
   /// status (a signal that killed it as 128 + the signal) and its standard error.

@@ -55,7 +55,7 @@ final class WriterProcess {
 struct ReliabilityTests {
   let folder = TemporaryFolder()
   var environment: [String: String] { DiaryProcess(folder: folder.url).environment }
-  static let writer = DiaryProcess.builtProduct("stores-writer")
+  static let writer = BuildProducts.executable("stores-writer")
 
   /// The data files, read through the library: throws if any is torn or invalid.
   func readAll() throws -> (todos: [String], workouts: [String], keys: Set<String>) {

@@ -170,6 +170,13 @@ enum FileLock {
 }
 
 extension Duration {
+  /// The duration in seconds, as `Date` and `DispatchTime` take them, saturated at 10^9 s
+  /// (about 31 years) so that any duration makes a valid deadline.
+  var inSeconds: Double {
+    let (seconds, attoseconds) = components
+    return min(Double(seconds) + Double(attoseconds) / 1e18, 1e9)
+  }
+
   /// How long an action of a store on a file waits, by default, for another process that
   /// holds the file's lock: 3 seconds. Each store's `init(contentsOf:…, lockTimeout:)` takes
   /// another.

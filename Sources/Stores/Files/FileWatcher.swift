@@ -146,11 +146,7 @@ final class FileWatcher {
       let wait = max(Self.minimumInterval, lastRun.duration * 2) - (now - lastRun.end)
       delay = max(delay, wait)
     }
-    let (seconds, attoseconds) = delay.components
-    DispatchQueue.main.asyncAfter(
-      deadline: .now()
-        + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    ) { @Sendable [weak self] in
+    DispatchQueue.main.asyncAfter(deadline: .now() + delay.inSeconds) { @Sendable [weak self] in
       MainActor.assumeIsolated { self?.run() }
     }
   }

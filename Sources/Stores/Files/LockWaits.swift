@@ -76,7 +76,7 @@ final class LockWaits: @unchecked Sendable {
         hold.state = .abandoned
         break
       }
-      _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(remaining)))
+      _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.inSeconds))
     }
     switch hold.state {
     case .granted: return hold
@@ -118,11 +118,5 @@ final class LockWaits: @unchecked Sendable {
     lines[file] = nil
     condition.unlock()
     close(descriptor)
-  }
-
-  /// `duration` in seconds, saturated to what a `Date` can hold.
-  private static func seconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return min(Double(seconds) + Double(attoseconds) / 1e18, 1e9)
   }
 }
