@@ -122,16 +122,24 @@ public final class TemporaryFolder: Sendable {
 
 /// Waits up to `seconds` for `condition` to hold, checking every 20 ms and letting the main
 /// actor run meanwhile (a store's watch delivers there). Returns whether it held — at once
-/// when it does, so the generous default costs only a test that fails: on a loaded machine
-/// other work on the main actor can hold it for seconds.
+/// when it does, so the generous default costs only a test that fails.
+///
+/// The time counts while the main actor is free: on a loaded machine other work can hold it
+/// for many seconds, during which no event could be delivered. A check that waited longer than
+/// 100 ms to run counts as 100 ms, so a test that fails waits longer than `seconds` only when
+/// the main actor was that busy.
 @MainActor
 public func eventually(
   within seconds: Double = 30, _ condition: @MainActor () -> Bool
 ) async -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
+  let clock = ContinuousClock()
+  let budget = Duration.seconds(seconds)
+  var waited = Duration.zero
   while !condition() {
-    if Date() > deadline { return false }
+    if waited > budget { return false }
+    let start = clock.now
     try? await Task.sleep(for: .milliseconds(20))
+    waited += min(clock.now - start, .milliseconds(100))
   }
   return true
 }
