@@ -113,6 +113,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private func transaction(
     from current: State, mergingCopies: Bool, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
+    mergeReport = MergeReport()
     let target = try FileSystem.resolvingLinks(path)
     var state = current
     // Whether `update` changed `state`; nil while it has not run on it.
