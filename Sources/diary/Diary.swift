@@ -6,7 +6,9 @@ import Stores
 /// so that the whole tool can be tested in process as well as end to end.
 @MainActor
 enum Diary {
-  static let groups = [SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group]
+  static let groups = [
+    SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, SyncCommands.group,
+  ]
 
   /// Runs `arguments`, printing to `output`; returns how to exit.
   ///

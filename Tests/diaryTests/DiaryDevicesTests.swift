@@ -42,4 +42,32 @@ struct DiaryDevicesTests {
     #expect(result.errorOutput.split(separator: "\n").count == 1)
     #expect(laptop.names.contains(copy))
   }
+
+  @Test("sync status names this device — the same on every run, kept outside the data folder")
+  func status() throws {
+    var diary = DiaryProcess(folder: laptop.url)
+    let state = TemporaryFolder()
+    diary.environment["XDG_STATE_HOME"] = state.url.path
+    #expect(diary.run("todos", "list").exitCode == 0)
+    #expect(state.names.isEmpty, "reading makes no device id")
+    let first = diary.run("sync", "status")
+    #expect(first.exitCode == 0)
+    let device = try #require(first.output.split(separator: "\n").first?.split(separator: " ").last)
+    #expect(first.output.hasPrefix("This device: "))
+    #expect(first.output.contains("No conflict copies left to merge."))
+    #expect(diary.run("sync", "status").output.hasPrefix("This device: \(device)\n"))
+    #expect(
+      try String(contentsOf: state.file("stores/device"), encoding: .utf8) == "\(device)\n")
+    #expect(!laptop.names.contains("stores"), "nothing of this device in the data folder")
+    let copy = "todos_conflict-20261201-135016.json"
+    try Data("[1]".utf8).write(to: laptop.file(copy))
+    let result = diary.run("--json", "sync", "status")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(report["device"] as? String == String(device))
+    let todos = try #require(
+      (report["files"] as? [[String: Any]])?.first { $0["name"] as? String == "todos" })
+    let copies = try #require(todos["copiesNotMerged"] as? [[String: Any]])
+    #expect(copies.map { $0["path"] as? String } == [laptop.file(copy).path])
+  }
 }

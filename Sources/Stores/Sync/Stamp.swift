@@ -80,17 +80,26 @@ extension Character {
 /// one millisecond — so that a change is stamped later than every change it saw, whatever
 /// the clocks of the devices say.
 package final class HybridClock: Sendable {
-  /// This device.
-  package let device: DeviceID
+  /// This device, found on the first stamp (reading a file never needs it).
+  package var device: DeviceID {
+    knownDevice.withLock { known in
+      if let known { return known }
+      let device = findDevice()
+      known = device
+      return device
+    }
+  }
+  private let findDevice: @Sendable () -> DeviceID
+  private let knownDevice = Mutex<DeviceID?>(nil)
   private let wallClock: @Sendable () -> Int64
   private let latest = Mutex<(milliseconds: Int64, counter: Int)>((0, 0))
 
   /// A clock of `device`, reading `wallClock` (milliseconds since 1970).
   package init(
-    device: DeviceID,
+    device: @autoclosure @escaping @Sendable () -> DeviceID,
     wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
   ) {
-    self.device = device
+    findDevice = device
     self.wallClock = wallClock
   }
 
