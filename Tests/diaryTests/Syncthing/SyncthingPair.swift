@@ -77,6 +77,17 @@ final class SyncthingPair {
     /// The conflict copies Syncthing left in the folder (`*.sync-conflict-*`).
     var conflictCopies: [String] { names.filter { $0.contains(".sync-conflict-") } }
 
+    /// The temporary files in the folder (`*.tmp`) but Syncthing's own: `.syncthing.NAME.tmp`
+    /// for a file NAME there, which it writes while it pulls NAME, keeps after a pull that
+    /// failed (to reuse its blocks), and never syncs.
+    var temporaries: [String] {
+      let names = self.names
+      return names.filter { name in
+        name.hasSuffix(".tmp")
+          && !names.contains { ".syncthing.\($0).tmp" == name }
+      }
+    }
+
     /// The bytes of every file in the synced folder (not below it), by name.
     var contents: [String: Data] {
       var files: [String: Data] = [:]

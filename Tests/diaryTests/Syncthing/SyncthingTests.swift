@@ -19,9 +19,9 @@ struct SyncthingTests {
   }
 
   @Test(
-    "today: edits on both devices, linked and cut off, leave conflict copies of the data and lock files"
+    "edits on both devices, linked and cut off, leave no lock or temporary file to sync, nor a conflict copy of one"
   )
-  func conflictCopiesToday() throws {
+  func noLitter() throws {
     let pair = try SyncthingPair(in: folder.url)
     defer { pair.stop() }
     let devices = pair.devices
@@ -47,10 +47,44 @@ struct SyncthingTests {
       "syncthing: settled in \(linked) linked, \(reconnected) after reconnecting; copies: "
         + devices.map { "\($0.name) \($0.conflictCopies)" }.joined(separator: ", "))
     for device in devices {
-      let copies = device.conflictCopies
-      #expect(copies.contains { $0.hasPrefix("todos.sync-conflict-") }, "\(device.name)")
-      #expect(copies.contains { $0.hasPrefix("workouts.sync-conflict-") }, "\(device.name)")
-      #expect(copies.contains { $0.hasPrefix("todos.json.sync-conflict-") }, "\(device.name)")
+      let litter = device.names.filter { $0.hasSuffix(".lock") && $0.contains("conflict") }
+      #expect(litter.isEmpty, "\(device.name): conflict copies of lock files")
+      #expect(device.temporaries.isEmpty, "\(device.name): \(device.names)")
+      for name in ["todos.json.lock", "workouts.json.lock"] {
+        #expect(device.contents[name] == Data(), "\(device.name): \(name) is there, empty")
+      }
     }
+  }
+
+  @Test("a scan in the middle of a write never gives its temporary file to the other device")
+  func temporaryFileMidWrite() throws {
+    let pair = try SyncthingPair(in: folder.url)
+    defer { pair.stop() }
+    let (a, b) = (pair.devices[0], pair.devices[1])
+    var rows = "name,distance\n"
+    for index in 0..<30_000 { rows += "Run \(index),\(index % 42)\n" }
+    let csv = folder.write(rows, to: "rows.csv")
+    let writer = try WriterProcess(
+      DiaryProcess.binary, ["workouts", "import", csv.path],
+      environment: a.environment(diary(a).environment))
+    // Stopped while its temporary file is there, which the scan then finds.
+    var temporary: String?
+    while temporary == nil && writer.process.isRunning {
+      temporary = a.temporaries.first
+    }
+    let found = try #require(temporary, "the import wrote no temporary file")
+    TestPlatform.send(SIGSTOP, to: writer.process.processIdentifier)
+    defer { TestPlatform.send(SIGCONT, to: writer.process.processIdentifier) }
+    try pair.settle()
+    #expect(a.names.contains(found), "still being written")
+    #expect(b.temporaries.isEmpty, "b got \(b.names)")
+
+    TestPlatform.send(SIGCONT, to: writer.process.processIdentifier)
+    while writer.process.isRunning { usleep(10_000) }
+    #expect(writer.kill().succeeded, "\(writer.errorOutput)")
+    try pair.settle()
+    #expect(a.temporaries.isEmpty, "\(a.names)")
+    #expect(a.contents == b.contents, "both devices hold the same files")
+    #expect(a.contents["workouts.json"] != nil)
   }
 }
