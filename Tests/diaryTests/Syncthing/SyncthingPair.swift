@@ -21,7 +21,8 @@ import Synchronization
 ///
 /// Each node gets a home of its own below `root` (made with `syncthing generate`), free
 /// loopback ports for its GUI (the REST API) and its listener, no discovery, relays, NAT or
-/// usage reporting, the other node as its only device at `tcp://127.0.0.1:PORT`, and one
+/// usage reporting, the other node as its only device (`a` dials `b` at
+/// `tcp://127.0.0.1:PORT`, `b` only accepts), and one
 /// shared folder (`maxConflicts` 10 as the GUI's default, a watcher with a 1 s delay, a rescan
 /// every 60 s). The nodes run until ``stop()`` (or the pair is released): a test calls it in a
 /// `defer`, so that a failing test leaves no process behind. Every wait is bounded and, when
@@ -77,25 +78,30 @@ final class SyncthingPair {
     /// The conflict copies Syncthing left in the folder (`*.sync-conflict-*`).
     var conflictCopies: [String] { names.filter { $0.contains(".sync-conflict-") } }
 
-    /// The temporary files in the folder (`*.tmp`) but Syncthing's own: `.syncthing.NAME.tmp`
-    /// for a file NAME there, which it writes while it pulls NAME, keeps after a pull that
-    /// failed (to reuse its blocks), and never syncs.
+    /// The temporary files in the folder (`*.tmp`) but Syncthing's own.
     var temporaries: [String] {
       let names = self.names
-      return names.filter { name in
-        name.hasSuffix(".tmp")
-          && !names.contains { ".syncthing.\($0).tmp" == name }
-      }
+      let own = Set(Self.syncthingTemporaries(names))
+      return names.filter { $0.hasSuffix(".tmp") && !own.contains($0) }
     }
 
-    /// The bytes of every file in the synced folder (not below it), by name.
+    /// The bytes of every file in the synced folder (not below it) but Syncthing's own
+    /// temporaries, by name: what the two devices must agree on.
     var contents: [String: Data] {
+      let names = self.names
       var files: [String: Data] = [:]
-      for name in names {
+      for name in Set(names).subtracting(Self.syncthingTemporaries(names)) {
         files[name] = FileManager.default.contents(
           atPath: folder.appendingPathComponent(name).path)
       }
       return files
+    }
+
+    /// Syncthing's own temporary files among `names`: `.syncthing.NAME.tmp` for a file NAME
+    /// there, which it writes while it pulls NAME and keeps after a pull that failed (to
+    /// reuse its blocks), and never syncs.
+    private static func syncthingTemporaries(_ names: [String]) -> [String] {
+      names.map { ".syncthing.\($0).tmp" }.filter(Set(names).contains)
     }
 
     var log: URL { home.appendingPathComponent("log.txt") }
@@ -127,9 +133,8 @@ final class SyncthingPair {
   /// Makes two nodes below `root`, starts them and waits until they are connected.
   init(in root: URL) throws {
     devices = [try Device(name: "a", root: root), try Device(name: "b", root: root)]
-    for (device, peer) in [(devices[0], devices[1]), (devices[1], devices[0])] {
-      try Self.configure(device, peer: peer)
-    }
+    try Self.configure(devices[0], peer: devices[1], dialing: true)
+    try Self.configure(devices[1], peer: devices[0], dialing: false)
     do {
       for device in devices {
         device.process.executableURL = Self.executable
@@ -144,7 +149,12 @@ final class SyncthingPair {
         device.process.standardInput = FileHandle.nullDevice
         try device.process.run()
       }
-      try waitUntil("the nodes are connected") { try self.isConnected }
+      // The dialling node starts with its peer paused, and dials once both answer (so listen).
+      try waitUntil("both nodes answer") {
+        for device in self.devices { try self.request(device, "GET", "/rest/system/ping") }
+        return true
+      }
+      try resume()
     } catch {
       stop()
       throw error
@@ -177,10 +187,11 @@ final class SyncthingPair {
     try waitUntil("the nodes are disconnected") { try !self.isConnected(either: true) }
   }
 
-  /// Restores the link and waits until the nodes are connected again.
+  /// Restores the link and waits until the nodes are connected again: `b` first, then `a`,
+  /// which dials at once.
   func resume() throws {
-    try request(devices[0], "POST", "/rest/system/resume?device=\(devices[1].id)")
     try request(devices[1], "POST", "/rest/system/resume?device=\(devices[0].id)")
+    try request(devices[0], "POST", "/rest/system/resume?device=\(devices[1].id)")
     try waitUntil("the nodes are connected again") { try self.isConnected }
   }
 
@@ -355,8 +366,12 @@ final class SyncthingPair {
 
   /// Edits the `config.xml` that `syncthing generate` wrote for `device`: its ports and API
   /// key; no discovery, relays, NAT, usage reporting, crash reporting or upgrades; `peer` as
-  /// its one other device; the shared folder.
-  private static func configure(_ device: Device, peer: Device) throws {
+  /// its one other device — at `tcp://127.0.0.1:PORT` when `dialing`, else `dynamic`, which
+  /// with no discovery means never dialled; the shared folder.
+  ///
+  /// One node dials, the other only accepts: when both dial at once after a resume, Syncthing
+  /// drops one of the two connections and, measured here, took up to 20 s to reconnect.
+  private static func configure(_ device: Device, peer: Device, dialing: Bool) throws {
     let url = device.home.appendingPathComponent("config.xml")
     let document = try XMLDocument(contentsOf: url)
     guard let root = document.rootElement() else {
@@ -381,7 +396,9 @@ final class SyncthingPair {
     let peerElement = XMLElement(name: "device")
     peerElement.setAttributesWith(["id": peer.id, "name": peer.name, "compression": "metadata"])
     peerElement.addChild(
-      XMLElement(name: "address", stringValue: "tcp://127.0.0.1:\(peer.listenPort)"))
+      XMLElement(
+        name: "address", stringValue: dialing ? "tcp://127.0.0.1:\(peer.listenPort)" : "dynamic"))
+    peerElement.addChild(XMLElement(name: "paused", stringValue: dialing ? "true" : "false"))
     root.addChild(peerElement)
 
     let folder = XMLElement(name: "folder")
