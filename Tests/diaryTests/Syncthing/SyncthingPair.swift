@@ -80,28 +80,32 @@ final class SyncthingPair {
 
     /// The temporary files in the folder (`*.tmp`) but Syncthing's own.
     var temporaries: [String] {
-      let names = self.names
-      let own = Set(Self.syncthingTemporaries(names))
-      return names.filter { $0.hasSuffix(".tmp") && !own.contains($0) }
+      names.filter { $0.hasSuffix(".tmp") && !Self.isSyncthingTemporary($0) }
     }
 
     /// The bytes of every file in the synced folder (not below it) but Syncthing's own
     /// temporaries, by name: what the two devices must agree on.
     var contents: [String: Data] {
-      let names = self.names
       var files: [String: Data] = [:]
-      for name in Set(names).subtracting(Self.syncthingTemporaries(names)) {
+      for name in names where !Self.isSyncthingTemporary(name) {
         files[name] = FileManager.default.contents(
           atPath: folder.appendingPathComponent(name).path)
       }
       return files
     }
 
-    /// Syncthing's own temporary files among `names`: `.syncthing.NAME.tmp` for a file NAME
-    /// there, which it writes while it pulls NAME and keeps after a pull that failed (to
-    /// reuse its blocks), and never syncs.
-    private static func syncthingTemporaries(_ names: [String]) -> [String] {
-      names.map { ".syncthing.\($0).tmp" }.filter(Set(names).contains)
+    /// Whether `name` is one of Syncthing's own temporary files, `.syncthing.NAME.tmp`, which
+    /// it writes while it pulls NAME, keeps after a pull that failed (to reuse its blocks —
+    /// also when NAME is gone meanwhile) and never syncs; not the library's own
+    /// `.syncthing.NAME.RANDOM.tmp`, whose RANDOM is 13 base-36 digits.
+    private static func isSyncthingTemporary(_ name: String) -> Bool {
+      guard name.hasPrefix(".syncthing."), name.hasSuffix(".tmp") else { return false }
+      let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+      let random = parts.last ?? ""
+      let isLibrarys =
+        random.count == 13
+        && random.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+      return !isLibrarys
     }
 
     var log: URL { home.appendingPathComponent("log.txt") }
@@ -141,7 +145,12 @@ final class SyncthingPair {
         device.process.arguments = [
           "serve", "--home=\(device.home.path)", "--no-browser", "--no-restart",
         ]
-        device.process.environment = ["HOME": device.local.path, "STNOUPGRADE": "1"]
+        // STMONITORED: no monitor process (which `serve` otherwise starts, even with
+        // --no-restart, running Syncthing as its child), so that the process started here is
+        // Syncthing itself, and stopping it leaves nothing behind.
+        device.process.environment = [
+          "HOME": device.local.path, "STNOUPGRADE": "1", "STMONITORED": "1",
+        ]
         _ = FileManager.default.createFile(atPath: device.log.path, contents: nil)
         let log = try FileHandle(forWritingTo: device.log)
         device.process.standardOutput = log
