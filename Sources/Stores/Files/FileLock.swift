@@ -5,7 +5,8 @@ import Foundation
 ///
 /// - The lock file is left as it is, so that a file-sync engine (Syncthing, Dropbox, iCloud
 ///   Drive) sees nothing to sync after it was made, and two devices that each made one hold
-///   equal files, of which no engine makes a conflict copy. (Earlier versions of the package
+///   equal files, of which Syncthing makes no conflict copy (checked on two real nodes: it
+///   only brings the modification times in line). (Earlier versions of the package
 ///   had each holder write its process id into it: a change on both devices, which Syncthing
 ///   turned into `todos.json.sync-conflict-….lock` copies. Such a process id is cleared
 ///   once; such copies are removed with the stale temporaries, see

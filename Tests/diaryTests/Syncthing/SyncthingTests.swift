@@ -22,7 +22,13 @@ struct SyncthingTests {
     "edits on both devices, linked and cut off, leave no lock or temporary file to sync, nor a conflict copy of one"
   )
   func noLitter() throws {
+    var clock = ContinuousClock.now
+    func lap() -> Duration {
+      defer { clock = ContinuousClock.now }
+      return ContinuousClock.now - clock
+    }
     let pair = try SyncthingPair(in: folder.url)
+    let started = lap()
     defer { pair.stop() }
     let devices = pair.devices
     // Linked: each device adds within a few seconds of the other.
@@ -31,8 +37,11 @@ struct SyncthingTests {
         #expect(diary(device).run("todos", "add", "\(device.name) linked \(round)").exitCode == 0)
       }
     }
+    let editedLinked = lap()
     let linked = try pair.settle()
+    _ = lap()
     try pair.pause()
+    let paused = lap()
     for round in 0..<3 {
       for device in devices {
         let diary = diary(device)
@@ -42,10 +51,14 @@ struct SyncthingTests {
         #expect(diary.run("settings", "set", "sleepGoal", "\(6 + round)").exitCode == 0)
       }
     }
+    let editedCutOff = lap()
     try pair.resume()
+    let resumed = lap()
     let reconnected = try pair.settle()
     print(
-      "syncthing: settled in \(linked) linked, \(reconnected) after reconnecting; copies: "
+      "syncthing: started in \(started), 6 edits linked in \(editedLinked), settled in \(linked), "
+        + "paused in \(paused), 9 edits cut off in \(editedCutOff), resumed in \(resumed), "
+        + "settled in \(reconnected); copies: "
         + devices.map { "\($0.name) \($0.conflictCopies)" }.joined(separator: ", "))
     for device in devices {
       let litter = device.names.filter { $0.hasSuffix(".lock") && $0.contains("conflict") }
