@@ -142,7 +142,9 @@ struct SyncthingTests {
     do {
       while !agreed && ContinuousClock.now < deadline {
         try pair.settle(within: deadline - ContinuousClock.now)
-        for device in devices { _ = diary(device).run("todos", "list") }
+        for device in devices {
+          for store in ["todos", "workouts", "settings"] { _ = diary(device).run(store, "list") }
+        }
         try pair.settle(within: deadline - ContinuousClock.now)
         let now = devices.map(\.contents)
         agreed =
