@@ -264,11 +264,6 @@ final class SyncthingPair {
     }
   }
 
-  /// Whether `device` reports a pull error now (an item it could not get).
-  func pullErrors(_ device: Device) throws -> Int {
-    Int(Self.number(try json(device, "/rest/db/status?folder=\(Self.folderID)")["pullErrors"]))
-  }
-
   // MARK: REST
 
   /// Sends a request to the REST API of `device` and returns its body.
