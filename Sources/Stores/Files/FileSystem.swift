@@ -79,7 +79,9 @@ enum FileSystem {
   /// that any later write changes it, however coarse the file system's clock.
   ///
   /// With `creating`, the file must not exist yet: when another writer made it meanwhile,
-  /// nothing is written and ``Raced`` is thrown, so that the transaction starts again.
+  /// nothing is written and ``Raced`` is thrown, so that the transaction starts again. So it
+  /// is too when the file is no longer `replacing`, the one the transaction read: a sync
+  /// engine, which knows nothing of the lock, put another version in its place meanwhile.
   ///
   /// Where the folder's change times are coarse (see ``changeTimesAreExact(_:)``, found out
   /// on the first write into a folder), the content is hashed as it is written, so that the
@@ -87,8 +89,8 @@ enum FileSystem {
   ///
   /// - Returns: The version of the new file.
   static func replace(
-    _ name: String, in folder: DataFolder, creating: Bool, path: String,
-    writing body: (FileOutput) throws(StoreFileError) -> Void
+    _ name: String, in folder: DataFolder, creating: Bool, replacing read: FileIdentity? = nil,
+    path: String, writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileVersion {
     var permissions: mode_t = 0o600
     var owner = folder.owner
@@ -145,6 +147,8 @@ enum FileSystem {
       if creating, linkat(folder.descriptor, temporary, folder.descriptor, name, 0) == 0 {
         unlinkat(folder.descriptor, temporary, 0)
       } else if creating && errno == EEXIST {
+        raced = true
+      } else if let read, (try? identity(of: name, in: folder, path: path)) != read {
         raced = true
       } else if renameat(folder.descriptor, temporary, folder.descriptor, name) != 0 {
         // Creating falls back to a rename where the file system has no hard links.

@@ -18,6 +18,10 @@ package struct ItemStamps: Equatable, Sendable {
 
   /// The latest of the item's stamps.
   var latest: Stamp { max(fields.max() ?? positioned, positioned) }
+
+  /// The latest change of the item's fields: what a removal is weighed against. A move is
+  /// not a change of the item, so it never brings back an item removed elsewhere.
+  var latestEdit: Stamp { fields.max() ?? positioned }
 }
 
 /// The sync section of a list of items (see ``StateSync``): stamps for each item's fields
@@ -159,28 +163,26 @@ package struct ListSync<State: SyncedList>: StateSync {
             fields: Array(repeating: stamp, count: fields.count), position: "", positioned: stamp))
       }
     }
-    var ascending = true
-    for k in placed.indices.dropFirst()
-    where !(items[placed[k - 1]].position < items[placed[k]].position) {
-      ascending = false
-      break
-    }
+    // In order when sorted by key, then id, as the file keeps them.
+    let keys = placed.map { (items[$0].position, new[$0].id) }
     let kept =
-      ascending
-      ? placed : Self.longestAscending(placed.map { items[$0].position }).map { placed[$0] }
+      zip(keys, keys.dropFirst()).allSatisfy { Self.precedes($0, $1) }
+      ? placed : Self.longestAscending(keys).map { placed[$0] }
     if kept.count < items.count { placeMoved(keeping: kept, stamp: stamp) }
     for (_, offset) in index {
       removed[old[offset].id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
     }
   }
 
-  /// Gives the items not at the offsets `kept` (ascending, with ascending keys) new keys
-  /// between the kept neighbours, stamped `stamp`.
+  /// Gives the items not at the offsets `kept` (ascending, in order) new keys between their
+  /// kept neighbours, stamped `stamp`. A kept item whose key equals the one before a run (two
+  /// devices' adds can take one key) is moved with the run: no key lies between them.
   private mutating func placeMoved(keeping kept: [Int], stamp: Stamp) {
     var start = 0
     for end in kept + [items.count] {
+      let low = start > 0 ? items[start - 1].position : nil
+      if end > start, end < items.count, let low, !(low < items[end].position) { continue }
       if end > start {
-        let low = start > 0 ? items[start - 1].position : nil
         let high = end < items.count ? items[end].position : nil
         for (offset, key) in Position.keys(end - start, between: low, and: high).enumerated() {
           items[start + offset].position = key
@@ -191,8 +193,15 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
   }
 
-  /// The offsets of a longest strictly ascending subsequence of `keys`. O(*n* log *n*).
-  static func longestAscending(_ keys: [String]) -> [Int] {
+  /// Whether the key and id `first` sort before `second`: the order of a merged list.
+  static func precedes(_ first: (String, UUID), _ second: (String, UUID)) -> Bool {
+    // Keys are ASCII: `<` compares their bytes.
+    first.0 != second.0 ? first.0 < second.0 : first.1.precedes(second.1)
+  }
+
+  /// The offsets of a longest ascending subsequence of `keys` (see ``precedes(_:_:)``).
+  /// O(*n* log *n*).
+  static func longestAscending(_ keys: [(String, UUID)]) -> [Int] {
     // tails[k]: the offset of the smallest last key of an ascending run of length k + 1.
     var tails: [Int] = []
     var previous = [Int](repeating: -1, count: keys.count)
@@ -200,8 +209,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       var (low, high) = (0, tails.count)
       while low < high {
         let middle = (low + high) / 2
-        // Keys are ASCII: `<` compares their bytes.
-        if keys[tails[middle]] < key {
+        if precedes(keys[tails[middle]], key) {
           low = middle + 1
         } else {
           high = middle
@@ -269,7 +277,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     var live: [Version] = []
     var removed: [UUID: Removed] = [:]
     for (id, version) in versions {
-      if let at = version.removedAt, version.stamps.latest <= at {
+      if let at = version.removedAt, version.stamps.latestEdit <= at {
         removed[id] = Removed(item: version.item, stamps: version.stamps, at: at)
       } else {
         live.append(version)
@@ -277,10 +285,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
     // Keys are ASCII: `<` compares their bytes. Both sides come in order: the sort is a
     // merge of runs.
-    live.sort {
-      $0.stamps.position != $1.stamps.position
-        ? $0.stamps.position < $1.stamps.position : $0.item.id.precedes($1.item.id)
-    }
+    live.sort { Self.precedes(($0.stamps.position, $0.item.id), ($1.stamps.position, $1.item.id)) }
     var state = a.0.replacingItems(live.map(\.item))
     var stateStamps = a.1.state
     let fields = State.stateFields

@@ -154,6 +154,35 @@ struct MergeTests {
     #expect(titles.contains("new"))
   }
 
+  @Test("every list, merged or not, is in the order of its items' places; keys stay valid")
+  func places() {
+    check(Self.histories, iterations: 300) { base, histories in
+      let replicas = Self.replicas(base, histories)
+      for replica in replicas + [replicas[0].merged(with: replicas[1]).merged(with: replicas[2])] {
+        let keys = zip(replica.sync.items, replica.state.todos).map { ($0.position, $1.id) }
+        try requireEqual(
+          zip(keys, keys.dropFirst()).allSatisfy { ListSync<TodosStore.State>.precedes($0, $1) },
+          true, "in order")
+        try requireEqual(
+          keys.allSatisfy { Position.isValid(Substring($0.0)) }, true, "valid keys")
+      }
+    }
+  }
+
+  @Test("a move elsewhere does not bring back a todo removed after it was added")
+  func moveAfterRemoval() throws {
+    let devices = Devices(steps: 1...1)
+    let todos = (0..<3).map { Todo(title: "t\($0)") }
+    let base = TodosStore.State(todos: todos)
+    var phone = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
+    var laptop = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todos[2].id])) }
+    laptop.apply { TodosStore.reduce(&$0, .moveTodos(ids: [todos[2].id], before: todos[0].id)) }
+    #expect(phone.merged(with: laptop).state.todos.map(\.title) == ["t0", "t1"])
+  }
+
   @Test("settings: key by key, the later stamp wins; a reset is a stamped removal")
   func settings() {
     let keys = ["a", "b", "c"]

@@ -77,7 +77,9 @@ final class SyncthingPair {
     }
 
     /// The conflict copies Syncthing left in the folder (`*.sync-conflict-*`).
-    var conflictCopies: [String] { names.filter { $0.contains(".sync-conflict-") } }
+    var conflictCopies: [String] {
+      names.filter { $0.contains(".sync-conflict-") && !Self.isSyncthingTemporary($0) }
+    }
 
     /// The temporary files in the folder (`*.tmp`) but Syncthing's own.
     var temporaries: [String] {
