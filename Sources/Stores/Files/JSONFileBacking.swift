@@ -162,7 +162,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         }
         // The copies a sync engine left beside the file, merged into the stored state.
         let merge = mergeCopies(of: name, in: folder, into: &state, &newStamps)
-        if merge.merged.isEmpty == false { changed = nil }
+        let versions = mergeVersions(of: target, into: &state, &newStamps)
+        if !merge.merged.isEmpty || !versions.merged.isEmpty { changed = nil }
         if changed == nil {
           state.keepMemoryOnlyState(from: current)
           reloaded = state != current
@@ -170,7 +171,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         // The stored state the action met: the one in memory when it ran before the lock.
         let stored = changed == nil ? state : current
         let didChange = try changed ?? update(&state)
-        if didChange || !merge.merged.isEmpty {
+        if didChange || !merge.merged.isEmpty || !versions.merged.isEmpty {
           if didChange {
             newStamps = newStamps.stamped(before: stored, after: state, stamp: clock.stamp())
           }
@@ -187,10 +188,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           }
           // Only once the merge is durable are the copies it read removed.
           for copy in merge.merged { unlinkat(folder.descriptor, copy, 0) }
+          for version in versions.merged { version.markMerged() }
+          if !versions.merged.isEmpty, versions.notMerged.isEmpty {
+            Platform.removeMergedVersions(of: URL(fileURLWithPath: target))
+          }
         }
         version = newVersion
         stamps = newStamps
-        mergeReport = MergeReport(merged: merge.merged, notMerged: merge.notMerged)
+        mergeReport = MergeReport(
+          merged: merge.merged + versions.merged.map(\.name),
+          notMerged: merge.notMerged + versions.notMerged)
         guard didChange || reloaded else { return nil }
         return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
       }
@@ -225,6 +232,30 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     return (merged, notMerged)
   }
 
+  /// Reads each conflict version the platform keeps of the file at `target` (see
+  /// ``ConflictVersion``) and merges it into `state` and `stamps`; returns those merged and
+  /// the errors of the others. None on Linux.
+  private func mergeVersions(
+    of target: String, into state: inout State, _ stamps: inout Sync
+  ) -> (merged: [ConflictVersion], notMerged: [StoreFileError]) {
+    guard Sync.self != NoSync<State>.self else { return ([], []) }
+    var merged: [ConflictVersion] = []
+    var notMerged: [StoreFileError] = []
+    for version in Platform.conflictVersions(of: URL(fileURLWithPath: target)) {
+      do throws(StoreFileError) {
+        guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
+        else { continue }
+        let other = try decode(data, version.url.path)
+        if let latest = other.1.latest { clock.observe(latest) }
+        (state, stamps) = Sync.merge((state, stamps), other)
+        merged.append(version)
+      } catch {
+        notMerged.append(error)
+      }
+    }
+    return (merged, notMerged)
+  }
+
   func reloadIfChanged(from current: State) throws -> State? {
     let target = try FileSystem.resolvingLinks(path)
     if let folder, folder.path == Self.folderPath(of: target), folder.status == .replaced {
@@ -234,6 +265,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let name = (target as NSString).lastPathComponent
     if Sync.self != NoSync<State>.self,
       !ConflictCopies.copies(of: name, inFolder: folderPath).isEmpty
+        || !Platform.conflictVersions(of: URL(fileURLWithPath: target)).isEmpty
     {
       // Copies to merge: under the lock, written back.
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state

@@ -212,6 +212,30 @@ enum Platform {
     #endif
   }
 
+  /// The versions of the file at `url` that a sync engine keeps out of its folder, to merge:
+  /// iCloud Drive's unresolved conflict versions (`NSFileVersion`) on Apple platforms that
+  /// have them; none elsewhere.
+  static func conflictVersions(of url: URL) -> [ConflictVersion] {
+    #if os(macOS) || os(iOS) || os(visionOS)
+      (NSFileVersion.unresolvedConflictVersionsOfItem(at: url) ?? []).map { version in
+        ConflictVersion(
+          name: version.localizedNameOfSavingComputer.map { "iCloud version from \($0)" }
+            ?? "iCloud version \(version.url.lastPathComponent)",
+          url: version.url, markMerged: { version.isResolved = true })
+      }
+    #else
+      []
+    #endif
+  }
+
+  /// Removes the versions of the file at `url` other than the current one, once every
+  /// conflict version was merged and marked so (Apple platforms).
+  static func removeMergedVersions(of url: URL) {
+    #if os(macOS) || os(iOS) || os(visionOS)
+      try? NSFileVersion.removeOtherVersionsOfItem(at: url)
+    #endif
+  }
+
   /// The folder of the user's state that belongs to this machine and is not synced: under
   /// `home`, Application Support on Apple platforms; `$XDG_STATE_HOME` (read from
   /// `environment`), else `~/.local/state`, on Linux.

@@ -9,7 +9,8 @@ import Foundation
 /// - Nextcloud and ownCloud: `todos (conflicted copy 2026-12-01 135016).json` and
 ///   `todos_conflict-20261201-135016.json`.
 ///
-/// (iCloud Drive keeps its conflicting versions out of the folder, as `NSFileVersion`s.)
+/// iCloud Drive keeps its conflicting versions out of the folder, as `NSFileVersion`s: see
+/// ``ConflictVersion``.
 package enum ConflictCopies {
   /// Whether `name`, an entry of the data file's folder, is a conflict copy of `file`.
   package static func isCopy(_ name: String, of file: String) -> Bool {
@@ -78,4 +79,16 @@ package enum ConflictCopies {
 
 extension Character {
   fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// A version of a data file that a sync engine keeps outside the folder — iCloud Drive's
+/// unresolved conflict versions, on Apple platforms (see
+/// ``Platform/conflictVersions(of:)``) — merged as a copy is, then marked merged.
+struct ConflictVersion {
+  /// The version, for messages.
+  let name: String
+  /// Where its bytes are.
+  let url: URL
+  /// Marks it merged (resolved), once the merge is durable.
+  let markMerged: () -> Void
 }
