@@ -68,4 +68,25 @@ func syncBenchmarks(_ report: Report, quick: Bool) {
       blackHole(Sync.merge(a, b))
     },
     baseline: Side("(decode both)", prepare: { () }) { _ in blackHole(decodeBoth()) })
+
+  var toggled = a.0
+  _ = TodosStore.reduce(&toggled, .toggleTodo(id: a.0.todos[n / 2].id))
+  let stamp = phone.stamp()
+  report.compare(
+    "stamp a toggle vs encode the file it is written to", size: "\(count(n)) todos",
+    goal: "(the stamps' share of an action)",
+    ours: Side("", prepare: { () }) { _ in
+      blackHole(a.1.stamped(before: a.0, after: toggled, stamp: stamp))
+    },
+    baseline: Side("(encode, with stamps)", prepare: { () }) { _ in
+      blackHole(try! StateFileCoding.encode(a.0, sync: a.1, path: "a.json"))
+    })
+  report.compare(
+    "encode a file with stamps vs without", size: "\(count(n)) todos", goal: "(≈ its size)",
+    ours: Side("", prepare: { () }) { _ in
+      blackHole(try! StateFileCoding.encode(a.0, sync: a.1, path: "a.json"))
+    },
+    baseline: Side("(version 1)", prepare: { () }) { _ in
+      blackHole(try! StateFileCoding.encode(a.0, sync: NoSync(unstamped: a.0), path: "a.json"))
+    })
 }

@@ -24,6 +24,48 @@ package struct ItemStamps: Equatable, Sendable {
   var latestEdit: Stamp { fields.max() ?? positioned }
 }
 
+extension ItemStamps {
+  /// Writes the text of each of `stamps` (see ``ListSync/text(of:)``) as an element of the
+  /// open array; `names` are the fields' names. No `String` is made: this runs once per item
+  /// of every write.
+  static func write(_ stamps: [ItemStamps], names: [[UInt8]], to writer: inout JSONWriter) {
+    var text: [UInt8] = []
+    text.reserveCapacity(128)
+    for item in stamps {
+      writer.element()
+      text.removeAll(keepingCapacity: true)
+      item.append(names: names, to: &text)
+      // Letters, digits, `.`, `=` and spaces: nothing to escape.
+      text.withUnsafeBufferPointer { text in
+        writer.writeQuoted(length: text.count) {
+          $0.update(from: text.baseAddress!, count: text.count)
+        }
+      }
+    }
+  }
+
+  /// Appends the text of these stamps to `text`: the position, the earliest stamp, then
+  /// `name=stamp` for each field (`names`) or the position stamped later.
+  func append(names: [[UInt8]], to text: inout [UInt8]) {
+    var base = positioned
+    for stamp in fields where stamp < base { base = stamp }
+    var position = position
+    position.withUTF8 { text.append(contentsOf: $0) }
+    text.append(UInt8(ascii: " "))
+    base.append(to: &text)
+    for field in 0..<fields.count where fields[field] != base {
+      text.append(UInt8(ascii: " "))
+      text.append(contentsOf: names[field])
+      text.append(UInt8(ascii: "="))
+      fields[field].append(to: &text)
+    }
+    if positioned != base {
+      text.append(contentsOf: " position=".utf8)
+      positioned.append(to: &text)
+    }
+  }
+}
+
 /// The sync section of a list of items (see ``StateSync``): stamps for each item's fields
 /// and place, tombstones of the items removed, stamps of the state's own fields.
 ///
@@ -102,6 +144,10 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   // MARK: Stamping a change
 
+  // Specialised for the package's lists: generic, each item would be copied through its
+  // type's metadata, many times slower.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
   package func stamped(before: State, after: State, stamp: Stamp) -> Self {
     let fields = State.itemFields
     let old = before.syncedItems
@@ -260,6 +306,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
   }
 
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
   package static func merge(_ a: (State, Self), _ b: (State, Self)) -> (State, Self) {
     var versions: [UUID: Version] = [:]
     versions.reserveCapacity(a.0.syncedItems.count + a.1.removed.count)
@@ -352,20 +400,7 @@ extension ListSync {
     writer.beginObject()
     writer.member("items")
     writer.beginArray()
-    let names = State.itemFields.map { Array($0.name.utf8) }
-    var text: [UInt8] = []
-    text.reserveCapacity(128)
-    for stamps in items {
-      writer.element()
-      text.removeAll(keepingCapacity: true)
-      Self.append(stamps, names: names, to: &text)
-      // Letters, digits, `.`, `=` and spaces: nothing to escape.
-      text.withUnsafeBufferPointer { text in
-        writer.writeQuoted(length: text.count) {
-          $0.update(from: text.baseAddress!, count: text.count)
-        }
-      }
-    }
+    ItemStamps.write(items, names: State.itemFields.map { Array($0.name.utf8) }, to: &writer)
     writer.endArray()
     writer.member("removed")
     writer.beginArray()
@@ -403,28 +438,8 @@ extension ListSync {
   /// the position) stamped later, as `name=stamp`.
   static func text(of stamps: ItemStamps) -> String {
     var text: [UInt8] = []
-    append(stamps, names: State.itemFields.map { Array($0.name.utf8) }, to: &text)
+    stamps.append(names: State.itemFields.map { Array($0.name.utf8) }, to: &text)
     return String(decoding: text, as: UTF8.self)
-  }
-
-  /// Appends ``text(of:)`` of `stamps` to `text`; `names` are the fields' names. No `String`
-  /// is made: this runs once per item of every write.
-  private static func append(_ stamps: ItemStamps, names: [[UInt8]], to text: inout [UInt8]) {
-    var base = stamps.positioned
-    for stamp in stamps.fields where stamp < base { base = stamp }
-    text.append(contentsOf: stamps.position.utf8)
-    text.append(UInt8(ascii: " "))
-    base.append(to: &text)
-    for field in 0..<stamps.fields.count where stamps.fields[field] != base {
-      text.append(UInt8(ascii: " "))
-      text.append(contentsOf: names[field])
-      text.append(UInt8(ascii: "="))
-      stamps.fields[field].append(to: &text)
-    }
-    if stamps.positioned != base {
-      text.append(contentsOf: " position=".utf8)
-      stamps.positioned.append(to: &text)
-    }
   }
 
   /// The stamps written as `text` (see ``text(of:)``).

@@ -28,7 +28,7 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   public static func < (a: Stamp, b: Stamp) -> Bool {
     if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
     if a.counter != b.counter { return a.counter < b.counter }
-    return a.device.text < b.device.text
+    return a.device != b.device && a.device.text < b.device.text
   }
 
   public static func == (a: Stamp, b: Stamp) -> Bool {
@@ -47,7 +47,8 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     text.append(UInt8(ascii: "."))
     Self.appendBase36(UInt64(counter), to: &text)
     text.append(UInt8(ascii: "."))
-    text.append(contentsOf: device.text.utf8)
+    var device = device.text
+    device.withUTF8 { text.append(contentsOf: $0) }
   }
 
   private static func appendBase36(_ number: UInt64, to text: inout [UInt8]) {
