@@ -75,10 +75,10 @@ struct TodosUndoTests {
     let lists = Gen<([Todo], TodosStore.Action, [TodosStore.Action])>.zip(
       .todos(maxCount: 8), .todoAction(maxCount: 8),
       Gen<TodosStore.Action>.todoAction(maxCount: 8).array(maxCount: 5))
-    var case_ = 0
+    var caseNumber = 0
     check(lists, iterations: 60) { todos, action, interleaved in
-      case_ += 1
-      let url = folder.file("todos-\(case_).json")
+      caseNumber += 1
+      let url = folder.file("todos-\(caseNumber).json")
       let seed = try TodosStore(contentsOf: url)
       for todo in todos.reversed() { try seed.trySend(.addTodo(todo)) }
       let store = try TodosStore(contentsOf: url)
