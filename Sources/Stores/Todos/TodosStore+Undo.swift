@@ -1,25 +1,7 @@
 import Foundation
 
 /// Todos that stood together in the list, and where: for putting them back.
-public struct TodoRun: Equatable, Sendable, Codable {
-  /// The todos, in their order in the list.
-  public var todos: [Todo]
-  /// The todo they stood just before, or `nil` when they were at the end.
-  public var before: UUID?
-  /// The todo they stood just after, or `nil` when they were at the top: where they go back
-  /// when `before` is gone.
-  public var after: UUID?
-  /// How many of the todos that stay stood before them: where they go back when `before` and
-  /// `after` are both gone.
-  public var offset: Int
-
-  public init(todos: [Todo], before: UUID?, after: UUID? = nil, offset: Int) {
-    self.todos = todos
-    self.before = before
-    self.after = after
-    self.offset = offset
-  }
-}
+public typealias TodoRun = ListRun<Todo>
 
 /// A change of a todo's fields, undone or done again by ``TodosStore/Action/editTodos(_:)``:
 /// the todo with ``from``'s id, whose fields holding ``from``'s values get ``to``'s.
@@ -97,7 +79,7 @@ extension TodosStore {
     case .restoreTodos(let runs):
       var taken = Set(todos.map(\.id))
       return .discardTodos(
-        runs.flatMap(\.todos).filter { $0.isValid && taken.insert($0.id).inserted })
+        runs.flatMap(\.elements).filter { $0.isValid && taken.insert($0.id).inserted })
     case .discardTodos(let discarded):
       let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       return .restoreTodos(runs(in: todos) { byID[$0.id] == $0 })
@@ -127,7 +109,7 @@ extension TodosStore {
     switch action {
     case .restoreTodos(let runs):
       let todos = byID
-      return runs.flatMap(\.todos).filter { todos[$0.id] != nil }.map {
+      return runs.flatMap(\.elements).filter { todos[$0.id] != nil }.map {
         "\(quoted($0.title)) (already in the list)"
       }
     case .discardTodos(let discarded):
@@ -152,7 +134,7 @@ extension TodosStore {
     case .returnTodos(let runs):
       let todos = byID
       let moved = liveRuns(runs, in: state.todos).moved
-      return runs.flatMap(\.todos).compactMap { todo in
+      return runs.flatMap(\.elements).compactMap { todo in
         if todos[todo.id] == nil { return "\(quoted(todo.title)) (removed meanwhile)" }
         return moved.contains(todo.id)
           ? nil : "\(quoted(todo.title)) (its neighbour was removed meanwhile)"
@@ -184,31 +166,9 @@ extension TodosStore {
     }
   }
 
-  /// The runs of consecutive todos of `todos` that `isPicked` picks, each with the todo
-  /// after it that is not picked and the number of those before it.
-  ///
-  /// - Complexity: O(*n*).
+  /// The runs of consecutive todos of `todos` that `isPicked` picks. O(*n*).
   nonisolated static func runs(in todos: [Todo], where isPicked: (Todo) -> Bool) -> [TodoRun] {
-    var runs: [TodoRun] = []
-    var current: [Todo] = []
-    var staying = 0
-    var previous: UUID?
-    for todo in todos {
-      if isPicked(todo) {
-        current.append(todo)
-      } else {
-        if !current.isEmpty {
-          runs.append(TodoRun(todos: current, before: todo.id, after: previous, offset: staying))
-          current = []
-        }
-        staying += 1
-        previous = todo.id
-      }
-    }
-    if !current.isEmpty {
-      runs.append(TodoRun(todos: current, before: nil, after: previous, offset: staying))
-    }
-    return runs
+    TodoRun.runs(in: todos) { isPicked($1) }
   }
 
   /// The runs that ``Action/returnTodos(_:)`` moves in `todos` — those whose `before` is at
@@ -217,61 +177,17 @@ extension TodosStore {
     -> (runs: [TodoRun], moved: Set<UUID>)
   {
     let present = Set(todos.map(\.id))
-    let named = Set(runs.lazy.flatMap(\.todos).map(\.id))
+    let named = Set(runs.lazy.flatMap(\.elements).map(\.id))
     let live = runs.filter { run in
       run.before.map { present.contains($0) && !named.contains($0) } ?? true
     }
-    return (live, Set(live.lazy.flatMap(\.todos).map(\.id).filter { present.contains($0) }))
+    return (live, Set(live.lazy.flatMap(\.elements).map(\.id).filter { present.contains($0) }))
   }
 
-  /// See ``Action/restoreTodos(_:)``. O(*n* + *k*), plus O(*k* log *k*) for runs whose
-  /// neighbours are both gone.
+  /// See ``Action/restoreTodos(_:)``. O(*n* + *k*).
   nonisolated static func restore(_ runs: [TodoRun], in todos: inout [Todo]) -> Bool {
-    let present = Set(todos.map(\.id))
-    var taken = present
-    var beforeTodo: [UUID: [Todo]] = [:]
-    var afterTodo: [UUID: [Todo]] = [:]
-    var atEnd: [Todo] = []
-    var atOffset: [(offset: Int, todos: [Todo])] = []
-    for run in runs {
-      let new = run.todos.filter { $0.isValid && taken.insert($0.id).inserted }
-      guard !new.isEmpty else { continue }
-      if let before = run.before, present.contains(before) {
-        beforeTodo[before, default: []] += new
-      } else if let after = run.after, present.contains(after) {
-        afterTodo[after, default: []] += new
-      } else if run.before == nil {
-        atEnd += new
-      } else {
-        atOffset.append((run.offset, new))
-      }
-    }
-    guard taken.count != present.count else { return false }
-    var result: [Todo] = []
-    result.reserveCapacity(taken.count)
-    for todo in todos {
-      if let new = beforeTodo[todo.id] { result += new }
-      result.append(todo)
-      if let new = afterTodo[todo.id] { result += new }
-    }
-    result += atEnd
-    if !atOffset.isEmpty {
-      atOffset.sort { $0.offset < $1.offset }
-      var merged: [Todo] = []
-      merged.reserveCapacity(result.count)
-      var next = 0
-      for (index, todo) in result.enumerated() {
-        while next < atOffset.count, atOffset[next].offset <= index {
-          merged += atOffset[next].todos
-          next += 1
-        }
-        merged.append(todo)
-      }
-      for run in atOffset[next...] { merged += run.todos }
-      result = merged
-    }
-    todos = result
-    return true
+    var taken = Set(todos.map(\.id))
+    return TodoRun.restore(runs, in: &todos) { $0.isValid && taken.insert($0.id).inserted }
   }
 
   /// See ``Action/discardTodos(_:)``. O(*n* + *k*).
@@ -311,7 +227,7 @@ extension TodosStore {
     var beforeTodo: [UUID: [Todo]] = [:]
     var atEnd: [Todo] = []
     for run in runs {
-      let group = run.todos.compactMap { byID.removeValue(forKey: $0.id) }
+      let group = run.elements.compactMap { byID.removeValue(forKey: $0.id) }
       if let before = run.before {
         beforeTodo[before, default: []] += group
       } else {

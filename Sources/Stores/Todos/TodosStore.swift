@@ -83,8 +83,8 @@ public final class TodosStore: Store {
     case removeCompleted
     /// Puts back todos that were removed: the todos of each run whose ids are not in the list
     /// (todos with an empty title are left out), in order, just before the todo
-    /// ``TodoRun/before`` (at the end when it is `nil`) — or, when that todo was removed
-    /// meanwhile, just after ``TodoRun/after``, or when both were, at ``TodoRun/offset``
+    /// ``ListRun/before`` (at the end when it is `nil`) — or, when that todo was removed
+    /// meanwhile, just after ``ListRun/after``, or when both were, at ``ListRun/offset``
     /// (clamped). Todos whose ids are in the list are skipped.
     case restoreTodos([TodoRun])
     /// Removes each of these todos that is still exactly as given; a todo changed since, or
@@ -95,7 +95,7 @@ public final class TodosStore: Store {
     /// ``TodoEdit/to`` value; a field changed since, or a todo gone, is skipped.
     case editTodos([TodoEdit])
     /// Moves todos back: the todos of each run that are in the list go, in order, just
-    /// before the todo ``TodoRun/before`` (at the end when it is `nil`). A run whose `before`
+    /// before the todo ``ListRun/before`` (at the end when it is `nil`). A run whose `before`
     /// was removed or is itself among the moved todos stays where it is.
     case returnTodos([TodoRun])
     /// Puts the todos with these ids in this order, in the places they hold now: the other

@@ -73,53 +73,26 @@ enum TodosModel {
     }
   }
 
-  /// Each run's new todos before its `before`, at the end, or — its `before` gone — after its
-  /// `after`, or at its offset, counted in the list with the earlier such runs in it.
+  /// Each run's new todos (valid, ids not taken) put back, as `RunsModel` does.
   static func restore(_ runs: [TodoRun], in todos: [Todo]) -> [Todo] {
-    var result = todos
     var taken = Set(todos.map(\.id))
-    var atOffset: [(Int, [Todo])] = []
-    var afterRuns: Set<UUID> = []
-    for run in runs {
-      let new = run.todos.filter { $0.isValid && taken.insert($0.id).inserted }
-      guard !new.isEmpty else { continue }
-      let isPresent = { (id: UUID?) in todos.contains { $0.id == id } }
-      if isPresent(run.before) {
-        result.insert(contentsOf: new, at: result.firstIndex { $0.id == run.before }!)
-      } else if isPresent(run.after) {
-        // After the todo and the runs put after it before this one.
-        var index = result.firstIndex { $0.id == run.after }! + 1
-        while index < result.count, afterRuns.contains(result[index].id) { index += 1 }
-        result.insert(contentsOf: new, at: index)
-        afterRuns.formUnion(new.map(\.id))
-      } else if run.before == nil {
-        result += new
-      } else {
-        atOffset.append((run.offset, new))
-      }
-    }
-    var inserted = 0
-    for (offset, new) in stableSorted(atOffset, by: { $0.0 < $1.0 }) {
-      result.insert(contentsOf: new, at: min(offset + inserted, result.count))
-      inserted += new.count
-    }
-    return result
+    return RunsModel.restore(runs, in: todos) { $0.isValid && taken.insert($0.id).inserted }
   }
 
   /// Each run's todos that are in the list back before its `before` (the end when `nil`),
   /// unless `before` is gone or among the runs' todos.
   static func putBack(_ runs: [TodoRun], in todos: [Todo]) -> [Todo] {
-    let named = runs.flatMap(\.todos).map(\.id)
+    let named = runs.flatMap(\.elements).map(\.id)
     let live = runs.filter { run in
       run.before.map { before in
         todos.contains { $0.id == before } && !named.contains(before)
       } ?? true
     }
-    let moved = live.flatMap(\.todos).map(\.id).filter { id in todos.contains { $0.id == id } }
+    let moved = live.flatMap(\.elements).map(\.id).filter { id in todos.contains { $0.id == id } }
     var result = todos.filter { !moved.contains($0.id) }
     var placed: Set<UUID> = []
     for run in live {
-      let group = run.todos.filter { moved.contains($0.id) && placed.insert($0.id).inserted }
+      let group = run.elements.filter { moved.contains($0.id) && placed.insert($0.id).inserted }
         .map { todo in todos.first { $0.id == todo.id }! }
       if let before = run.before {
         result.insert(contentsOf: group, at: result.firstIndex { $0.id == before }!)
@@ -140,5 +113,41 @@ enum TodosModel {
       sorted.insert(todo, at: index)
     }
     return sorted
+  }
+}
+
+/// A plain model of putting runs back (``ListRun``), one run at a time.
+enum RunsModel {
+  /// Each run's new elements before its `before`, at the end, or — its `before` gone — after
+  /// its `after`, or at its offset, counted in the list with the earlier such runs in it.
+  static func restore<Element>(
+    _ runs: [ListRun<Element>], in list: [Element], isNew: (Element) -> Bool
+  ) -> [Element] {
+    var result = list
+    var atOffset: [(Int, [Element])] = []
+    var afterRuns: Set<UUID> = []
+    let newByRun = runs.map { $0.elements.filter(isNew) }
+    for (run, new) in zip(runs, newByRun) where !new.isEmpty {
+      let isPresent = { (id: UUID?) in list.contains { $0.id == id } }
+      if isPresent(run.before) {
+        result.insert(contentsOf: new, at: result.firstIndex { $0.id == run.before }!)
+      } else if isPresent(run.after) {
+        // After the element and the runs put after it before this one.
+        var index = result.firstIndex { $0.id == run.after }! + 1
+        while index < result.count, afterRuns.contains(result[index].id) { index += 1 }
+        result.insert(contentsOf: new, at: index)
+        afterRuns.formUnion(new.map(\.id))
+      } else if run.before == nil {
+        result += new
+      } else {
+        atOffset.append((run.offset, new))
+      }
+    }
+    var inserted = 0
+    for (offset, new) in TodosModel.stableSorted(atOffset, by: { $0.0 < $1.0 }) {
+      result.insert(contentsOf: new, at: min(offset + inserted, result.count))
+      inserted += new.count
+    }
+    return result
   }
 }

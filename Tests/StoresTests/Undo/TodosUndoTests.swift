@@ -30,10 +30,10 @@ struct TodosUndoTests {
   static let undoActions = Gen<TodosStore.Action>.oneOf(
     Gen<[Todo]>.todos(maxCount: 4).map { .discardTodos($0) },
     Gen<[Todo]>.todos(maxCount: 4).map {
-      .restoreTodos([TodoRun(todos: $0, before: Gen<UUID>.testID(5), offset: 1)])
+      .restoreTodos([TodoRun($0, before: Gen<UUID>.testID(5), offset: 1)])
     },
     Gen<[Todo]>.todos(maxCount: 4).map {
-      .restoreTodos([TodoRun(todos: $0, before: nil, offset: 0)])
+      .restoreTodos([TodoRun($0, before: nil, offset: 0)])
     },
     Gen<(Todo, Todo)>.zip(.todo(id: .id(among: 6)), .todo(id: .id(among: 6))).map {
       var to = $1
@@ -46,7 +46,7 @@ struct TodosUndoTests {
     )
     .map { ids, before in
       .returnTodos([
-        TodoRun(todos: ids.map { Todo(id: $0, title: "x") }, before: before, offset: 0)
+        TodoRun(ids.map { Todo(id: $0, title: "x") }, before: before, offset: 0)
       ])
     }
   )
