@@ -46,6 +46,8 @@ public final class StoreCore<Owner: Store>: Observable {
   /// Whether the history was read since Observation was last told of a change to it.
   @usableFromInline @exclusivity(unchecked) var isHistoryTracked = false
   @usableFromInline let historyKeyPath = \StoreCore<Owner>.undoHistory
+  /// Where new steps are registered too (see ``Store/undoRegistrar``).
+  weak var undoRegistrar: (any UndoRegistrar)?
 
   /// What the store's effects use from the outside world.
   public let environment: StoreEnvironment
@@ -214,7 +216,9 @@ public final class StoreCore<Owner: Store>: Observable {
   func record(_ inverse: Action, of action: Action, _ recording: Recording) {
     switch recording {
     case .action:
-      history.record(UndoHistory.Step(action: inverse, name: Owner.actionName(of: action)))
+      let name = Owner.actionName(of: action)
+      history.record(UndoHistory.Step(action: inverse, name: name))
+      if undoRegistrar != nil { registerUndo(named: name) }
     case .undo(let name):
       history.pushRedo(UndoHistory.Step(action: inverse, name: name))
     case .redo(let name):
