@@ -9,8 +9,26 @@ struct Context {
   var terminal: Terminal
   var output: Output
   var time: LocalTime
+  /// The environment `diary` runs in: where the undo history is.
+  var environment: [String: String] = [:]
+  /// The stores opened, whose changes become a step of the undo history.
+  var recorder = StoreRecorder()
 
-  func settings() throws -> SettingsStore { try SettingsStore(contentsOf: paths.settings) }
-  func todos() throws -> TodosStore { try TodosStore(contentsOf: paths.todos) }
-  func workouts() throws -> WorkoutsStore { try WorkoutsStore(contentsOf: paths.workouts) }
+  func settings() throws -> SettingsStore {
+    let store = try SettingsStore(contentsOf: paths.settings)
+    recorder.opened(store)
+    return store
+  }
+
+  func todos() throws -> TodosStore {
+    let store = try TodosStore(contentsOf: paths.todos)
+    recorder.opened(store)
+    return store
+  }
+
+  func workouts() throws -> WorkoutsStore {
+    let store = try WorkoutsStore(contentsOf: paths.workouts)
+    recorder.opened(store)
+    return store
+  }
 }

@@ -6,7 +6,10 @@ import Stores
 /// so that the whole tool can be tested in process as well as end to end.
 @MainActor
 enum Diary {
-  static let groups = [SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group]
+  static let groups = [
+    SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, UndoCommands.undo,
+    UndoCommands.redo,
+  ]
 
   /// Runs `arguments`, printing to `output`; returns how to exit.
   ///
@@ -34,8 +37,10 @@ enum Diary {
           paths: try globals.dataDirectory.map {
             DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
           } ?? DiaryFiles.standard(environment: environment),
-          json: globals.json, terminal: terminal, output: output, time: time)
+          json: globals.json, terminal: terminal, output: output, time: time,
+          environment: environment)
         try command.run(context)
+        UndoCommands.record(arguments, context)
       }
       try output.flush()
       return .success
