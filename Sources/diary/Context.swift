@@ -15,20 +15,31 @@ struct Context {
   var recorder = StoreRecorder()
 
   func settings() throws -> SettingsStore {
-    let store = try SettingsStore(contentsOf: paths.settings)
-    recorder.opened(store)
-    return store
+    try merged(SettingsStore(contentsOf: paths.settings), paths.settings)
   }
-
-  func todos() throws -> TodosStore {
-    let store = try TodosStore(contentsOf: paths.todos)
-    recorder.opened(store)
-    return store
-  }
-
+  func todos() throws -> TodosStore { try merged(TodosStore(contentsOf: paths.todos), paths.todos) }
   func workouts() throws -> WorkoutsStore {
-    let store = try WorkoutsStore(contentsOf: paths.workouts)
+    try merged(WorkoutsStore(contentsOf: paths.workouts), paths.workouts)
+  }
+
+  /// `store`, the one on `file`, with the conflict copies a sync engine left beside the file
+  /// merged in: says so in one line on standard error, and warns once about each copy that
+  /// cannot be merged.
+  private func merged<S: Store>(_ store: S, _ file: URL) throws -> S
+  where S.State: PersistentState {
+    try store.refresh()
     recorder.opened(store)
+    let report = store.core.mergeReport
+    if !report.merged.isEmpty {
+      let copies =
+        report.merged.count == 1 ? "1 conflict copy" : "\(report.merged.count) conflict copies"
+      output.message(
+        "diary: merged \(copies) into \(file.lastPathComponent): \(report.merged.joined(separator: ", "))"
+      )
+    }
+    for problem in report.notMerged {
+      output.message("diary: warning: \(DiaryError(problem).message); it is left as it is")
+    }
     return store
   }
 }

@@ -7,8 +7,8 @@ import Stores
 @MainActor
 enum Diary {
   static let groups = [
-    SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, UndoCommands.undo,
-    UndoCommands.redo,
+    SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, SyncCommands.group,
+    UndoCommands.undo, UndoCommands.redo,
   ]
 
   /// Runs `arguments`, printing to `output`; returns how to exit.

@@ -68,8 +68,10 @@ struct DiaryCommandTests {
     #expect(diary.run("settings", "get", "distanceUnit").output == "miles\n")
     #expect(diary.run("settings", "reset").exitCode == 0)
     #expect(diary.run("settings", "get", "distanceUnit").output == "kilometers\n")
-    let file = try String(contentsOf: folder.file("settings.json"), encoding: .utf8)
-    #expect(!file.contains("sleepGoal") && !file.contains("distanceUnit"))
+    let file = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: folder.file("settings.json")))
+        as? [String: Any])
+    #expect((file["values"] as? [String: Any])?.isEmpty == true, "reset removes every value")
 
     let paths = try #require(try json(diary.run("settings", "path", "--json")) as? [String: String])
     #expect(paths["todos"] == folder.file("todos.json").path)

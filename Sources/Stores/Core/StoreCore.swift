@@ -172,7 +172,7 @@ public final class StoreCore<Owner: Store>: Observable {
       if let failure = Owner.failedSave(of: action, error: error) { send(failure) }
       throw error
     }
-    if storedLastError != nil { lastError = nil }
+    reportCopiesNotMerged()
     if let outcome {
       storedState = outcome.state
       if outcome.reloaded { didChange(.reload) }
@@ -285,10 +285,23 @@ public final class StoreCore<Owner: Store>: Observable {
     guard let backing else { return }
     let reloaded = try backing.reloadIfChanged(from: storedState)
     // The file reads well: an error kept from before (a reload that failed) is over.
-    if storedLastError != nil { lastError = nil }
+    reportCopiesNotMerged()
     guard let reloaded, reloaded != storedState else { return }
     storedState = reloaded
     didChange(.reload)
+  }
+
+  /// Keeps in ``lastError`` the first conflict copy beside the file that the backing's latest
+  /// transaction or reload could not merge (it stays where it is), or clears it.
+  private func reportCopiesNotMerged() {
+    let problem = (backing as? any MergeReporting)?.mergeReport.notMerged.first
+    if storedLastError != nil || problem != nil { lastError = problem }
+  }
+
+  /// The conflict copies the backing's latest transaction or reload merged into the file (and
+  /// removed), and the errors of those it could not merge: for `diary`, which says so.
+  package var mergeReport: MergeReport {
+    (backing as? any MergeReporting)?.mergeReport ?? MergeReport()
   }
 
   /// See ``Store/watch()``.

@@ -3,7 +3,8 @@ import Foundation
 
 /// Calls a handler on the main actor soon after a data file may have been changed by anyone:
 /// written, replaced by a rename, created or removed — also through a symbolic link that is
-/// retargeted, and after its folder is removed, renamed or made anew.
+/// retargeted, and after its folder is removed, renamed or made anew — and when a sync
+/// engine leaves a conflict copy of it (see ``ConflictCopies``).
 ///
 /// It watches folders rather than the file, because an atomic rename replaces the file's
 /// inode and a watch on the file itself would die with the first write: the folder of the
@@ -121,9 +122,11 @@ final class FileWatcher {
         relevant = true
         rearm = true
       } else if let name = event.name {
-        guard let folder = folders[event.watch], names[folder]?.contains(name) == true else {
-          continue
-        }
+        // A name on the way to the file, or a sync engine's conflict copy of one.
+        guard let folder = folders[event.watch],
+          let known = names[folder],
+          known.contains(name) || known.contains(where: { ConflictCopies.isCopy(name, of: $0) })
+        else { continue }
         relevant = true
         // A link on the way may point elsewhere now.
         rearm = rearm || names.count > 1 || isLink(folder, name)

@@ -25,19 +25,32 @@ import Foundation
 /// new one, never a torn one, and what an action returned from is on disk. When the file
 /// did not change, a transaction neither reads nor decodes it.
 ///
+/// A state merged across devices (`Sync` is not ``NoSync``) is written with its stamps: each
+/// change is stamped by this device's ``HybridClock`` against the stored state it met (step
+/// 3), tombstones older than ``Stamp/tombstoneLifetime`` are dropped, and in step 2 the
+/// conflict copies a sync engine left beside the file (see ``ConflictCopies``) are read and
+/// merged in — and removed only once the merge is written. A copy that is not a valid file
+/// of this state stays where it is and is reported.
+///
 /// Reading never creates or writes anything: a missing file is the empty state, and the
 /// folder (`0700`), the lock file and the data file (`0600`, or the old file's
 /// permissions and owner) are created by the first write. A symbolic link is followed: its
 /// target is read and replaced, the link stays (a link to a missing folder is not followed
 /// into it: writing fails).
 @MainActor
-final class JSONFileBacking<State: PersistentState>: StoreBacking {
+final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: StoreBacking,
+  MergeReporting
+{
   /// The data file's path as given (the link, when it is one).
   let path: String
   /// How long a transaction waits for another process's lock.
   let lockTimeout: Duration
   /// The file as last read or written; `nil` when it was missing.
   private var version: FileVersion?
+  /// The stamps of the file as last read or written.
+  private var stamps: Sync
+  /// Stamps this device's changes.
+  private let clock: HybridClock
   /// The folder of the file's target, held open from the store's opening (or, when it did
   /// not exist then, from the first write that made it).
   private var folder: DataFolder?
@@ -47,53 +60,68 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
   /// The file's decoding and encoding, made where the backing is opened and `State` is
   /// known, so that they run specialised for it (the backing itself is called through
   /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
-  private let decode: (Data) throws(StoreFileError) -> State
-  private let encode: (State, FileOutput) throws(StoreFileError) -> Void
+  private let decode: (Data, String) throws(StoreFileError) -> (State, Sync)
+  private let encode: (State, Sync, FileOutput) throws(StoreFileError) -> Void
 
   private init(
-    path: String, lockTimeout: Duration,
-    decode: @escaping (Data) throws(StoreFileError) -> State,
-    encode: @escaping (State, FileOutput) throws(StoreFileError) -> Void
+    path: String, lockTimeout: Duration, clock: HybridClock,
+    decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
+    encode: @escaping (State, Sync, FileOutput) throws(StoreFileError) -> Void
   ) {
     self.path = path
     self.lockTimeout = lockTimeout
+    self.clock = clock
     self.decode = decode
     self.encode = encode
+    stamps = Sync(unstamped: State())
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
   ///   this state; the file is left untouched.
-  static func open(_ url: URL, lockTimeout: Duration) throws(StoreFileError) -> (
-    JSONFileBacking, State
-  ) {
+  static func open(
+    _ url: URL, lockTimeout: Duration, clock: HybridClock
+  ) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
     let backing = JSONFileBacking(
-      path: path, lockTimeout: lockTimeout,
-      decode: { data throws(StoreFileError) in try StateFileCoding.decode(data, path: path) },
-      encode: { state, output throws(StoreFileError) in
-        try StateFileCoding.write(state, path: path, to: output)
+      path: path, lockTimeout: lockTimeout, clock: clock,
+      decode: { data, path throws(StoreFileError) in
+        try StateFileCoding.decode(data, path: path, sync: Sync.self)
+      },
+      encode: { state, stamps, output throws(StoreFileError) in
+        try StateFileCoding.write(state, sync: stamps, path: path, to: output)
       })
     let target = try FileSystem.resolvingLinks(path)
     // The folder is pinned now, not at the first write: swapped for a link later, it is
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
-    let (state, version) = try backing.read(target)
-    backing.version = version
+    let (state, stamps, version) = try backing.read(target)
+    (backing.version, backing.stamps) = (version, stamps)
     return (backing, state)
   }
 
   func transaction(
     from current: State, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
+    try transaction(from: current, mergingCopies: false, update)
+  }
+
+  /// Runs `update` as a transaction (see ``StoreBacking/transaction(from:_:)``); with
+  /// `mergingCopies`, takes the lock and merges the conflict copies beside the file even when
+  /// `update` changes nothing.
+  private func transaction(
+    from current: State, mergingCopies: Bool, _ update: (inout State) throws -> Bool
+  ) throws -> BackingTransaction<State>? {
+    mergeReport = MergeReport()
     let target = try FileSystem.resolvingLinks(path)
     var state = current
     // Whether `update` changed `state`; nil while it has not run on it.
     var changed: Bool?
-    if try isCurrent(
-      FileSystem.identity(of: target),
-      reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+    if !mergingCopies,
+      try isCurrent(
+        FileSystem.identity(of: target),
+        reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     {
       // The state in memory is the stored one: an action that changes nothing needs no
       // lock and no write, and so creates no file.
@@ -112,6 +140,7 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         let file = try FileSystem.openLocked(
           name, in: folder, until: deadline, timeout: lockTimeout, path: path)
         var newVersion = version
+        var newStamps = stamps
         var reloaded = false
         if try !isCurrent(
           file?.identity,
@@ -121,34 +150,78 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
         {
           if let file {
             let data = try file.contents(path: path)
-            state = try decode(data)
+            (state, newStamps) = try decode(data, path)
+            if let latest = newStamps.latest { clock.observe(latest) }
             newVersion = FileVersion(
               identity: file.identity, content: data,
               changeTimesAreExact: folder.changeTimesAreExact ?? false)
           } else {
-            (state, newVersion) = (State(), nil)
+            (state, newStamps, newVersion) = (State(), Sync(unstamped: State()), nil)
           }
-          state.keepMemoryOnlyState(from: current)
-          reloaded = state != current
           changed = nil
         }
+        // The copies a sync engine left beside the file, merged into the stored state.
+        let merge = mergeCopies(of: name, in: folder, into: &state, &newStamps)
+        if merge.merged.isEmpty == false { changed = nil }
+        if changed == nil {
+          state.keepMemoryOnlyState(from: current)
+          reloaded = state != current
+        }
+        // The stored state the action met: the one in memory when it ran before the lock.
+        let stored = changed == nil ? state : current
         let didChange = try changed ?? update(&state)
-        if didChange {
+        if didChange || !merge.merged.isEmpty {
+          if didChange {
+            newStamps = newStamps.stamped(before: stored, after: state, stamp: clock.stamp())
+          }
+          newStamps.prune(before: clock.now - Stamp.tombstoneLifetime)
           do {
             newVersion = try FileSystem.replace(
               name, in: folder, creating: file == nil, path: path
-            ) { output throws(StoreFileError) in try encode(state, output) }
+            ) { output throws(StoreFileError) in try encode(state, newStamps, output) }
           } catch is FileSystem.Raced {
             // Another writer created the file meanwhile: start again from what it wrote.
             (state, changed) = (current, nil)
             continue
           }
+          // Only once the merge is durable are the copies it read removed.
+          for copy in merge.merged { unlinkat(folder.descriptor, copy, 0) }
         }
         version = newVersion
+        stamps = newStamps
+        mergeReport = MergeReport(merged: merge.merged, notMerged: merge.notMerged)
         guard didChange || reloaded else { return nil }
         return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
       }
     }
+  }
+
+  /// What the latest transaction or reload did with conflict copies.
+  private(set) var mergeReport = MergeReport()
+
+  /// Reads each conflict copy of `name` in `folder` and merges it into `state` and `stamps`;
+  /// returns the copies merged, and the errors of those that are not valid files of this
+  /// state (left where they are). O(entries of the folder) when there are none.
+  private func mergeCopies(
+    of name: String, in folder: DataFolder, into state: inout State, _ stamps: inout Sync
+  ) -> (merged: [String], notMerged: [StoreFileError]) {
+    guard Sync.self != NoSync<State>.self else { return ([], []) }
+    var merged: [String] = []
+    var notMerged: [StoreFileError] = []
+    for copy in ConflictCopies.copies(of: name, inFolder: folder.path) {
+      let copyPath = (folder.path as NSString).appendingPathComponent(copy)
+      do throws(StoreFileError) {
+        guard let (data, _) = try FileSystem.read(copy, in: folder.descriptor, path: copyPath)
+        else { continue }
+        let other = try decode(data, copyPath)
+        if let latest = other.1.latest { clock.observe(latest) }
+        (state, stamps) = Sync.merge((state, stamps), other)
+        merged.append(copy)
+      } catch {
+        notMerged.append(error)
+      }
+    }
+    return (merged, notMerged)
   }
 
   func reloadIfChanged(from current: State) throws -> State? {
@@ -156,15 +229,24 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     if let folder, folder.path == Self.folderPath(of: target), folder.status == .replaced {
       throw StoreFileError(path: path, problem: .folderReplaced(folder: folder.path))
     }
+    let folderPath = Self.folderPath(of: target)
+    let name = (target as NSString).lastPathComponent
+    if Sync.self != NoSync<State>.self,
+      !ConflictCopies.copies(of: name, inFolder: folderPath).isEmpty
+    {
+      // Copies to merge: under the lock, written back.
+      return try transaction(from: current, mergingCopies: true) { _ in false }?.state
+    }
+    mergeReport = MergeReport()
     let identity = try FileSystem.identity(of: target)
     guard
       try !isCurrent(
         identity,
         reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     else { return nil }
-    var (state, newVersion) = try read(target)
+    var (state, newStamps, newVersion) = try read(target)
     state.keepMemoryOnlyState(from: current)
-    version = newVersion
+    (version, stamps) = (newVersion, newStamps)
     return state
   }
 
@@ -212,19 +294,36 @@ final class JSONFileBacking<State: PersistentState>: StoreBacking {
     (target as NSString).deletingLastPathComponent
   }
 
-  /// The state stored at `target` (the empty state when there is no file) and its version.
+  /// The state stored at `target` (the empty state when there is no file), its stamps and
+  /// its version; the clock moves past the stamps read.
   private func read(_ target: String) throws(StoreFileError) -> (
-    state: State, version: FileVersion?
+    state: State, stamps: Sync, version: FileVersion?
   ) {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
-      return (State(), nil)
+      return (State(), Sync(unstamped: State()), nil)
     }
     let exact = folder?.changeTimesAreExact ?? false
+    let (state, stamps) = try decode(data, path)
+    if let latest = stamps.latest { clock.observe(latest) }
     return (
-      try decode(data),
-      FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
+      state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
     )
   }
+}
+
+/// What a backing did with the conflict copies beside its file in its latest transaction or
+/// reload.
+package struct MergeReport: Sendable {
+  /// The copies merged into the file, and removed.
+  package var merged: [String] = []
+  /// The errors of the copies that are not valid files of the store: left where they are.
+  package var notMerged: [StoreFileError] = []
+}
+
+/// A backing that merges conflict copies.
+@MainActor
+package protocol MergeReporting: AnyObject {
+  var mergeReport: MergeReport { get }
 }
 
 extension Store where State: PersistentState {
@@ -238,7 +337,25 @@ extension Store where State: PersistentState {
     contentsOf url: URL, environment: StoreEnvironment = .live,
     lockTimeout: Duration = .defaultLockTimeout
   ) throws(StoreFileError) -> StoreCore<Self> {
-    let (backing, state) = try JSONFileBacking<State>.open(url, lockTimeout: lockTimeout)
+    try fileCore(
+      contentsOf: url, environment: environment, lockTimeout: lockTimeout, clock: .local)
+  }
+
+  /// A core as ``fileCore(contentsOf:environment:lockTimeout:)`` makes, whose changes are
+  /// stamped by `clock` (a device of its own, for tests).
+  package static func fileCore(
+    contentsOf url: URL, environment: StoreEnvironment = .live,
+    lockTimeout: Duration = .defaultLockTimeout, clock: HybridClock
+  ) throws(StoreFileError) -> StoreCore<Self> {
+    let (backing, state) = try openBacking(
+      State.self, url: url, lockTimeout: lockTimeout, clock: clock,
+      sync: StateFileCoding.syncType(of: State.self))
     return StoreCore(state: state, backing: backing, environment: environment)
+  }
+
+  private static func openBacking<Sync: StateSync<State>>(
+    _ state: State.Type, url: URL, lockTimeout: Duration, clock: HybridClock, sync: Sync.Type
+  ) throws(StoreFileError) -> (any StoreBacking<State>, State) {
+    try JSONFileBacking<State, Sync>.open(url, lockTimeout: lockTimeout, clock: clock)
   }
 }

@@ -76,14 +76,16 @@ package enum StateFileCoding {
   ///   of a value of the wrong type or out of range, `.newerVersion`.
   // Specialised for the package's stores here, so that code in other modules (the tool,
   // the benchmarks) runs these rather than the generic code, many times slower.
-  @_specialize(exported:true,where State == TodosStore.State)
-  @_specialize(exported:true,where State == WorkoutsStore.State)
-  @_specialize(exported:true,where State == KeyValues)
-  package static func decode<State: PersistentState>(
-    _ data: Data, path: String
-  ) throws(StoreFileError) -> State {
+  @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
+  @_specialize(
+    exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
+  )
+  @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
+  package static func decode<State: PersistentState, Sync: StateSync<State>>(
+    _ data: Data, path: String, sync: Sync.Type
+  ) throws(StoreFileError) -> (State, Sync) {
     let result = data.withUnsafeBytes {
-      (raw: UnsafeRawBufferPointer) -> Result<State, StoreFileError> in
+      (raw: UnsafeRawBufferPointer) -> Result<(State, Sync), StoreFileError> in
       let bytes = raw.bindMemory(to: UInt8.self)
       let topLevelKeys: [KeyRecord]
       do throws(JSONSyntaxError) {
@@ -97,13 +99,15 @@ package enum StateFileCoding {
       }
       var reader = JSONReader(bytes: bytes, topLevelKeys: topLevelKeys)
       do throws(EnvelopeError) {
-        return .success(try readEnvelope(State.self, from: &reader))
+        return .success(try readEnvelope(State.self, Sync.self, from: &reader))
       } catch {
         switch error {
         case .newerVersion(let found):
           return .failure(
             StoreFileError(
-              path: path, problem: .newerVersion(found: found, supported: State.fileVersion)))
+              path: path,
+              problem: .newerVersion(
+                found: found, supported: fileVersion(State.self, Sync.self))))
         case .content(let error):
           return .failure(
             StoreFileError(
@@ -120,15 +124,55 @@ package enum StateFileCoding {
     case content(JSONCodingError)
   }
 
-  /// The state in the envelope at `reader`: migrated from an older version, refused when
-  /// newer.
-  private static func readEnvelope<State: PersistentState>(
-    _ type: State.Type, from reader: inout JSONReader
-  ) throws(EnvelopeError) -> State {
+  /// The sync section of `State`'s files: ``ListSync`` for a ``SyncedList``,
+  /// ``KeyValuesSync`` for settings, else ``NoSync``.
+  package static func syncType<State: PersistentState>(
+    of state: State.Type
+  ) -> any StateSync<State>.Type {
+    if let keyValues = KeyValuesSync.self as? any StateSync<State>.Type { return keyValues }
+    if let list = State.self as? any SyncedList.Type {
+      func listSync<List: SyncedList>(_ list: List.Type) -> Any.Type { ListSync<List>.self }
+      if let sync = listSync(list) as? any StateSync<State>.Type { return sync }
+    }
+    return NoSync<State>.self
+  }
+
+  /// The state in `data`, the content of the file at `path`, without its stamps (see
+  /// ``decode(_:path:sync:)``).
+  package static func decode<State: PersistentState>(
+    _ data: Data, path: String
+  ) throws(StoreFileError) -> State {
+    try decode(data, path: path, sync: syncType(of: State.self)).0
+  }
+
+  /// The file content for `state` as a file that has no stamps yet would be written (see
+  /// ``encode(_:sync:path:)``).
+  package static func encode<State: PersistentState>(
+    _ state: State, path: String
+  ) throws(StoreFileError) -> Data {
+    let sync = syncType(of: State.self)
+    return try encode(state, sync: sync.init(unstamped: state), path: path)
+  }
+
+  /// The version of the files written of `State` with `Sync`: the state's own, or 2 for a
+  /// state merged across devices, whose version 2 is version 1 with the `"sync"` section.
+  static func fileVersion<State: PersistentState, Sync: StateSync<State>>(
+    _ state: State.Type, _ sync: Sync.Type
+  ) -> Int {
+    Sync.self == NoSync<State>.self ? State.fileVersion : State.fileVersion + 1
+  }
+
+  /// The state in the envelope at `reader`, and its sync section (unstamped when it has
+  /// none): migrated from an older version, refused when newer.
+  private static func readEnvelope<State: PersistentState, Sync: StateSync<State>>(
+    _ type: State.Type, _ sync: Sync.Type, from reader: inout JSONReader
+  ) throws(EnvelopeError) -> (State, Sync) {
+    let written = fileVersion(State.self, Sync.self)
     guard reader.kind == .object else {
-      return try content { () throws(JSONCodingError) in
+      let state = try content { () throws(JSONCodingError) in
         try State.migrate(fromVersion: 0, reader: &reader)
       }
+      return (state, Sync(unstamped: state))
     }
     return try withUnsafeMutablePointer(to: &reader) { pointer throws(EnvelopeError) in
       var object = JSONObjectReader<State>(topLevelOf: pointer)
@@ -141,27 +185,37 @@ package enum StateFileCoding {
       guard let version else {
         // An object without a version: version 0 if the state reads one, else say what is
         // missing (rather than that the file is not a version-0 list).
-        return try migrate(State.self, fromVersion: 0, reader: &pointer.pointee, at: object.start) {
+        let state = try migrate(
+          State.self, fromVersion: 0, reader: &pointer.pointee, at: object.start
+        ) {
           JSONCodingError("missing key \"version\"", kind: .missingKey)
         }
+        return (state, Sync(unstamped: state))
       }
       guard version >= 0 else {
         throw .content(JSONCodingError(key: "version", "expected a whole number 0 or more"))
       }
-      if version > State.fileVersion {
+      if version > written {
         throw .newerVersion(version)
       }
-      if version == State.fileVersion {
-        return try content { () throws(JSONCodingError) in try State.jsonFields(&object) }
+      if version == written || version == State.fileVersion {
+        return try content { () throws(JSONCodingError) in
+          let stamps = version == written ? try object.value(forKey: "sync", as: Sync.self) : nil
+          let state = try State.jsonFields(&object)
+          guard let stamps else { return (state, Sync(unstamped: state)) }
+          try stamps.check(against: state)
+          return (state, stamps)
+        }
       }
-      return try migrate(
+      let state = try migrate(
         State.self, fromVersion: version, reader: &pointer.pointee, at: object.start
       ) {
         JSONCodingError(
           key: "version",
           "a file of version \(version) is a bare list, not an object; "
-            + "write \"version\": \(State.fileVersion)")
+            + "write \"version\": \(written)")
       }
+      return (state, Sync(unstamped: state))
     }
   }
 
@@ -190,44 +244,58 @@ package enum StateFileCoding {
     }
   }
 
-  /// The file content for `state`: the envelope, pretty-printed with sorted keys, and a line
-  /// break. O(n) in the size of the output, written into one growing buffer.
+  /// The file content for `state` with its sync section: the envelope, pretty-printed with
+  /// sorted keys, and a line break. O(n) in the size of the output, written into one growing
+  /// buffer.
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
   // Specialised as `decode` is.
-  @_specialize(exported:true,where State == TodosStore.State)
-  @_specialize(exported:true,where State == WorkoutsStore.State)
-  @_specialize(exported:true,where State == KeyValues)
-  package static func encode<State: PersistentState>(
-    _ state: State, path: String
+  @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
+  @_specialize(
+    exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
+  )
+  @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
+  package static func encode<State: PersistentState, Sync: StateSync<State>>(
+    _ state: State, sync: Sync, path: String
   ) throws(StoreFileError) -> Data {
     var writer = JSONWriter()
-    try write(state, path: path, to: &writer)
+    try write(state, sync: sync, path: path, to: &writer)
     return writer.finish()
   }
 
-  /// Writes the file content for `state` (see ``encode(_:path:)``) to `output` as it is made,
-  /// a part at a time: O(n), holding one part of it in memory.
-  @_specialize(exported:true,where State == TodosStore.State)
-  @_specialize(exported:true,where State == WorkoutsStore.State)
-  @_specialize(exported:true,where State == KeyValues)
-  static func write<State: PersistentState>(
-    _ state: State, path: String, to output: FileOutput
+  /// Writes the file content for `state` (see ``encode(_:sync:path:)``) to `output` as it is
+  /// made, a part at a time: O(n), holding one part of it in memory.
+  @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
+  @_specialize(
+    exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
+  )
+  @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
+  static func write<State: PersistentState, Sync: StateSync<State>>(
+    _ state: State, sync: Sync, path: String, to output: FileOutput
   ) throws(StoreFileError) {
     var writer = JSONWriter(streamingTo: output)
-    try write(state, path: path, to: &writer)
+    try write(state, sync: sync, path: path, to: &writer)
     writer.finishStreaming()
   }
 
   @inline(__always)
-  private static func write<State: PersistentState>(
-    _ state: State, path: String, to writer: inout JSONWriter
+  private static func write<State: PersistentState, Sync: StateSync<State>>(
+    _ state: State, sync: Sync, path: String, to writer: inout JSONWriter
   ) throws(StoreFileError) {
+    let version = fileVersion(State.self, Sync.self)
+    var envelope: [EnvelopeMember] = []
+    if !sync.isLeftOut {
+      envelope.append(
+        EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
+          try sync.write(to: &writer)
+        })
+    }
+    envelope.append(EnvelopeMember(key: "version") { writer in writer.writeInt(version) })
     writer.beginObject()
     do {
       try withUnsafePointer(to: state) { state throws(JSONCodingError) in
-        try JSONObjectWriter.writeFields(of: state, to: &writer, version: State.fileVersion)
+        try JSONObjectWriter.writeFields(of: state, to: &writer, envelope: envelope)
       }
     } catch {
       throw StoreFileError(

@@ -109,25 +109,33 @@ extension JSONObjectCodable {
   }
 }
 
+/// A member of a file's envelope, written among the state's fields at its sorted place: the
+/// `"version"`, the `"sync"` section.
+struct EnvelopeMember {
+  let key: StaticString
+  let write: (inout JSONWriter) throws(JSONCodingError) -> Void
+}
+
 /// Writes the fields of an object, each as a member of the open object.
 struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
   let object: UnsafePointer<Object>
   let writer: UnsafeMutablePointer<JSONWriter>
-  /// The envelope's `"version"`, written at its sorted place among the fields.
-  var version: Int?
+  /// The envelope's members still to write, in sorted order.
+  var envelope: ArraySlice<EnvelopeMember>
   #if DEBUG
     /// The key written last, to check that fields are listed in order.
     var previousKey: StaticString?
   #endif
 
-  /// Writes the fields of `object` as members of the object `writer` has open, with
-  /// `"version" : version` at its sorted place when `version` is given.
+  /// Writes the fields of `object` as members of the object `writer` has open, with each
+  /// member of `envelope` (sorted by key) at its sorted place among them.
   @inline(__always)
   static func writeFields(
-    of object: UnsafePointer<Object>, to writer: inout JSONWriter, version: Int? = nil
+    of object: UnsafePointer<Object>, to writer: inout JSONWriter,
+    envelope: [EnvelopeMember] = []
   ) throws(JSONCodingError) {
     try withUnsafeMutablePointer(to: &writer) { pointer throws(JSONCodingError) in
-      var coder = JSONObjectWriter(object: object, writer: pointer, version: version)
+      var coder = JSONObjectWriter(object: object, writer: pointer, envelope: envelope[...])
       try Object.jsonFields(&coder)
     }
   }
@@ -145,8 +153,8 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
       }
       previousKey = key
     #endif
-    if let version, precedes("version", key) {
-      writeVersion(version)
+    while let member = envelope.first, precedes(member.key, key) {
+      try writeEnvelopeMember()
     }
     if !object.pointee[keyPath: value].isLeftOut {
       writer.pointee.member(key)
@@ -160,16 +168,18 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     return object.pointee[keyPath: value]
   }
 
-  mutating func object(_ make: () throws(JSONCodingError) -> Object) {
-    if let version {
-      writeVersion(version)
-    }
+  mutating func object(_ make: () throws(JSONCodingError) -> Object) throws(JSONCodingError) {
+    while !envelope.isEmpty { try writeEnvelopeMember() }
   }
 
-  private mutating func writeVersion(_ version: Int) {
-    writer.pointee.member("version")
-    writer.pointee.writeInt(version)
-    self.version = nil
+  private mutating func writeEnvelopeMember() throws(JSONCodingError) {
+    let member = envelope.removeFirst()
+    writer.pointee.member(member.key)
+    do throws(JSONCodingError) {
+      try member.write(&writer.pointee)
+    } catch {
+      throw error.at(.key("\(member.key)"))
+    }
   }
 
   /// Whether `first` sorts before `second` by their UTF-8 bytes.

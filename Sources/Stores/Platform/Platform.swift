@@ -177,6 +177,20 @@ enum Platform {
       )
     #endif
   }
+
+  /// The folder of the user's state that belongs to this machine and is not synced: under
+  /// `home`, Application Support on Apple platforms; `$XDG_STATE_HOME` (read from
+  /// `environment`), else `~/.local/state`, on Linux.
+  static func localStateFolder(home: URL, environment: [String: String]) -> URL {
+    #if canImport(Darwin)
+      home.appendingPathComponent("Library/Application Support", isDirectory: true)
+    #else
+      if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
+        return URL(fileURLWithPath: value, isDirectory: true)
+      }
+      return home.appendingPathComponent(".local/state", isDirectory: true)
+    #endif
+  }
 }
 
 /// The work of a thread ``Platform/startThread(_:)`` started.

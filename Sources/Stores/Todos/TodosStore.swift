@@ -123,6 +123,11 @@ public final class TodosStore: Store {
     core = try TodosStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 
+  /// A store on `core` (such as a file core stamping as another device, for tests).
+  package init(core: StoreCore<TodosStore>) {
+    self.core = core
+  }
+
   /// The todos, in order. Read-only: change them with actions.
   public var todos: [Todo] { state.todos }
 

@@ -115,14 +115,8 @@ final class StoreRecorder {
   private var steps: [() -> [RecordedAction]] = []
 
   /// Keeps `store` to read its undo steps after the command.
-  func opened(_ store: TodosStore) {
-    steps.append { store.undoHistory.undoSteps.map { .todos($0.action) } }
-  }
-  func opened(_ store: SettingsStore) {
-    steps.append { store.undoHistory.undoSteps.map { .settings($0.action) } }
-  }
-  func opened(_ store: WorkoutsStore) {
-    steps.append { store.undoHistory.undoSteps.compactMap { RecordedAction($0.action) } }
+  func opened<S: Store>(_ store: S) {
+    steps.append { store.undoHistory.undoSteps.compactMap { RecordedAction(any: $0.action) } }
   }
 
   /// The actions that undo what the stores did, in the order to apply them: the last first.

@@ -11,6 +11,16 @@ enum RecordedAction: Codable, Equatable {
   case editWorkout(WorkoutEdit)
   case restoreSort(WorkoutsStore.SortType?, replacing: WorkoutsStore.SortType?)
 
+  /// The action of one of the three stores, as kept; `nil` for another.
+  init?(any action: Any) {
+    switch action {
+    case let action as TodosStore.Action: self = .todos(action)
+    case let action as KeyValueAction: self = .settings(action)
+    case let action as WorkoutsStore.Action: self.init(action)
+    default: return nil
+    }
+  }
+
   /// The workouts action, as kept; `nil` for an action no undo sends (those of an import's
   /// progress, which change nothing on disk).
   init?(_ action: WorkoutsStore.Action) {

@@ -2,6 +2,8 @@ import Foundation
 import StoreTesting
 import Testing
 
+@testable import Stores
+
 /// The bytes of the file at `url`, or `nil` when there is none.
 func contents(_ url: URL) -> Data? {
   try? Data(contentsOf: url)
@@ -37,4 +39,13 @@ extension TemporaryFolder {
   func copy(fixture path: String, as name: String? = nil) -> URL {
     copy(fixturesFolder.appendingPathComponent(path), as: name)
   }
+}
+
+/// The settings file at `url` as its values alone would be written, without the stamps of
+/// its sync section (as a version 1 file): what the tests of values compare.
+func settingsText(_ url: URL) -> String? {
+  guard let data = contents(url),
+    let state: KeyValues = try? StateFileCoding.decode(data, path: url.path)
+  else { return nil }
+  return try? codecFile(state)
 }

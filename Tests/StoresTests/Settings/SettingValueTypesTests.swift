@@ -158,7 +158,7 @@ struct SettingValueTypesTests {
     settings.sleepGoal = 7.5
     settings.distanceUnit = .miles
     #expect(settings.lastError == nil)
-    let text = try String(contentsOf: url, encoding: .utf8)
+    let text = try #require(settingsText(url))
     #expect(
       text == """
         {

@@ -82,7 +82,7 @@ struct SettingsFixtureTests {
       ("truncated.json", "line 4, column 15: unterminated string"),
       ("not-json.json", "line 1, column 1: expected a JSON value"),
       ("zero-bytes.json", "the file is empty"),
-      ("newer-version.json", "newer version (file version 2; this version reads up to 1)"),
+      ("newer-version.json", "newer version (file version 3; this version reads up to 2)"),
       ("invalid-utf8.json", "invalid UTF-8"),
       ("deeply-nested.json", "nested deeper than 512 levels"),
       (

@@ -27,7 +27,7 @@ struct SettingsStoreTests {
     settings.sleepGoal = 7.5
     #expect(settings.lastError == nil)
     #expect(
-      text(url) == """
+      settingsText(url) == """
         {
           "values" : {
             "sleepGoal" : 7.5
@@ -84,7 +84,7 @@ struct SettingsStoreTests {
     let settings = try SettingsStore(contentsOf: url)
     try settings.reset(\.sleepGoal)
     #expect(settings.sleepGoal == 8)
-    #expect(text(url)?.contains("sleepGoal") == false)
+    #expect(settingsText(url)?.contains("sleepGoal") == false)
     #expect(settings.distanceUnit == .miles)
     try settings.reset()
     #expect(settings.distanceUnit == .kilometers)

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The sync section of a settings file (see ``StateSync``): a stamp for each key set, and
+/// one for each key removed (reset to its default).
+///
+/// In the file, beside the values:
+/// `"sync" : { "removed" : { "theme" : "…" }, "set" : { "sleepGoal" : "mip1k3c0.0.k3j5q8x1z0" } }`.
+/// The merge takes, key by key, the value or the removal of the later stamp.
+package struct KeyValuesSync: StateSync {
+  package typealias State = KeyValues
+  typealias Name = KeyValues.Name
+
+  /// The stamp of each key set.
+  var set: [Name: Stamp]
+  /// The stamp of each key removed.
+  var removed: [Name: Stamp]
+
+  init(set: [Name: Stamp], removed: [Name: Stamp]) {
+    self.set = set
+    self.removed = removed
+  }
+
+  package init(unstamped state: KeyValues) {
+    set = Dictionary(uniqueKeysWithValues: state.values.map { (Name($0.key), Stamp.origin) })
+    removed = [:]
+  }
+
+  package var isLeftOut: Bool { false }
+
+  package var latest: Stamp? { max(set.values.max() ?? .origin, removed.values.max() ?? .origin) }
+
+  package func check(against state: KeyValues) throws(JSONCodingError) {
+    guard set.count == state.values.count,
+      state.values.allSatisfy({ set[Name($0.key)] != nil })
+    else {
+      throw JSONCodingError(key: "sync", "\"set\" does not name exactly the keys of \"values\"")
+    }
+    if let both = set.keys.first(where: { removed[$0] != nil }) {
+      throw JSONCodingError(key: "sync", "\"\(both.string)\" is both set and removed")
+    }
+  }
+
+  package mutating func prune(before milliseconds: Int64) {
+    removed = removed.filter { $0.value.milliseconds >= milliseconds }
+  }
+
+  package func stamped(before: KeyValues, after: KeyValues, stamp: Stamp) -> Self {
+    var result = self
+    for (key, value) in after.values where before.values[key] != value {
+      result.set[Name(key)] = stamp
+      result.removed[Name(key)] = nil
+    }
+    for (key, _) in before.values where after.values[key] == nil {
+      result.set[Name(key)] = nil
+      result.removed[Name(key)] = stamp
+    }
+    return result
+  }
+
+  package static func merge(
+    _ a: (KeyValues, Self), _ b: (KeyValues, Self)
+  ) -> (KeyValues, Self) {
+    var (state, sync) = a
+    for (key, value) in b.0.values {
+      let name = Name(key)
+      let theirs = b.1.set[name] ?? .origin
+      if let mine = sync.set[name] {
+        let ours = state.values[key]!
+        if theirs > mine || (theirs == mine && ours.precedes(value)) {
+          state.values[key] = value
+          sync.set[name] = theirs
+        }
+      } else if let removedAt = sync.removed[name] {
+        if theirs > removedAt {
+          state.values[key] = value
+          (sync.set[name], sync.removed[name]) = (theirs, nil)
+        }
+      } else {
+        state.values[key] = value
+        sync.set[name] = theirs
+      }
+    }
+    for (name, theirs) in b.1.removed {
+      if let mine = sync.set[name] {
+        // Of one stamp, the value stays: removals are never stamped ``Stamp/origin``.
+        if theirs > mine {
+          state.values.removeValue(forKey: name.string)
+          (sync.set[name], sync.removed[name]) = (nil, theirs)
+        }
+      } else {
+        sync.removed[name] = max(sync.removed[name] ?? theirs, theirs)
+      }
+    }
+    return (state, sync)
+  }
+}
+
+extension JSONValue {
+  /// Whether this value's JSON text sorts before `other`'s: breaks the tie of two values
+  /// with one stamp the same way on every device.
+  func precedes(_ other: JSONValue) -> Bool {
+    func text(_ value: JSONValue) -> [UInt8] {
+      var writer = JSONWriter()
+      try? value.write(to: &writer)
+      return Array(writer.finish())
+    }
+    return text(self).lexicographicallyPrecedes(text(other))
+  }
+}
+
+// MARK: The file's section
+
+extension KeyValuesSync {
+  package init(from reader: inout JSONReader) throws(JSONCodingError) {
+    var set: [Name: Stamp] = [:]
+    var removed: [Name: Stamp] = [:]
+    try reader.readMembers { key, reader throws(JSONCodingError) in
+      switch key {
+      case "set", "removed":
+        try reader.readMembers { name, reader throws(JSONCodingError) in
+          let text = try reader.readString()
+          guard let stamp = Stamp(Substring(text)) else {
+            throw JSONCodingError("expected a stamp, not \(quoted(text))")
+          }
+          if key == "set" { set[Name(name)] = stamp } else { removed[Name(name)] = stamp }
+        }
+      default:
+        reader.skipValue()
+      }
+    }
+    self.init(set: set, removed: removed)
+  }
+
+  package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    writer.beginObject()
+    for (key, stamps) in [("removed", removed), ("set", set)] {
+      writer.member(key)
+      writer.beginObject()
+      for (name, stamp) in stamps.sorted(by: {
+        $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
+      }) {
+        writer.member(name.string)
+        writer.writeString(stamp.description)
+      }
+      writer.endObject()
+    }
+    writer.endObject()
+  }
+}

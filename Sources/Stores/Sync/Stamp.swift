@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// When and where a change was made: a reading of a hybrid logical clock and the device that
+/// made it. Stamps order changes across devices: the later stamp wins a merge.
+///
+/// Stamps are ordered by milliseconds, then counter, then device: so two devices never make
+/// equal stamps, and a device's stamps grow even when its wall clock goes back (the counter
+/// grows instead; see ``HybridClock``). In a file a stamp is one word,
+/// `<milliseconds>.<counter>.<device>` with both numbers in base 36: `mip1k3c0.0.k3j5q8x1z0`.
+public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
+  /// Milliseconds since 1970 on the device's clock, or later (see ``HybridClock``).
+  public var milliseconds: Int64
+  /// Orders the stamps of one millisecond.
+  public var counter: Int
+  /// The device that made the change (see ``DeviceID``).
+  public var device: DeviceID
+
+  public init(milliseconds: Int64, counter: Int = 0, device: DeviceID) {
+    self.milliseconds = milliseconds
+    self.counter = counter
+    self.device = device
+  }
+
+  /// The stamp of what a version 1 file held: older than every change made since.
+  public static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
+
+  public static func < (a: Stamp, b: Stamp) -> Bool {
+    (a.milliseconds, a.counter, a.device.text) < (b.milliseconds, b.counter, b.device.text)
+  }
+
+  public var description: String {
+    String(milliseconds, radix: 36) + "." + String(counter, radix: 36) + "." + device.text
+  }
+
+  /// The stamp written as `text`, or `nil` when `text` is not one.
+  public init?(_ text: Substring) {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count <= 12, parts[1].count <= 12,
+      let milliseconds = Int64(parts[0], radix: 36), milliseconds >= 0,
+      let counter = Int(parts[1], radix: 36), counter >= 0,
+      parts[0].allSatisfy(\.isBase36), parts[1].allSatisfy(\.isBase36),
+      let device = DeviceID(parts[2])
+    else { return nil }
+    self.init(milliseconds: milliseconds, counter: counter, device: device)
+  }
+}
+
+/// The identity of one device: random, made once per machine and kept outside the synced
+/// folder, so that two devices never share one. 1 to 32 lowercase letters and digits.
+public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
+  /// The identity as written in stamps.
+  public let text: String
+
+  /// The identity `text`, or `nil` when it is not 1 to 32 lowercase letters and digits.
+  public init?(_ text: Substring) {
+    guard (1...32).contains(text.count), text.allSatisfy(\.isBase36) else { return nil }
+    self.text = String(text)
+  }
+
+  init(unchecked text: String) {
+    self.text = text
+  }
+
+  /// A new random identity of 13 characters (64 bits).
+  public static func random() -> DeviceID {
+    DeviceID(unchecked: String(UInt64.random(in: .min ... .max), radix: 36))
+  }
+
+  public var description: String { text }
+}
+
+extension Character {
+  /// Whether the character is a lowercase letter or digit (base 36).
+  fileprivate var isBase36: Bool { ("0"..."9").contains(self) || ("a"..."z").contains(self) }
+}
+
+/// Makes the stamps of this device's changes: a hybrid logical clock — the wall clock in
+/// milliseconds, or the latest stamp seen when that is later, with a counter for changes in
+/// one millisecond — so that a change is stamped later than every change it saw, whatever
+/// the clocks of the devices say.
+package final class HybridClock: Sendable {
+  /// This device, found on the first stamp (reading a file never needs it).
+  package var device: DeviceID {
+    knownDevice.withLock { known in
+      if let known { return known }
+      let device = findDevice()
+      known = device
+      return device
+    }
+  }
+  private let findDevice: @Sendable () -> DeviceID
+  private let knownDevice = Mutex<DeviceID?>(nil)
+  private let wallClock: @Sendable () -> Int64
+  private let latest = Mutex<(milliseconds: Int64, counter: Int)>((0, 0))
+
+  /// A clock of `device`, reading `wallClock` (milliseconds since 1970).
+  package init(
+    device: @autoclosure @escaping @Sendable () -> DeviceID,
+    wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+  ) {
+    findDevice = device
+    self.wallClock = wallClock
+  }
+
+  /// This device's clock, with its identity from ``DeviceID/local``.
+  package static let local = HybridClock(device: DeviceID.local)
+
+  /// A new stamp, later than every stamp made or seen before.
+  package func stamp() -> Stamp {
+    let now = wallClock()
+    let (milliseconds, counter) = latest.withLock { latest in
+      latest = now > latest.milliseconds ? (now, 0) : (latest.milliseconds, latest.counter + 1)
+      return latest
+    }
+    return Stamp(milliseconds: milliseconds, counter: counter, device: device)
+  }
+
+  /// Notes `stamp`, seen in a file, so that the next stamp is later.
+  package func observe(_ stamp: Stamp) {
+    latest.withLock { latest in
+      if (stamp.milliseconds, stamp.counter) > (latest.milliseconds, latest.counter) {
+        latest = (stamp.milliseconds, stamp.counter)
+      }
+    }
+  }
+
+  /// The wall clock now, in milliseconds since 1970.
+  package var now: Int64 { wallClock() }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One field of a merged value — a todo's title, a list's sort — that changes, is stamped
+/// and merges on its own: the later stamp wins, field by field.
+package struct SyncField<Root>: Sendable {
+  /// The field's name in the file's stamps.
+  package let name: String
+  /// Whether two values hold the same in this field.
+  package let isEqual: @Sendable (Root, Root) -> Bool
+  /// Whether `first`'s value of this field sorts before `second`'s: a total order, which
+  /// breaks the tie of two different values with one stamp (two version 1 files, both
+  /// stamped ``Stamp/origin``) the same way on every device.
+  package let precedes: @Sendable (Root, Root) -> Bool
+  /// Sets the field of the second value to the first's.
+  package let copy: @Sendable (Root, inout Root) -> Void
+
+  /// The field `name`, read by `get` and set by `set`; values of equal stamps are ordered by
+  /// their JSON text.
+  package init<Value: Equatable & JSONCodable & Sendable>(
+    _ name: String, _ get: @escaping @Sendable (Root) -> Value,
+    set: @escaping @Sendable (Value, inout Root) -> Void
+  ) {
+    self.name = name
+    isEqual = { get($0) == get($1) }
+    precedes = { first, second in
+      let (a, b) = (Self.json(get(first)), Self.json(get(second)))
+      return a.lexicographicallyPrecedes(b)
+    }
+    copy = { source, target in set(get(source), &target) }
+  }
+
+  private static func json<Value: JSONCodable & Sendable>(_ value: Value) -> [UInt8] {
+    var writer = JSONWriter()
+    try? value.write(to: &writer)
+    return Array(writer.finish())
+  }
+}
+
+/// A state that is a list of items named by id, merged item by item and field by field
+/// (see ``ListSync``): the todos, the workouts.
+package protocol SyncedList: PersistentState {
+  associatedtype Item: Identifiable, Equatable, Sendable, JSONCodable where Item.ID == UUID
+  /// The name of the list in the file (`"todos"`), for messages.
+  static var itemsName: String { get }
+  /// The items, in the order the file keeps them.
+  var syncedItems: [Item] { get }
+  /// The fields of an item besides its id.
+  static var itemFields: [SyncField<Item>] { get }
+  /// The fields of the state besides its items (a sort), if any.
+  static var stateFields: [SyncField<Self>] { get }
+  /// This state with `items`, in this order, in place of its items.
+  func replacingItems(_ items: [Item]) -> Self
+}
+
+extension SyncedList {
+  package static var stateFields: [SyncField<Self>] { [] }
+}

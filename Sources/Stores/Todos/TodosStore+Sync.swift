@@ -1,0 +1,15 @@
+import Foundation
+
+extension TodosStore.State: SyncedList {
+  package static var itemsName: String { "todos" }
+  package var syncedItems: [Todo] { todos }
+
+  package static let itemFields: [SyncField<Todo>] = [
+    SyncField("date", \.date) { $1.date = $0 },
+    SyncField("isDone", \.isDone) { $1.isDone = $0 },
+    SyncField("priority", \.priority) { $1.priority = $0 },
+    SyncField("title", \.title) { $1.title = $0 },
+  ]
+
+  package func replacingItems(_ items: [Todo]) -> Self { Self(todos: items) }
+}

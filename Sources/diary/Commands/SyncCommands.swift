@@ -1,0 +1,83 @@
+import Foundation
+import Stores
+
+/// `diary sync`: the data folder as a sync engine shares it with other devices.
+enum SyncCommands {
+  static let group = CommandGroup(
+    name: "sync", summary: "See the data files as other devices share them",
+    commands: [Status.self])
+
+  struct Status: ParsableCommand {
+    static let name = "status"
+    static let summary = "Show the data files, this device's id and the copies not merged"
+    static let discussion = """
+      Every command merges the conflict copies a sync engine (Syncthing, Dropbox, Nextcloud) \
+      leaves beside the data files, and removes them. A copy that is not a valid file of its \
+      store is left where it is: this lists each, and why.
+      """
+
+    /// What the command found of one data file.
+    struct File: Encodable {
+      var name: String
+      var path: String
+      var exists: Bool
+      var copiesNotMerged: [Copy]
+    }
+
+    struct Copy: Encodable {
+      var path: String
+      var problem: String
+    }
+
+    func run(_ context: Context) throws {
+      let paths = context.paths
+      let files = [
+        try file("settings", paths.settings) { try SettingsStore(contentsOf: $0) },
+        try file("todos", paths.todos) { try TodosStore(contentsOf: $0) },
+        try file("workouts", paths.workouts) { try WorkoutsStore(contentsOf: $0) },
+      ]
+      let device = DeviceID.local.text
+      if context.json {
+        struct Report: Encodable {
+          var device: String
+          var files: [File]
+        }
+        return try JSONOutput.write(Report(device: device, files: files), to: context.output)
+      }
+      try context.output.line("This device: \(device)")
+      var table = TextTable(headers: ["FILE", "PATH", "STATE"], alignments: [.left, .left, .left])
+      table.rows = files.map { file in
+        let state =
+          switch (file.exists, file.copiesNotMerged.count) {
+          case (false, 0): "not made yet"
+          case (_, 0): "up to date"
+          case (_, 1): "1 copy not merged"
+          case (_, let count): "\(count) copies not merged"
+          }
+        return [file.name, file.path, state]
+      }
+      try context.output.line(table.render(context.terminal))
+      let copies = files.flatMap(\.copiesNotMerged)
+      guard !copies.isEmpty else {
+        return try context.output.line("No conflict copies left to merge.")
+      }
+      for copy in copies {
+        try context.output.line("Not merged: \(copy.problem)")
+      }
+    }
+
+    /// Opens the store on `url` with `open`, which merges the copies it can; reports the rest.
+    @MainActor
+    private func file<S: Store>(
+      _ name: String, _ url: URL, open: (URL) throws -> S
+    ) throws -> File where S.State: PersistentState {
+      let store = try open(url)
+      try store.refresh()
+      return File(
+        name: name, path: url.path, exists: FileManager.default.fileExists(atPath: url.path),
+        copiesNotMerged: store.core.mergeReport.notMerged.map {
+          Copy(path: $0.path, problem: DiaryError($0).message)
+        })
+    }
+  }
+}

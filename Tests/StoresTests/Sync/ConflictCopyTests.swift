@@ -1,0 +1,111 @@
+import Foundation
+import StoreTesting
+import Testing
+
+@testable import Stores
+
+@Suite("Conflict copies a sync engine leaves beside a file")
+@MainActor
+struct ConflictCopyTests {
+  let folder = TemporaryFolder()
+
+  /// A store on `todos.json` in the test folder, stamping as the device `name`.
+  func store(_ name: String, in folder: URL) throws -> TodosStore {
+    TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: folder.appendingPathComponent("todos.json"),
+        clock: HybridClock(device: DeviceID(Substring(name))!)))
+  }
+
+  @Test(
+    "each engine's name of a copy is known; other names are not",
+    arguments: [
+      ("todos.sync-conflict-20261201-135016-E7BDN4G.json", true),
+      ("todos (Anna's conflicted copy 2026-12-01).json", true),
+      ("todos (Anna's conflicted copy 2026-12-01) (1).json", true),
+      ("todos (conflicted copy 2026-12-01 135016).json", true),
+      ("todos_conflict-20261201-135016.json", true),
+      ("todos.json", false), ("todos.json.lock", false),
+      ("workouts.sync-conflict-20261201-135016-E7BDN4G.json", false),
+      ("todos.sync-conflict-2026120-135016-E7BDN4G.json", false), ("todos (1).json", false),
+      ("todos.sync-conflict-20261201-135016-E7BDN4G.json.lock", false),
+    ])
+  func names(name: String, isCopy: Bool) {
+    #expect(ConflictCopies.isCopy(name, of: "todos.json") == isCopy)
+  }
+
+  @Test("a copy of another device's version is merged in, written, then removed")
+  func mergesACopy() throws {
+    let phoneFolder = folder.file("phone")
+    let laptopFolder = folder.file("laptop")
+    let phone = try store("phone", in: phoneFolder)
+    try phone.trySend(.addTodo(Todo(title: "Buy milk")))
+    try FileManager.default.createDirectory(at: laptopFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("todos.json"),
+      to: laptopFolder.appendingPathComponent("todos.json"))
+    let laptop = try store("laptop", in: laptopFolder)
+    let milk = phone.todos[0].id
+    try phone.trySend(.toggleTodo(id: milk))
+    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    try laptop.trySend(.addTodo(Todo(title: "Write report")))
+    // The engine leaves the phone's version beside the laptop's.
+    let copy = laptopFolder.appendingPathComponent(
+      "todos.sync-conflict-20261201-135016-E7BDN4G.json")
+    try FileManager.default.copyItem(at: phoneFolder.appendingPathComponent("todos.json"), to: copy)
+    try laptop.refresh()
+    #expect(Set(laptop.todos.map(\.title)) == ["Buy milk", "Call Ann", "Write report"])
+    #expect(laptop.todos.first { $0.id == milk }?.isDone == true)
+    #expect(!FileManager.default.fileExists(atPath: copy.path), "the merged copy is removed")
+    #expect(laptop.core.mergeReport.merged == [copy.lastPathComponent])
+    let reopened = try store("laptop", in: laptopFolder)
+    #expect(reopened.todos == laptop.todos, "the merge is on disk")
+  }
+
+  @Test(
+    "a copy that is not a valid file of the store stays where it is, and is reported",
+    arguments: [
+      "{\"todos\" : [", "{\"todos\" : [], \"version\" : 9}", "{\"version\" : 2, \"workouts\" : []}",
+      "link", "folder",
+    ])
+  func hostileCopies(content: String) throws {
+    let store = try store("laptop", in: folder.url)
+    try store.trySend(.addTodo(Todo(title: "Buy milk")))
+    let name = "todos (Anna's conflicted copy 2026-12-01).json"
+    let copy = folder.file(name)
+    switch content {
+    case "link": #expect(symlink(folder.file("todos.json").path, copy.path) == 0)
+    case "folder":
+      try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    default: try Data(content.utf8).write(to: copy)
+    }
+    let before = folder.snapshot()
+    try store.trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(store.todos.count == 2, "the action is saved all the same")
+    #expect(
+      (store.lastError as? StoreFileError)?.path == copy.path,
+      "\(String(describing: store.lastError))")
+    if content == "link" {
+      #expect(
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: copy.path))
+          == folder.file("todos.json").path, "the link is left as it was")
+    } else {
+      #expect(folder.snapshot()[name] == before[name], "the copy is left as it was")
+    }
+    #expect(store.core.mergeReport.merged.isEmpty)
+  }
+
+  @Test("a version 1 file is read, and written as version 2 from its first change")
+  func migration() throws {
+    let url = folder.copy(fixture: "todos/sample.json", as: "todos.json")
+    let original = try TodosStore(contentsOf: url).todos
+    let store = try store("laptop", in: folder.url)
+    #expect(store.todos == original)
+    try store.trySend(.toggleTodo(id: original[0].id))
+    let file = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    #expect(file["version"] as? Int == 2)
+    #expect(((file["sync"] as? [String: Any])?["items"] as? [String])?.count == original.count)
+    #expect(try TodosStore(contentsOf: url).todos.map(\.id) == original.map(\.id))
+  }
+}

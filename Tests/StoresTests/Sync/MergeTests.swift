@@ -1,0 +1,177 @@
+import Foundation
+import StoreTesting
+import Synchronization
+import Testing
+
+@testable import Stores
+
+/// One device's copy of a file, changed by actions through the store's reducer and stamped as
+/// a store on the file stamps them.
+struct Replica<State: PersistentState, Sync: StateSync<State>> {
+  var state: State
+  var sync: Sync
+  let clock: HybridClock
+
+  /// Applies `reduce`; stamps what changed.
+  mutating func apply(_ reduce: (inout State) -> Bool) {
+    let before = state
+    if reduce(&state) { sync = sync.stamped(before: before, after: state, stamp: clock.stamp()) }
+  }
+
+  /// This replica after merging `other` in.
+  func merged(with other: Replica) -> Replica {
+    let (state, sync) = Sync.merge((state, sync), (other.state, other.sync))
+    return Replica(state: state, sync: sync, clock: clock)
+  }
+
+  /// The file this replica writes.
+  var bytes: Data { (try? StateFileCoding.encode(state, sync: sync, path: "f.json")) ?? Data() }
+}
+
+/// Clocks of devices that share a wall clock which ticks at random, sometimes backwards.
+final class Devices: Sendable {
+  private let wall = Mutex<Int64>(1_700_000_000_000)
+
+  func clock(_ name: String) -> HybridClock {
+    HybridClock(device: DeviceID(Substring(name))!) { [self] in
+      wall.withLock { now in
+        now += Int64.random(in: -3...5)
+        return now
+      }
+    }
+  }
+}
+
+@Suite("Merging the versions of a file from several devices")
+struct MergeTests {
+  typealias TodoReplica = Replica<TodosStore.State, ListSync<TodosStore.State>>
+
+  /// Three devices' copies of one base list after random actions on each.
+  static let histories = Gen<([Todo], [[TodosStore.Action]])>.zip(
+    .todos(maxCount: 6),
+    Gen<TodosStore.Action>.todoAction(maxCount: 6).array(maxCount: 6)
+      .array(count: 3...3))
+
+  static func replicas(_ base: [Todo], _ histories: [[TodosStore.Action]]) -> [TodoReplica] {
+    let devices = Devices()
+    let state = TodosStore.State(todos: base)
+    return histories.enumerated().map { device, actions in
+      var replica = TodoReplica(
+        state: state, sync: ListSync(unstamped: state), clock: devices.clock("d\(device)"))
+      for action in actions {
+        replica.apply { TodosStore.reduce(&$0, TodosStore.resolve(action, in: $0)) }
+      }
+      return replica
+    }
+  }
+
+  @Test("todos: the merge is commutative, associative and idempotent, to the byte")
+  func todoLaws() {
+    check(Self.histories, iterations: 300) { base, histories in
+      let (a, b, c) = Self.replicas(base, histories).triple
+      try requireEqual(a.merged(with: b).bytes, b.merged(with: a).bytes, "a ∪ b = b ∪ a")
+      try requireEqual(
+        a.merged(with: b).merged(with: c).bytes, a.merged(with: b.merged(with: c)).bytes,
+        "(a ∪ b) ∪ c = a ∪ (b ∪ c)")
+      try requireEqual(a.merged(with: a).bytes, a.bytes, "a ∪ a = a")
+      try requireEqual(a.merged(with: b).merged(with: b).bytes, a.merged(with: b).bytes)
+    }
+  }
+
+  @Test("todos: every todo added on a device is in the merge unless a device removed it")
+  func acknowledgedAdds() {
+    check(Self.histories, iterations: 300) { base, histories in
+      let replicas = Self.replicas(base, histories)
+      let merged = replicas[0].merged(with: replicas[1]).merged(with: replicas[2])
+      var added = Set(base.map(\.id))
+      var removed = Set<UUID>()
+      for replica in replicas {
+        added.formUnion(replica.state.todos.map(\.id))
+        removed.formUnion(replica.sync.removed.keys)
+      }
+      let ids = merged.state.todos.map(\.id)
+      try requireEqual(Set(ids).count, ids.count, "no todo twice")
+      try requireEqual(
+        added.subtracting(removed).subtracting(ids), [], "added, never removed, and missing")
+    }
+  }
+
+  @Test("a title changed on one device and done ticked on the other both survive")
+  func fieldByField() throws {
+    let devices = Devices()
+    let todo = Todo(title: "Buy milk")
+    let base = TodosStore.State(todos: [todo])
+    var phone = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
+    var laptop = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    var renamed = todo
+    renamed.title = "Buy oat milk"
+    phone.apply { TodosStore.reduce(&$0, .updateTodo(renamed)) }
+    laptop.apply { TodosStore.reduce(&$0, .toggleTodo(id: todo.id)) }
+    let merged = phone.merged(with: laptop)
+    #expect(merged.state.todos.map(\.title) == ["Buy oat milk"])
+    #expect(merged.state.todos.map(\.isDone) == [true])
+  }
+
+  @Test("a removal wins over edits stamped before it, and loses to edits stamped after it")
+  func removalAndEdits() throws {
+    let devices = Devices()
+    let todo = Todo(title: "Call Ann")
+    let base = TodosStore.State(todos: [todo])
+    var phone = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
+    var laptop = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    laptop.apply { TodosStore.reduce(&$0, .toggleTodo(id: todo.id)) }
+    phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
+    #expect(phone.merged(with: laptop).state.todos.isEmpty, "the later removal wins")
+    laptop.clock.observe(phone.sync.removed[todo.id]!.at)
+    laptop.apply { TodosStore.reduce(&$0, .toggleTodo(id: todo.id)) }
+    let merged = phone.merged(with: laptop)
+    #expect(merged.state.todos.map(\.id) == [todo.id], "an edit after the removal keeps it")
+  }
+
+  @Test("a move on one device survives a merge with a device that only added")
+  func moves() throws {
+    let devices = Devices()
+    let todos = (0..<4).map { Todo(title: "t\($0)") }
+    let base = TodosStore.State(todos: todos)
+    var phone = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
+    var laptop = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    phone.apply { TodosStore.reduce(&$0, .moveTodos(ids: [todos[3].id], before: todos[0].id)) }
+    laptop.apply { TodosStore.reduce(&$0, .addTodo(Todo(title: "new"))) }
+    let titles = phone.merged(with: laptop).state.todos.map(\.title)
+    #expect(titles.filter { $0 != "new" } == ["t3", "t0", "t1", "t2"])
+    #expect(titles.contains("new"))
+  }
+
+  @Test("settings: key by key, the later stamp wins; a reset is a stamped removal")
+  func settings() {
+    let keys = ["a", "b", "c"]
+    let history = Gen<KeyValueAction>.keyValueAction(keys: keys).array(maxCount: 6)
+    check(history.array(count: 3...3), iterations: 300) { histories in
+      let devices = Devices()
+      let replicas = histories.enumerated().map { device, actions in
+        var replica = Replica(
+          state: KeyValues(), sync: KeyValuesSync(unstamped: KeyValues()),
+          clock: devices.clock("d\(device)"))
+        for action in actions { replica.apply { SettingsStore.reduce(&$0, action) } }
+        return replica
+      }
+      let (a, b, c) = replicas.triple
+      try requireEqual(a.merged(with: b).bytes, b.merged(with: a).bytes, "a ∪ b = b ∪ a")
+      try requireEqual(
+        a.merged(with: b).merged(with: c).bytes, a.merged(with: b.merged(with: c)).bytes,
+        "(a ∪ b) ∪ c = a ∪ (b ∪ c)")
+      try requireEqual(a.merged(with: a).bytes, a.bytes, "a ∪ a = a")
+    }
+  }
+}
+
+extension Array {
+  /// The first three elements.
+  var triple: (Element, Element, Element) { (self[0], self[1], self[2]) }
+}

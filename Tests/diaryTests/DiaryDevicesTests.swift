@@ -1,0 +1,73 @@
+import Foundation
+import StoreTesting
+import Stores
+import Testing
+
+/// `diary` on a data folder that a sync engine shares with another device.
+@Suite("diary on two devices, end to end")
+struct DiaryDevicesTests {
+  let phone = TemporaryFolder()
+  let laptop = TemporaryFolder()
+
+  @Test("every command merges the conflict copies beside the files, and says so in one line")
+  func mergesCopies() throws {
+    let onPhone = DiaryProcess(folder: phone.url)
+    let onLaptop = DiaryProcess(folder: laptop.url)
+    #expect(onPhone.run("todos", "add", "Buy milk").exitCode == 0)
+    laptop.copy(phone.file("todos.json"), as: "todos.json")
+    #expect(onPhone.run("todos", "add", "Call Ann").exitCode == 0)
+    #expect(onPhone.run("todos", "done", "2").exitCode == 0)
+    #expect(onLaptop.run("todos", "add", "Write report").exitCode == 0)
+    let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
+    laptop.copy(phone.file("todos.json"), as: copy)
+    let result = onLaptop.run("todos", "list")
+    #expect(result.exitCode == 0)
+    #expect(result.errorOutput == "diary: merged 1 conflict copy into todos.json: \(copy)\n")
+    #expect(result.output.contains("Write report") && result.output.contains("Call Ann"))
+    #expect(!laptop.names.contains(copy))
+    #expect(onLaptop.run("todos", "list").errorOutput.isEmpty, "once merged, nothing to say")
+  }
+
+  @Test("a copy that cannot be merged is named in one warning and left where it is")
+  func warnsOfABrokenCopy() throws {
+    let diary = DiaryProcess(folder: laptop.url)
+    #expect(diary.run("todos", "add", "Buy milk").exitCode == 0)
+    let copy = "todos (Anna's conflicted copy 2026-12-01).json"
+    try Data("{\"todos\": [".utf8).write(to: laptop.file(copy))
+    let result = diary.run("todos", "list")
+    #expect(result.exitCode == 0)
+    #expect(result.errorOutput.hasPrefix("diary: warning: "))
+    #expect(
+      result.errorOutput.contains(copy) && result.errorOutput.hasSuffix("it is left as it is\n"))
+    #expect(result.errorOutput.split(separator: "\n").count == 1)
+    #expect(laptop.names.contains(copy))
+  }
+
+  @Test("sync status names this device — the same on every run, kept outside the data folder")
+  func status() throws {
+    var diary = DiaryProcess(folder: laptop.url)
+    let state = TemporaryFolder()
+    diary.environment["XDG_STATE_HOME"] = state.url.path
+    #expect(diary.run("todos", "list").exitCode == 0)
+    #expect(state.names.isEmpty, "reading makes no device id")
+    let first = diary.run("sync", "status")
+    #expect(first.exitCode == 0)
+    let device = try #require(first.output.split(separator: "\n").first?.split(separator: " ").last)
+    #expect(first.output.hasPrefix("This device: "))
+    #expect(first.output.contains("No conflict copies left to merge."))
+    #expect(diary.run("sync", "status").output.hasPrefix("This device: \(device)\n"))
+    #expect(
+      try String(contentsOf: state.file("stores/device"), encoding: .utf8) == "\(device)\n")
+    #expect(!laptop.names.contains("stores"), "nothing of this device in the data folder")
+    let copy = "todos_conflict-20261201-135016.json"
+    try Data("[1]".utf8).write(to: laptop.file(copy))
+    let result = diary.run("--json", "sync", "status")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(report["device"] as? String == String(device))
+    let todos = try #require(
+      (report["files"] as? [[String: Any]])?.first { $0["name"] as? String == "todos" })
+    let copies = try #require(todos["copiesNotMerged"] as? [[String: Any]])
+    #expect(copies.map { $0["path"] as? String } == [laptop.file(copy).path])
+  }
+}
