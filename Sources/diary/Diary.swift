@@ -39,8 +39,10 @@ enum Diary {
           } ?? DiaryFiles.standard(environment: environment),
           json: globals.json, terminal: terminal, output: output, time: time,
           environment: environment)
+        // What the command changed is recorded for `diary undo` even when it then fails to
+        // print: the change was made.
+        defer { UndoCommands.record(arguments, context) }
         try command.run(context)
-        UndoCommands.record(arguments, context)
       }
       try output.flush()
       return .success
