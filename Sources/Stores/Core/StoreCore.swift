@@ -47,7 +47,7 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var isHistoryTracked = false
   @usableFromInline let historyKeyPath = \StoreCore<Owner>.undoHistory
   /// Where new steps are registered too (see ``Store/undoRegistrar``).
-  weak var undoRegistrar: (any UndoRegistrar)?
+  @usableFromInline weak var undoRegistrar: (any UndoRegistrar)?
 
   /// What the store's effects use from the outside world.
   public let environment: StoreEnvironment
@@ -100,12 +100,24 @@ public final class StoreCore<Owner: Store>: Observable {
     sendThroughBackingKeepingError(action)
   }
 
+  /// Runs the reducer on `state` and, when `recordingInverse`, first puts in `inverse` the
+  /// inverse of `action` against `state`. The state is lent to the inverse in place: read
+  /// from the stored property instead, it would be copied, retaining all it holds.
+  @inlinable
+  static func reduce(
+    _ state: inout State, _ action: Action, recordingInverse: Bool, in inverse: inout Action?
+  ) -> Bool {
+    if recordingInverse { inverse = Owner.inverse(of: action, in: state) }
+    return Owner.reduce(&state, action)
+  }
+
   /// Applies `action` to the state in memory, records its inverse as `recording` says, tells
   /// who watches and starts its effect; returns whether the state changed.
   @inlinable @discardableResult
   func sendInMemory(_ action: consuming Action, recording: Recording) -> Bool {
-    let inverse = history.limit > 0 ? Owner.inverse(of: action, in: storedState) : nil
-    let changed = Owner.reduce(&storedState, action)
+    var inverse: Action?
+    let changed = Self.reduce(
+      &storedState, action, recordingInverse: history.limit > 0, in: &inverse)
     let effect = Owner.effect(for: action, state: storedState, environment: environment)
     if changed {
       if let inverse { record(inverse, of: action, recording) }
@@ -212,7 +224,7 @@ public final class StoreCore<Owner: Store>: Observable {
   }
 
   /// Records `inverse`, the inverse of `action`, as `recording` says.
-  @usableFromInline
+  @inlinable
   func record(_ inverse: Action, of action: Action, _ recording: Recording) {
     switch recording {
     case .action:
@@ -228,7 +240,7 @@ public final class StoreCore<Owner: Store>: Observable {
   }
 
   /// Tells Observation that the history changed, when someone reads it.
-  @usableFromInline
+  @inlinable
   func historyDidChange() {
     guard isHistoryTracked else { return }
     isHistoryTracked = false

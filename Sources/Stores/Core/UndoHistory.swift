@@ -17,6 +17,7 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     /// action recorded first; empty when the store names none.
     public var name: String
 
+    @inlinable
     public init(action: Action, name: String) {
       self.action = action
       self.name = name
@@ -24,17 +25,20 @@ public struct UndoHistory<Action: Sendable>: Sendable {
   }
 
   /// The steps that ``Store/undo()`` reverses, oldest first: the last is undone next.
-  public private(set) var undoSteps: [Step] = []
+  public var undoSteps: [Step] { Array(undo.steps) }
   /// The steps that ``Store/redo()`` applies again, oldest first: the last is redone next.
-  public private(set) var redoSteps: [Step] = []
+  public var redoSteps: [Step] { Array(redo.steps) }
 
-  /// How many steps each side keeps, 100 by default; 0 records nothing. Lowering it drops
+  @usableFromInline var undo = BoundedSteps<Step>()
+  @usableFromInline var redo = BoundedSteps<Step>()
+
+  /// How many steps each side keeps, 100 by default; 0 records none. Lowering it drops
   /// the oldest steps.
   public var limit: Int {
     didSet {
       limit = max(limit, 0)
-      Self.trim(&undoSteps, to: limit)
-      Self.trim(&redoSteps, to: limit)
+      undo.trim(to: limit)
+      redo.trim(to: limit)
     }
   }
 
@@ -44,41 +48,74 @@ public struct UndoHistory<Action: Sendable>: Sendable {
   }
 
   /// Whether there is a step to undo.
-  public var canUndo: Bool { !undoSteps.isEmpty }
+  public var canUndo: Bool { !undo.isEmpty }
   /// Whether there is a step to redo.
-  public var canRedo: Bool { !redoSteps.isEmpty }
+  public var canRedo: Bool { !redo.isEmpty }
 
   /// Records the inverse of a new action: a step to undo; the steps to redo are dropped.
   ///
-  /// - Complexity: O(1) amortised; O(`limit`) when the oldest step is dropped.
+  /// - Complexity: O(1) amortised.
+  @inlinable
   public mutating func record(_ step: Step) {
-    redoSteps.removeAll()
-    Self.push(step, on: &undoSteps, limit: limit)
+    if !redo.isEmpty { redo = BoundedSteps() }
+    undo.push(step, limit: limit)
   }
 
   /// Takes the step to undo next, or `nil` when there is none.
-  mutating func popUndo() -> Step? { undoSteps.popLast() }
+  mutating func popUndo() -> Step? { undo.popLast() }
   /// Takes the step to redo next, or `nil` when there is none.
-  mutating func popRedo() -> Step? { redoSteps.popLast() }
+  mutating func popRedo() -> Step? { redo.popLast() }
   /// Records the inverse of an undo: a step to redo.
-  mutating func pushRedo(_ step: Step) { Self.push(step, on: &redoSteps, limit: limit) }
+  @inlinable
+  mutating func pushRedo(_ step: Step) { redo.push(step, limit: limit) }
   /// Records the inverse of a redo: a step to undo again; the other redo steps stay.
-  mutating func pushUndo(_ step: Step) { Self.push(step, on: &undoSteps, limit: limit) }
+  @inlinable
+  mutating func pushUndo(_ step: Step) { undo.push(step, limit: limit) }
 
   /// Removes every step.
   public mutating func removeAll() {
-    undoSteps.removeAll()
-    redoSteps.removeAll()
+    undo = BoundedSteps()
+    redo = BoundedSteps()
   }
+}
 
-  private static func trim(_ steps: inout [Step], to limit: Int) {
-    if steps.count > limit { steps.removeFirst(steps.count - limit) }
-  }
+/// The newest `limit` elements pushed (and not popped): the oldest drops out as a new one
+/// comes in, in O(1) amortised — dropped elements are let go of together, once per `limit`.
+@usableFromInline
+struct BoundedSteps<Element> {
+  @usableFromInline var storage: [Element] = []
+  /// Where the elements kept start in `storage`: those before were dropped.
+  @usableFromInline var start = 0
 
-  private static func push(_ step: Step, on steps: inout [Step], limit: Int) {
+  @usableFromInline init() {}
+
+  var steps: ArraySlice<Element> { storage[start...] }
+  @usableFromInline var isEmpty: Bool { storage.count == start }
+
+  @inlinable
+  mutating func push(_ element: Element, limit: Int) {
     guard limit > 0 else { return }
-    steps.append(step)
-    trim(&steps, to: limit)
+    storage.append(element)
+    guard storage.count - start > limit else { return }
+    start += 1
+    if start >= limit {
+      storage.removeFirst(start)
+      start = 0
+    }
+  }
+
+  mutating func popLast() -> Element? {
+    guard storage.count > start else { return nil }
+    defer {
+      if storage.count == start { self = BoundedSteps() }
+    }
+    return storage.removeLast()
+  }
+
+  mutating func trim(to limit: Int) {
+    guard storage.count - start > limit else { return }
+    storage.removeFirst(storage.count - limit)
+    start = 0
   }
 }
 
@@ -100,3 +137,5 @@ public struct UndoOutcome: Equatable, Sendable {
     self.changed = changed
   }
 }
+
+extension BoundedSteps: Sendable where Element: Sendable {}

@@ -26,6 +26,7 @@ extension Store {
 
 extension StoreCore {
   /// Registers the undo of the step just recorded, named `name`, with the registrar.
+  @usableFromInline
   func registerUndo(named name: String) {
     undoRegistrar?.registerUndo(named: name) { [weak self] in
       guard let self, (try? undo()) != nil else { return }

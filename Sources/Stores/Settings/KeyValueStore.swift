@@ -69,7 +69,8 @@ extension KeyValueStore {
     }
     switch action {
     case .set(let key, let value):
-      change(key, to: value)
+      let old = state.values[key]
+      return old == value ? nil : .restore([KeyValueChange(key: key, from: value, to: old)])
     case .remove(let keys):
       for key in keys { change(key, to: nil) }
     case .restore(let changes):
