@@ -6,7 +6,9 @@
 /// handler undoes the step (``Store/undo()``) and registers the redo, whose handler redoes
 /// it and registers the undo again — `UndoManager`'s own pattern, which puts what a handler
 /// registers while undoing on its redo stack. The history underneath is the store's own:
-/// the registrar only triggers it, so undo on a file stays intent-safe.
+/// the registrar only triggers it, so undo on a file stays intent-safe. With a registrar,
+/// undo and redo through it: a direct ``Store/undo()`` leaves its stack a step out (its
+/// next undo then undoes the step before).
 @MainActor
 public protocol UndoRegistrar: AnyObject {
   /// Registers `handler` as the next undo (or, while undoing, the next redo), named `name`
