@@ -296,6 +296,43 @@ struct HardeningTests {
     #expect(!FileManager.default.fileExists(atPath: stale.path), "a crashed writer's own is gone")
   }
 
+  @Test(
+    "a writer clears the litter of crashed writers and of old lock files' conflict copies, and nothing else"
+  )
+  func litter() throws {
+    let stale = folder.write("{}", to: ".syncthing.todos.json.0000000000k9z.tmp")
+    let copies = [
+      "todos.json.sync-conflict-20261201-135016-E7BDN4G.lock",
+      "todos.json (Ann's conflicted copy 2026-12-01).lock",
+      "todos.json (conflicted copy 2026-12-01 135016).lock",
+    ]
+    for (index, copy) in copies.enumerated() {
+      _ = folder.write(index == 0 ? "" : "4242\n", to: copy)
+    }
+    // Syncthing's own in-flight files, of this file and of one named like it; a copy that
+    // holds something else; a copy with another name (a hard link); a folder named like one.
+    let kept = [
+      ".syncthing.todos.json.tmp", ".syncthing.todos.json.bak.tmp",
+      "todos.json.sync-conflict-20261201-135016-AAAAAAA.lock",
+      "todos.json.sync-conflict-20261201-135016-BBBBBBB.lock",
+    ]
+    _ = folder.write("{}", to: kept[0])
+    _ = folder.write("{}", to: kept[1])
+    _ = folder.write("notes", to: kept[2])
+    #expect(link(folder.write("1\n", to: "other").path, folder.file(kept[3]).path) == 0)
+    let directory = folder.file("todos.json.sync-conflict-20261201-135016-CCCCCCC.lock")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+    let store = try TodosStore(contentsOf: folder.file("todos.json"))
+    try store.trySend(.addTodo(Todo(title: "x")))
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    for copy in copies {
+      #expect(!FileManager.default.fileExists(atPath: folder.file(copy).path), "\(copy)")
+    }
+    for name in kept + [directory.lastPathComponent] {
+      #expect(FileManager.default.fileExists(atPath: folder.file(name).path), "\(name)")
+    }
+  }
+
   // MARK: The watch
 
   @Test("the watch goes on after its folder is renamed away or removed and made anew")

@@ -85,6 +85,30 @@ enum TestPlatform {
     }
   }
 
+  /// A TCP port on 127.0.0.1 that no one listens on now: the system picks it for a socket
+  /// bound to port 0, which is then closed (so another process could take it meanwhile —
+  /// unlikely among the tens of thousands of free ones).
+  static func freeLoopbackPort() throws -> Int {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
   /// Whether a ramfs can be mounted here (Linux, as root): one is mounted and unmounted once
   /// to find out.
   static let canMountRamfs: Bool = {

@@ -1,7 +1,17 @@
 import Foundation
 
 /// The exclusive lock of a data file: `flock` on a lock file beside it (`todos.json.lock`),
-/// which holds nothing but the process id of the last holder.
+/// an empty file whose content never changes once it exists.
+///
+/// - The lock file is left as it is, so that a file-sync engine (Syncthing, Dropbox, iCloud
+///   Drive) sees nothing to sync after it was made, and two devices that each made one hold
+///   equal files, of which Syncthing makes no conflict copy (checked on two real nodes: it
+///   only brings the modification times in line). (Earlier versions of the package
+///   had each holder write its process id into it: a change on both devices, which Syncthing
+///   turned into `todos.json.sync-conflict-….lock` copies. Such a process id is cleared
+///   once; such copies are removed with the stale temporaries, see
+///   ``FileSystem/removeStaleTemporaries(of:in:)``.) The holder a timed-out wait names comes
+///   from the system's lock table instead (``Platform/lockHolder(of:)``).
 ///
 /// - The lock file is opened relative to the data folder with `O_NOFOLLOW`: a link put in its
 ///   place is refused, never followed to create a file elsewhere; so is a hard link (a lock
@@ -39,7 +49,6 @@ enum FileLock {
         for: descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
       defer { hold?.release() }
       guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
-      recordHolder(descriptor)
       return try body(deadline)
     }
   }
@@ -49,8 +58,8 @@ enum FileLock {
   /// Only a lock file made here is given a mode and an owner. An existing one is refused —
   /// before anything is written to it — when it is a link (symbolic, or hard: a file with
   /// other names, such as the data file or someone else's file planted here), not a regular
-  /// file, or owned by neither this user nor the folder's owner; and ``recordHolder(_:)``
-  /// writes only over a process id. So however a planted file is swapped in and out, no
+  /// file, or owned by neither this user nor the folder's owner; and ``clearHolder(_:)``
+  /// clears nothing but a process id. So however a planted file is swapped in and out, no
   /// other file's content, mode or owner is ever changed.
   private static func openLockFile(
     _ name: String, in folder: DataFolder, lockPath: String, path: String
@@ -88,6 +97,7 @@ enum FileLock {
       close(descriptor)
       throw StoreFileError(path: path, problem: .unsafeLockFile(lock: lockPath))
     }
+    if info.st_size > 0 { clearHolder(descriptor) }
     return descriptor
   }
 
@@ -129,30 +139,20 @@ enum FileLock {
     }
   }
 
-  /// Writes this process's id into the lock file it holds at `descriptor`, unless it is there
-  /// already (a write the next `fsync` of the data file would have to flush with it) — and
-  /// only over nothing or another process id: never over a file that holds anything else.
-  private static func recordHolder(_ descriptor: Int32) {
-    let pid = Array("\(getpid())\n".utf8)
+  /// Empties a lock file that holds the process id an older version of the package wrote
+  /// there — and only one that holds nothing else. Once: the content never changes again.
+  private static func clearHolder(_ descriptor: Int32) {
     var buffer = [UInt8](repeating: 0, count: 32)
     let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count >= 0, count < buffer.count,
-      buffer[..<count].allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x0A }),
-      count != pid.count || !buffer[..<count].elementsEqual(pid)
+    guard count > 0, count < buffer.count,
+      buffer[..<count].allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x0A })
     else { return }
     ftruncate(descriptor, 0)
-    _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
   }
 
-  /// The process id the holder wrote into the lock file, if it is a running process.
+  /// The process that holds the lock on the lock file at `descriptor`, if the system tells it.
   private static func holder(_ descriptor: Int32) -> Int32? {
-    var buffer = [UInt8](repeating: 0, count: 32)
-    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count > 0,
-      let pid = Int32(
-        String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(
-          in: .whitespacesAndNewlines)),
-      pid > 0, kill(pid, 0) == 0 || errno == EPERM
+    guard let pid = Platform.lockHolder(of: descriptor), kill(pid, 0) == 0 || errno == EPERM
     else { return nil }
     return pid
   }

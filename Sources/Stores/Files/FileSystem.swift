@@ -79,7 +79,9 @@ enum FileSystem {
   /// that any later write changes it, however coarse the file system's clock.
   ///
   /// With `creating`, the file must not exist yet: when another writer made it meanwhile,
-  /// nothing is written and ``Raced`` is thrown, so that the transaction starts again.
+  /// nothing is written and ``Raced`` is thrown, so that the transaction starts again. So it
+  /// is too when the file is no longer `replacing`, the one the transaction read: a sync
+  /// engine, which knows nothing of the lock, put another version in its place meanwhile.
   ///
   /// Where the folder's change times are coarse (see ``changeTimesAreExact(_:)``, found out
   /// on the first write into a folder), the content is hashed as it is written, so that the
@@ -87,8 +89,8 @@ enum FileSystem {
   ///
   /// - Returns: The version of the new file.
   static func replace(
-    _ name: String, in folder: DataFolder, creating: Bool, path: String,
-    writing body: (FileOutput) throws(StoreFileError) -> Void
+    _ name: String, in folder: DataFolder, creating: Bool, replacing read: FileIdentity? = nil,
+    path: String, writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileVersion {
     var permissions: mode_t = 0o600
     var owner = folder.owner
@@ -146,6 +148,8 @@ enum FileSystem {
         unlinkat(folder.descriptor, temporary, 0)
       } else if creating && errno == EEXIST {
         raced = true
+      } else if let read, (try? identity(of: name, in: folder, path: path)) != read {
+        raced = true
       } else if renameat(folder.descriptor, temporary, folder.descriptor, name) != 0 {
         // Creating falls back to a rename where the file system has no hard links.
         failure = errno
@@ -188,21 +192,85 @@ enum FileSystem {
   /// Another writer created the file between the check that it was missing and the write.
   struct Raced: Error {}
 
-  /// Removes the temporary files that writers of `name` killed mid-write left behind:
-  /// exactly `.NAME.RANDOM.tmp` beside it, and only those no writer holds locked (a writer
-  /// locks its temporary file while it writes it). A failure to remove one is harmless (the
-  /// next writer picks another name).
+  /// Removes the litter that writers of `name` left behind, so that no sync engine carries it
+  /// to another device:
+  ///
+  /// - the temporary files of writers killed mid-write: exactly `.syncthing.NAME.RANDOM.tmp`
+  ///   (see ``temporaryName(of:_:)``), or `.NAME.RANDOM.tmp` as earlier versions named them,
+  ///   and only those no writer holds locked (a writer locks its temporary file while it
+  ///   writes it);
+  /// - the copies of its lock file that sync engines made while earlier versions wrote a
+  ///   process id into it (see ``FileLock``): `NAME…conflict….lock` (Syncthing's
+  ///   `todos.json.sync-conflict-20261201-135016-E7BDN4G.lock`, Dropbox's, Nextcloud's), and
+  ///   only regular files of this user or the folder's owner, with one name, that hold
+  ///   nothing or a process id — never anything else.
+  ///
+  /// One read of the folder. A failure to remove one is harmless (the next writer picks
+  /// another name; a copy of a lock file is never locked).
   static func removeStaleTemporaries(of name: String, in folder: DataFolder) {
-    let prefix = "." + name + "."
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for entry in names where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-      let random = entry.dropFirst(prefix.count).dropLast(4)
-      guard !random.isEmpty, random.utf8.allSatisfy(isBase36) else { continue }
-      let descriptor = openat(folder.descriptor, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-      guard descriptor >= 0 else { continue }
-      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlinkat(folder.descriptor, entry, 0) }
-      close(descriptor)
+    for entry in names {
+      if isTemporary(entry, of: name) {
+        let descriptor = openat(folder.descriptor, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { continue }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlinkat(folder.descriptor, entry, 0) }
+        close(descriptor)
+      } else if isLockFileCopy(entry, of: name), isProcessIDFile(entry, in: folder) {
+        unlinkat(folder.descriptor, entry, 0)
+      }
     }
+  }
+
+  /// The name of a temporary file for writing `name`, with `random` (13 base-36 digits):
+  /// `.syncthing.NAME.RANDOM.tmp`, the form Syncthing takes for its own in-flight files and
+  /// never scans, so that a scan during a write cannot pick it up and have another device
+  /// pull a file that is gone a moment later (Syncthing then waits a minute before it
+  /// retries). Hidden, like every name starting with a dot.
+  static func temporaryName(of name: String, _ random: UInt64) -> String {
+    let digits = String(random, radix: 36)
+    return ".syncthing.\(name).\(String(repeating: "0", count: 13 - digits.count) + digits).tmp"
+  }
+
+  /// Whether `entry` is the name of a temporary file of `name`: `.syncthing.NAME.RANDOM.tmp`
+  /// with exactly 13 base-36 digits (not Syncthing's own `.syncthing.NAME.tmp`, nor its
+  /// in-flight copy of a file named like `NAME.bak`), or `.NAME.RANDOM.tmp` as earlier
+  /// versions named them.
+  static func isTemporary(_ entry: String, of name: String) -> Bool {
+    for (prefix, length) in [(".syncthing." + name + ".", 13), ("." + name + ".", nil)]
+    where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      let random = entry.utf8.dropFirst(prefix.utf8.count).dropLast(4)
+      if !random.isEmpty, length.map({ random.count == $0 }) ?? true,
+        random.allSatisfy(isBase36)
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether `entry` is named like a sync engine's conflict copy of the lock file of `name`.
+  private static func isLockFileCopy(_ entry: String, of name: String) -> Bool {
+    guard entry.hasPrefix(name), entry.hasSuffix(".lock"), entry != name + ".lock" else {
+      return false
+    }
+    return entry.dropFirst(name.count).dropLast(5).lowercased().contains("conflict")
+  }
+
+  /// Whether `entry` in `folder` is a regular file with one name, of this user or the
+  /// folder's owner, holding nothing or a process id (at most 31 digits and newlines).
+  private static func isProcessIDFile(_ entry: String, in folder: DataFolder) -> Bool {
+    let descriptor = openat(
+      folder.descriptor, entry, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+      info.st_uid == geteuid() || info.st_uid == folder.owner.0, info.st_size < 32
+    else { return false }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    return count >= 0 && count < 32
+      && buffer[..<count].allSatisfy { (0x30...0x39).contains($0) || $0 == 0x0A }
   }
 
   /// Creates the folder `folder` and its missing parents, each `0700` whatever the umask and
@@ -263,8 +331,7 @@ enum FileSystem {
     in folder: DataFolder, for name: String, path: String
   ) throws(StoreFileError) -> (String, Int32) {
     while true {
-      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let temporary = ".\(name).\(suffix).tmp"
+      let temporary = temporaryName(of: name, UInt64.random(in: 0...UInt64.max))
       let descriptor = openat(
         folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if descriptor >= 0 {

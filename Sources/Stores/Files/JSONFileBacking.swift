@@ -177,10 +177,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           newStamps.prune(before: clock.now - Stamp.tombstoneLifetime)
           do {
             newVersion = try FileSystem.replace(
-              name, in: folder, creating: file == nil, path: path
+              name, in: folder, creating: file == nil, replacing: file?.identity, path: path
             ) { output throws(StoreFileError) in try encode(state, newStamps, output) }
           } catch is FileSystem.Raced {
-            // Another writer created the file meanwhile: start again from what it wrote.
+            // Another writer created the file, or a sync engine replaced it, meanwhile: start
+            // again from what it wrote.
             (state, changed) = (current, nil)
             continue
           }

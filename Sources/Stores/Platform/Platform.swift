@@ -104,6 +104,40 @@ enum Platform {
     #endif
   }
 
+  /// The process holding a `flock` on the file open at `descriptor`, where the system tells
+  /// it: on Linux, the kernel's lock table `/proc/locks` (holder, device and inode of each
+  /// lock; its waiters, marked `->`, are skipped) — read only when a wait timed out, O(locks
+  /// on the system). Apple platforms have no public table of `flock` holders: `nil` there,
+  /// and wherever the table does not name one.
+  static func lockHolder(of descriptor: Int32) -> Int32? {
+    #if os(Linux)
+      var info = stat()
+      guard fstat(descriptor, &info) == 0,
+        let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+      else { return nil }
+      // The device as the kernel prints it: major and minor in hex, at least 2 digits each.
+      let device = bitPattern(info.st_dev)
+      let major = (device >> 8) & 0xfff | (device >> 32) & ~0xfff
+      let minor = device & 0xff | (device >> 12) & ~0xff
+      func hex(_ number: UInt64) -> String {
+        let digits = String(number, radix: 16)
+        return digits.count < 2 ? "0" + digits : digits
+      }
+      let file = "\(hex(major)):\(hex(minor)):\(bitPattern(info.st_ino))"
+      for line in table.split(separator: "\n") {
+        // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:16303149 0 EOF"
+        let fields = line.split(separator: " ")
+        guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == file,
+          let pid = Int32(fields[4]), pid > 0
+        else { continue }
+        return pid
+      }
+      return nil
+    #else
+      return nil
+    #endif
+  }
+
   /// Starts `body` on a detached thread of its own; returns 0, or the `errno` when no thread
   /// could be made (`EAGAIN` past the process limit).
   static func startThread(_ body: @escaping @Sendable () -> Void) -> Int32 {

@@ -10,8 +10,18 @@ package struct ItemStamps: Equatable, Sendable {
   /// When the item was put at ``position``.
   package var positioned: Stamp
 
+  package init(fields: [Stamp], position: String, positioned: Stamp) {
+    self.fields = fields
+    self.position = position
+    self.positioned = positioned
+  }
+
   /// The latest of the item's stamps.
   var latest: Stamp { max(fields.max() ?? positioned, positioned) }
+
+  /// The latest change of the item's fields: what a removal is weighed against. A move is
+  /// not a change of the item, so it never brings back an item removed elsewhere.
+  var latestEdit: Stamp { fields.max() ?? positioned }
 }
 
 /// The sync section of a list of items (see ``StateSync``): stamps for each item's fields
@@ -86,6 +96,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   }
 
   package mutating func prune(before milliseconds: Int64) {
+    guard removed.values.contains(where: { $0.at.milliseconds < milliseconds }) else { return }
     removed = removed.filter { $0.value.at.milliseconds >= milliseconds }
   }
 
@@ -94,50 +105,84 @@ package struct ListSync<State: SyncedList>: StateSync {
   package func stamped(before: State, after: State, stamp: Stamp) -> Self {
     let fields = State.itemFields
     let old = before.syncedItems
-    var index: [UUID: Int] = [:]
-    index.reserveCapacity(old.count)
-    for (offset, item) in old.enumerated() where index[item.id] == nil { index[item.id] = offset }
+    let new = after.syncedItems
     var result = self
-    result.items = []
-    result.items.reserveCapacity(after.syncedItems.count)
-    // The items whose key may stay, by their offset in the new list.
-    var placed: [Int] = []
-    var present = Set<UUID>(minimumCapacity: after.syncedItems.count)
-    for (offset, item) in after.syncedItems.enumerated() {
-      present.insert(item.id)
-      if let previous = index[item.id] {
-        var stamps = items[previous]
-        for field in fields.indices where !fields[field].isEqual(old[previous], item) {
-          stamps.fields[field] = stamp
+    // While the lists hold the same ids in the same places (a toggle, an edit), each item is
+    // compared with the one in its place: no lookup, no move, and only a changed item's
+    // stamps are touched.
+    var inPlace = 0
+    while inPlace < min(old.count, new.count), old[inPlace].id == new[inPlace].id {
+      if old[inPlace] != new[inPlace] {
+        for field in 0..<fields.count where !fields[field].isEqual(old[inPlace], new[inPlace]) {
+          result.items[inPlace].fields[field] = stamp
         }
-        result.items.append(stamps)
-        placed.append(offset)
-      } else {
-        result.removed[item.id] = nil
-        result.items.append(
-          ItemStamps(
-            fields: Array(repeating: stamp, count: fields.count), position: "", positioned: stamp))
       }
+      inPlace += 1
     }
-    result.placeMoved(
-      keeping: Self.longestAscending(placed.map { result.items[$0].position })
-        .map { placed[$0] }, stamp: stamp)
-    for (offset, item) in old.enumerated() where !present.contains(item.id) {
-      result.removed[item.id] = Removed(item: item, stamps: items[offset], at: stamp)
+    if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
+    if inPlace < old.count || inPlace < new.count {
+      result.stampChanges(from: old, to: new, after: inPlace, stamps: items, stamp: stamp)
     }
-    for field in State.stateFields.indices where !State.stateFields[field].isEqual(before, after) {
+    for field in 0..<State.stateFields.count
+    where !State.stateFields[field].isEqual(before, after) {
       result.state[field] = stamp
     }
     return result
   }
 
-  /// Gives the items not at the offsets `kept` (ascending, with ascending keys) new keys
-  /// between the kept neighbours, stamped `stamp`.
+  /// Stamps the items of `new` from offset `start` on — added, changed, moved — and the
+  /// removal of the items of `old` that `new` does not hold; `stamps` are those of `old`.
+  /// O(*n*), plus O(*n* log *n*) when items moved.
+  private mutating func stampChanges(
+    from old: [State.Item], to new: [State.Item], after start: Int, stamps: [ItemStamps],
+    stamp: Stamp
+  ) {
+    let fields = State.itemFields
+    var index: [UUID: Int] = [:]
+    index.reserveCapacity(old.count - start)
+    for offset in start..<old.count where index[old[offset].id] == nil {
+      index[old[offset].id] = offset
+    }
+    // The items whose key may stay, by their offset in the new list.
+    var placed = Array(0..<start)
+    for offset in start..<new.count {
+      let item = new[offset]
+      if let previous = index.removeValue(forKey: item.id) {
+        var itemStamps = stamps[previous]
+        if old[previous] != item {
+          for field in 0..<fields.count where !fields[field].isEqual(old[previous], item) {
+            itemStamps.fields[field] = stamp
+          }
+        }
+        items.append(itemStamps)
+        placed.append(offset)
+      } else {
+        removed[item.id] = nil
+        items.append(
+          ItemStamps(
+            fields: Array(repeating: stamp, count: fields.count), position: "", positioned: stamp))
+      }
+    }
+    // In order when sorted by key, then id, as the file keeps them.
+    let keys = placed.map { (items[$0].position, new[$0].id) }
+    let kept =
+      zip(keys, keys.dropFirst()).allSatisfy { Self.precedes($0, $1) }
+      ? placed : Self.longestAscending(keys).map { placed[$0] }
+    if kept.count < items.count { placeMoved(keeping: kept, stamp: stamp) }
+    for (_, offset) in index {
+      removed[old[offset].id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
+    }
+  }
+
+  /// Gives the items not at the offsets `kept` (ascending, in order) new keys between their
+  /// kept neighbours, stamped `stamp`. A kept item whose key equals the one before a run (two
+  /// devices' adds can take one key) is moved with the run: no key lies between them.
   private mutating func placeMoved(keeping kept: [Int], stamp: Stamp) {
     var start = 0
     for end in kept + [items.count] {
+      let low = start > 0 ? items[start - 1].position : nil
+      if end > start, end < items.count, let low, !(low < items[end].position) { continue }
       if end > start {
-        let low = start > 0 ? items[start - 1].position : nil
         let high = end < items.count ? items[end].position : nil
         for (offset, key) in Position.keys(end - start, between: low, and: high).enumerated() {
           items[start + offset].position = key
@@ -148,8 +193,15 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
   }
 
-  /// The offsets of a longest strictly ascending subsequence of `keys`. O(*n* log *n*).
-  static func longestAscending(_ keys: [String]) -> [Int] {
+  /// Whether the key and id `first` sort before `second`: the order of a merged list.
+  static func precedes(_ first: (String, UUID), _ second: (String, UUID)) -> Bool {
+    // Keys are ASCII: `<` compares their bytes.
+    first.0 != second.0 ? first.0 < second.0 : first.1.precedes(second.1)
+  }
+
+  /// The offsets of a longest ascending subsequence of `keys` (see ``precedes(_:_:)``).
+  /// O(*n* log *n*).
+  static func longestAscending(_ keys: [(String, UUID)]) -> [Int] {
     // tails[k]: the offset of the smallest last key of an ascending run of length k + 1.
     var tails: [Int] = []
     var previous = [Int](repeating: -1, count: keys.count)
@@ -157,7 +209,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       var (low, high) = (0, tails.count)
       while low < high {
         let middle = (low + high) / 2
-        if keys[tails[middle]].utf8.lexicographicallyPrecedes(key.utf8) {
+        if precedes(keys[tails[middle]], key) {
           low = middle + 1
         } else {
           high = middle
@@ -185,6 +237,7 @@ package struct ListSync<State: SyncedList>: StateSync {
 
     /// This version joined with `other`: each field from the later stamp.
     mutating func join(_ other: Version) {
+      if other.removedAt == removedAt, other.stamps == stamps, other.item == item { return }
       let fields = State.itemFields
       for field in fields.indices {
         let (mine, theirs) = (stamps.fields[field], other.stamps.fields[field])
@@ -198,7 +251,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       // The later move wins; of one stamp, the greater key.
       if other.stamps.positioned > stamps.positioned
         || (other.stamps.positioned == stamps.positioned
-          && stamps.position.utf8.lexicographicallyPrecedes(other.stamps.position.utf8))
+          && stamps.position < other.stamps.position)
       {
         stamps.position = other.stamps.position
         stamps.positioned = other.stamps.positioned
@@ -211,11 +264,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     var versions: [UUID: Version] = [:]
     versions.reserveCapacity(a.0.syncedItems.count + a.1.removed.count)
     func add(_ version: Version, _ id: UUID) {
-      if versions[id] == nil {
-        versions[id] = version
-      } else {
-        versions[id]!.join(version)
-      }
+      versions[id, default: version].join(version)
     }
     for side in [a, b] {
       for (item, stamps) in zip(side.0.syncedItems, side.1.items) {
@@ -228,18 +277,15 @@ package struct ListSync<State: SyncedList>: StateSync {
     var live: [Version] = []
     var removed: [UUID: Removed] = [:]
     for (id, version) in versions {
-      if let at = version.removedAt, version.stamps.latest <= at {
+      if let at = version.removedAt, version.stamps.latestEdit <= at {
         removed[id] = Removed(item: version.item, stamps: version.stamps, at: at)
       } else {
         live.append(version)
       }
     }
-    live.sort {
-      if $0.stamps.position != $1.stamps.position {
-        return $0.stamps.position.utf8.lexicographicallyPrecedes($1.stamps.position.utf8)
-      }
-      return $0.item.id.precedes($1.item.id)
-    }
+    // Keys are ASCII: `<` compares their bytes. Both sides come in order: the sort is a
+    // merge of runs.
+    live.sort { Self.precedes(($0.stamps.position, $0.item.id), ($1.stamps.position, $1.item.id)) }
     var state = a.0.replacingItems(live.map(\.item))
     var stateStamps = a.1.state
     let fields = State.stateFields
@@ -306,9 +352,19 @@ extension ListSync {
     writer.beginObject()
     writer.member("items")
     writer.beginArray()
+    let names = State.itemFields.map { Array($0.name.utf8) }
+    var text: [UInt8] = []
+    text.reserveCapacity(128)
     for stamps in items {
       writer.element()
-      writer.writeString(Self.text(of: stamps))
+      text.removeAll(keepingCapacity: true)
+      Self.append(stamps, names: names, to: &text)
+      // Letters, digits, `.`, `=` and spaces: nothing to escape.
+      text.withUnsafeBufferPointer { text in
+        writer.writeQuoted(length: text.count) {
+          $0.update(from: text.baseAddress!, count: text.count)
+        }
+      }
     }
     writer.endArray()
     writer.member("removed")
@@ -346,13 +402,29 @@ extension ListSync {
   /// An item's stamps as one string: its position, its earliest stamp, then the fields (and
   /// the position) stamped later, as `name=stamp`.
   static func text(of stamps: ItemStamps) -> String {
-    let base = min(stamps.fields.min() ?? stamps.positioned, stamps.positioned)
-    var text = stamps.position + " " + base.description
-    for (field, stamp) in zip(State.itemFields, stamps.fields) where stamp != base {
-      text += " " + field.name + "=" + stamp.description
+    var text: [UInt8] = []
+    append(stamps, names: State.itemFields.map { Array($0.name.utf8) }, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends ``text(of:)`` of `stamps` to `text`; `names` are the fields' names. No `String`
+  /// is made: this runs once per item of every write.
+  private static func append(_ stamps: ItemStamps, names: [[UInt8]], to text: inout [UInt8]) {
+    var base = stamps.positioned
+    for stamp in stamps.fields where stamp < base { base = stamp }
+    text.append(contentsOf: stamps.position.utf8)
+    text.append(UInt8(ascii: " "))
+    base.append(to: &text)
+    for field in 0..<stamps.fields.count where stamps.fields[field] != base {
+      text.append(UInt8(ascii: " "))
+      text.append(contentsOf: names[field])
+      text.append(UInt8(ascii: "="))
+      stamps.fields[field].append(to: &text)
     }
-    if stamps.positioned != base { text += " position=" + stamps.positioned.description }
-    return text
+    if stamps.positioned != base {
+      text.append(contentsOf: " position=".utf8)
+      stamps.positioned.append(to: &text)
+    }
   }
 
   /// The stamps written as `text` (see ``text(of:)``).

@@ -26,11 +26,43 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   public static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
 
   public static func < (a: Stamp, b: Stamp) -> Bool {
-    (a.milliseconds, a.counter, a.device.text) < (b.milliseconds, b.counter, b.device.text)
+    if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
+    if a.counter != b.counter { return a.counter < b.counter }
+    return a.device.text < b.device.text
+  }
+
+  public static func == (a: Stamp, b: Stamp) -> Bool {
+    a.milliseconds == b.milliseconds && a.counter == b.counter && a.device == b.device
   }
 
   public var description: String {
-    String(milliseconds, radix: 36) + "." + String(counter, radix: 36) + "." + device.text
+    var text: [UInt8] = []
+    append(to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends the stamp's text to `text`, without making a `String`.
+  func append(to text: inout [UInt8]) {
+    Self.appendBase36(UInt64(milliseconds), to: &text)
+    text.append(UInt8(ascii: "."))
+    Self.appendBase36(UInt64(counter), to: &text)
+    text.append(UInt8(ascii: "."))
+    text.append(contentsOf: device.text.utf8)
+  }
+
+  private static func appendBase36(_ number: UInt64, to text: inout [UInt8]) {
+    var digits: (UInt64, UInt64) = (0, 0)  // 13 digits at most.
+    var count = 0
+    var rest = number
+    withUnsafeMutableBytes(of: &digits) { digits in
+      repeat {
+        let digit = UInt8(rest % 36)
+        digits[count] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+        count += 1
+        rest /= 36
+      } while rest > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { text.append(digits[index]) }
+    }
   }
 
   /// The stamp written as `text`, or `nil` when `text` is not one.

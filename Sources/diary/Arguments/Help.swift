@@ -6,7 +6,7 @@ enum Help {
   /// The width the help is wrapped to.
   private static let width = 80
 
-  /// `diary [--data-dir DIR] [--json] <settings|todos|workouts> <command> [args]`.
+  /// `diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]`.
   static func usage(_ groups: [CommandGroup]) -> String {
     (["diary"] + GlobalOptions.options.map(\.spec.usage)
       + [

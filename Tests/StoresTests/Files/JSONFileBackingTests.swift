@@ -107,26 +107,33 @@ struct JSONFileBackingTests {
     #expect(permissions(url) == 0o644)
   }
 
-  @Test("the lock file names its last holder, and is not written again by the same one")
-  func lockFileHolder() throws {
+  @Test(
+    "the lock file stays empty and untouched (nothing for a sync engine to carry); a process id an older version wrote is cleared"
+  )
+  func lockFileNeverChanges() throws {
     let url = folder.file("notes.json")
     let lock = url.path + ".lock"
     let store = try NotesStore(contentsOf: url)
     try store.trySend(.add(.init(text: "1", date: Date())))
-    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
-    // Dated back: a write of the lock file would move its modification time to now.
+    #expect(text(URL(fileURLWithPath: lock)) == "")
+    // Dated back: any write of the lock file would move its modification time to now.
     var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
     #expect(utimensat(AT_FDCWD, lock, &times, 0) == 0)
     try store.trySend(.add(.init(text: "2", date: Date())))
+    try NotesStore(contentsOf: url).trySend(.add(.init(text: "3", date: Date())))
     let modified =
       try FileManager.default.attributesOfItem(atPath: lock)[.modificationDate] as? Date
     #expect(modified == Date(timeIntervalSince1970: 1_000_000))
-    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
+    #expect(text(URL(fileURLWithPath: lock)) == "")
 
-    // Another holder's pid is replaced by this one's.
+    // The process id an earlier version wrote is cleared; anything else is left as it is.
     try "99999999\n".write(toFile: lock, atomically: false, encoding: .utf8)
-    try store.trySend(.add(.init(text: "3", date: Date())))
-    #expect(text(URL(fileURLWithPath: lock)) == "\(getpid())\n")
+    try store.trySend(.add(.init(text: "4", date: Date())))
+    #expect(text(URL(fileURLWithPath: lock)) == "")
+    try "not a pid".write(toFile: lock, atomically: false, encoding: .utf8)
+    try store.trySend(.add(.init(text: "5", date: Date())))
+    #expect(text(URL(fileURLWithPath: lock)) == "not a pid")
+    #expect(try NotesStore(contentsOf: url).state.notes.count == 5)
   }
 
   @Test("version 0, a bare list, is read and written back as version 1")

@@ -55,6 +55,8 @@ struct ConflictCopyTests {
     try FileManager.default.copyItem(at: phoneFolder.appendingPathComponent("todos.json"), to: copy)
     try laptop.refresh()
     #expect(Set(laptop.todos.map(\.title)) == ["Buy milk", "Call Ann", "Write report"])
+    // ("Pay rent" was in the version the engine replaced: the laptop's engine would have
+    // made a conflict copy of it; here it is gone with that version.)
     #expect(laptop.todos.first { $0.id == milk }?.isDone == true)
     #expect(!FileManager.default.fileExists(atPath: copy.path), "the merged copy is removed")
     #expect(laptop.core.mergeReport.merged == [copy.lastPathComponent])
@@ -93,6 +95,36 @@ struct ConflictCopyTests {
       #expect(folder.snapshot()[name] == before[name], "the copy is left as it was")
     }
     #expect(store.core.mergeReport.merged.isEmpty)
+  }
+
+  @Test("a version a sync engine renames over the file during a transaction is not overwritten")
+  func engineReplacesTheFileMidTransaction() throws {
+    let laptop = try store("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    // The phone's version, which the engine will put in place while the laptop writes.
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: folder.file("todos.json"), to: phoneFolder.appendingPathComponent("todos.json"))
+    let phone = try store("phone", in: phoneFolder)
+    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    // Another store on the laptop writes first, so that the action runs after a reload, under
+    // the lock — where the engine's rename then comes.
+    try store("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Pay rent")))
+    var replaced = false
+    try laptop.trySend(.addTodo(Todo(title: "Write report"))) { _ in
+      guard !replaced else { return }
+      replaced = true
+      #expect(
+        rename(
+          phoneFolder.appendingPathComponent("todos.json").path, folder.file("todos.json").path)
+          == 0)
+    }
+    #expect(Set(laptop.todos.map(\.title)) == ["Buy milk", "Call Ann", "Write report"])
+    // ("Pay rent" was in the version the engine replaced: the laptop's engine would have
+    // made a conflict copy of it; here it is gone with that version.)
+    #expect(
+      try Set(store("laptop", in: folder.url).todos.map(\.title)) == Set(laptop.todos.map(\.title)))
   }
 
   @Test("a version 1 file is read, and written as version 2 from its first change")

@@ -28,14 +28,20 @@ struct Replica<State: PersistentState, Sync: StateSync<State>> {
   var bytes: Data { (try? StateFileCoding.encode(state, sync: sync, path: "f.json")) ?? Data() }
 }
 
-/// Clocks of devices that share a wall clock which ticks at random, sometimes backwards.
+/// Clocks of devices that share a wall clock, which moves by a step in `steps` on each
+/// reading: sometimes backwards, by default.
 final class Devices: Sendable {
   private let wall = Mutex<Int64>(1_700_000_000_000)
+  private let steps: ClosedRange<Int64>
+
+  init(steps: ClosedRange<Int64> = -3...5) {
+    self.steps = steps
+  }
 
   func clock(_ name: String) -> HybridClock {
     HybridClock(device: DeviceID(Substring(name))!) { [self] in
       wall.withLock { now in
-        now += Int64.random(in: -3...5)
+        now += Int64.random(in: steps)
         return now
       }
     }
@@ -98,7 +104,7 @@ struct MergeTests {
 
   @Test("a title changed on one device and done ticked on the other both survive")
   func fieldByField() throws {
-    let devices = Devices()
+    let devices = Devices(steps: 1...1)
     let todo = Todo(title: "Buy milk")
     let base = TodosStore.State(todos: [todo])
     var phone = TodoReplica(
@@ -116,7 +122,7 @@ struct MergeTests {
 
   @Test("a removal wins over edits stamped before it, and loses to edits stamped after it")
   func removalAndEdits() throws {
-    let devices = Devices()
+    let devices = Devices(steps: 1...1)
     let todo = Todo(title: "Call Ann")
     let base = TodosStore.State(todos: [todo])
     var phone = TodoReplica(
@@ -134,7 +140,7 @@ struct MergeTests {
 
   @Test("a move on one device survives a merge with a device that only added")
   func moves() throws {
-    let devices = Devices()
+    let devices = Devices(steps: 1...1)
     let todos = (0..<4).map { Todo(title: "t\($0)") }
     let base = TodosStore.State(todos: todos)
     var phone = TodoReplica(
@@ -146,6 +152,35 @@ struct MergeTests {
     let titles = phone.merged(with: laptop).state.todos.map(\.title)
     #expect(titles.filter { $0 != "new" } == ["t3", "t0", "t1", "t2"])
     #expect(titles.contains("new"))
+  }
+
+  @Test("every list, merged or not, is in the order of its items' places; keys stay valid")
+  func places() {
+    check(Self.histories, iterations: 300) { base, histories in
+      let replicas = Self.replicas(base, histories)
+      for replica in replicas + [replicas[0].merged(with: replicas[1]).merged(with: replicas[2])] {
+        let keys = zip(replica.sync.items, replica.state.todos).map { ($0.position, $1.id) }
+        try requireEqual(
+          zip(keys, keys.dropFirst()).allSatisfy { ListSync<TodosStore.State>.precedes($0, $1) },
+          true, "in order")
+        try requireEqual(
+          keys.allSatisfy { Position.isValid(Substring($0.0)) }, true, "valid keys")
+      }
+    }
+  }
+
+  @Test("a move elsewhere does not bring back a todo removed after it was added")
+  func moveAfterRemoval() throws {
+    let devices = Devices(steps: 1...1)
+    let todos = (0..<3).map { Todo(title: "t\($0)") }
+    let base = TodosStore.State(todos: todos)
+    var phone = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
+    var laptop = TodoReplica(
+      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todos[2].id])) }
+    laptop.apply { TodosStore.reduce(&$0, .moveTodos(ids: [todos[2].id], before: todos[0].id)) }
+    #expect(phone.merged(with: laptop).state.todos.map(\.title) == ["t0", "t1"])
   }
 
   @Test("settings: key by key, the later stamp wins; a reset is a stamped removal")
