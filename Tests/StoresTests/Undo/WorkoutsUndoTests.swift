@@ -64,12 +64,15 @@ struct WorkoutsUndoTests {
   /// `actions` with each ``WorkoutsStore/Action/addWorkout(_:)`` adding a workout of a new
   /// id, as the action asks ("add each workout once"): a workout added twice with one id
   /// is not restored by the redo of its removal, which skips ids in the diary.
-  static func withNewIDs(_ actions: [WorkoutsStore.Action]) -> [WorkoutsStore.Action] {
+  static func withNewIDs(_ actions: [WorkoutsStore.Action], from first: Int = 0)
+    -> [WorkoutsStore.Action]
+  {
     actions.enumerated().map { index, action in
       guard case .addWorkout(let workout) = action else { return action }
       return .addWorkout(
         try! Workout(
-          id: Gen<UUID>.testID(1_000 + index), name: workout.name, distance: workout.distance,
+          id: Gen<UUID>.testID(1_000 + first + index), name: workout.name,
+          distance: workout.distance,
           date: workout.date, complexity: workout.complexity))
     }
   }
@@ -110,6 +113,10 @@ struct WorkoutsUndoTests {
       Gen<WorkoutsStore.Action>.workoutAction(maxCount: 8).array(maxCount: 5))
     var caseNumber = 0
     check(cases, iterations: 60) { workouts, action, interleaved in
+      // Each workout added once, as addWorkout asks: a file cannot hold two of one id.
+      let (action, interleaved) = (
+        Self.withNewIDs([action])[0], Self.withNewIDs(interleaved, from: 100)
+      )
       caseNumber += 1
       let url = folder.file("workouts-\(caseNumber).json")
       try WorkoutsStore(contentsOf: url).trySend(.addWorkouts(workouts))
