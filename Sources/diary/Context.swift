@@ -9,6 +9,10 @@ struct Context {
   var terminal: Terminal
   var output: Output
   var time: LocalTime
+  /// The environment `diary` runs in: where the undo history is.
+  var environment: [String: String] = [:]
+  /// The stores opened, whose changes become a step of the undo history.
+  var recorder = StoreRecorder()
 
   func settings() throws -> SettingsStore {
     try merged(SettingsStore(contentsOf: paths.settings), paths.settings)
@@ -24,6 +28,7 @@ struct Context {
   private func merged<S: Store>(_ store: S, _ file: URL) throws -> S
   where S.State: PersistentState {
     try store.refresh()
+    recorder.opened(store)
     let report = store.core.mergeReport
     if !report.merged.isEmpty {
       let copies =

@@ -8,6 +8,7 @@ import Stores
 enum Diary {
   static let groups = [
     SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, SyncCommands.group,
+    UndoCommands.undo, UndoCommands.redo,
   ]
 
   /// Runs `arguments`, printing to `output`; returns how to exit.
@@ -36,7 +37,11 @@ enum Diary {
           paths: try globals.dataDirectory.map {
             DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
           } ?? DiaryFiles.standard(environment: environment),
-          json: globals.json, terminal: terminal, output: output, time: time)
+          json: globals.json, terminal: terminal, output: output, time: time,
+          environment: environment)
+        // What the command changed is recorded for `diary undo` even when it then fails to
+        // print: the change was made.
+        defer { UndoCommands.record(arguments, context) }
         try command.run(context)
       }
       try output.flush()

@@ -24,3 +24,48 @@ enum Platform {
     #endif
   }
 }
+
+extension Platform {
+  /// The folder for what `diary` keeps about this machine (its undo history), never synced:
+  /// `~/Library/Application Support` on Apple platforms; elsewhere `$XDG_STATE_HOME` when it
+  /// is an absolute path, else `~/.local/state`.
+  ///
+  /// - Throws: A ``DiaryError`` (78) when `HOME` is not an absolute path.
+  static func stateFolder(environment: [String: String]) throws -> URL {
+    #if canImport(Darwin)
+      return try home(environment).appendingPathComponent(
+        "Library/Application Support", isDirectory: true)
+    #else
+      if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+        return URL(fileURLWithPath: state, isDirectory: true)
+      }
+      return try home(environment).appendingPathComponent(".local/state", isDirectory: true)
+    #endif
+  }
+
+  private static func home(_ environment: [String: String]) throws -> URL {
+    guard let home = environment["HOME"], home.hasPrefix("/") else {
+      throw DiaryError(
+        "no home folder for the undo history: HOME is not set to an absolute path — set HOME",
+        exitCode: .configuration)
+    }
+    return URL(fileURLWithPath: home, isDirectory: true)
+  }
+
+  /// Runs `body` holding an exclusive `flock` of the file at `path` (created `0600` if need
+  /// be), waiting for another process that holds it.
+  static func withLock<Result>(at path: String, _ body: () throws -> Result) throws -> Result {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw DiaryError(
+        "cannot open the lock \(Terminal.escaped(path))", exitCode: .cannotCreate)
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw DiaryError("cannot lock \(Terminal.escaped(path))", exitCode: .ioError)
+      }
+    }
+    return try body()
+  }
+}

@@ -251,7 +251,8 @@ struct DiaryNewcomerTests: DiaryFolderSuite {
     #expect(result.exitCode == 64)
     #expect(
       result.errorOutput.hasSuffix(
-        "\nusage: diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]\n"),
+        "\nusage: diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]\n"
+      ),
       "\(arguments): \(result.errorOutput)")
   }
 

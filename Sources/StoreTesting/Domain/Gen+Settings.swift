@@ -44,12 +44,19 @@ extension Gen where Value == String {
 
 extension Gen where Value == KeyValueAction {
   /// Any key-value action on the keys `keys` and a few unknown ones: setting any JSON
-  /// value (valid for the key or not), or removing a few keys.
+  /// value (valid for the key or not), removing a few keys, or restoring a few (from a value
+  /// or from not set, which many keys are).
   public static func keyValueAction(keys: [String]) -> Gen<KeyValueAction> {
     let names = Gen<String>.element(of: keys + ["theme", "window"])
+    let values = Gen<JSONValue?>.frequency([
+      (1, .constant(nil)), (1, Gen<JSONValue>.json().map { $0 }),
+    ])
     return .oneOf(
       Gen<(String, JSONValue)>.zip(names, .json()).map { .set(key: $0, value: $1) },
-      names.array(maxCount: 3).map { .remove(keys: $0) }
+      names.array(maxCount: 3).map { .remove(keys: $0) },
+      Gen<(String, JSONValue?, JSONValue?)>.zip(names, values, values).map {
+        KeyValueChange(key: $0, from: $1, to: $2)
+      }.array(maxCount: 3).map { .restore($0) }
     )
   }
 }

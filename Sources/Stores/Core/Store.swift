@@ -71,6 +71,28 @@ public protocol Store: AnyObject, Observable {
   /// `nil`: nothing to record.
   nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action?
 
+  /// The action that reverses `action`, computed against `state`, the state the action is
+  /// about to be applied to — or `nil` when `action` cannot be undone (the default: a store
+  /// that declares no inverses has no undo).
+  ///
+  /// The inverse names items by identity and changes only what is still as `action` left it
+  /// (a field still holding the value `action` set, an item still there), so that undoing
+  /// after someone else wrote keeps what they wrote: never an old state restored whole.
+  /// Called for every action sent while the store records history (see
+  /// ``Store/undoHistory``), before the reducer; only its result for an action that changed
+  /// the state is kept. It must cost no more than the reducer, and keep no more than what
+  /// `action` touches (the previous order, for a sort).
+  nonisolated static func inverse(of action: Action, in state: State) -> Action?
+
+  /// What an inverse `action` could not put back in `state` because someone changed it after
+  /// the action it reverses — one description per part ("“Buy milk” (changed meanwhile)").
+  /// Called by ``undo()`` and ``redo()`` on the state they apply to; the default is none.
+  nonisolated static func skippedParts(of action: Action, in state: State) -> [String]
+
+  /// The name of `action` for an Undo menu, in title case: "Remove Todo" gives "Undo Remove
+  /// Todo". The default is empty (the menu then says "Undo").
+  nonisolated static func actionName(of action: Action) -> String
+
   /// The machinery that holds the state and notifies observers.
   var core: StoreCore<Self> { get }
 
@@ -111,6 +133,15 @@ extension Store {
 
   @inlinable
   public nonisolated static func isMemoryOnly(_ action: Action) -> Bool { false }
+
+  @inlinable
+  public nonisolated static func inverse(of action: Action, in state: State) -> Action? { nil }
+
+  public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
+    []
+  }
+
+  public nonisolated static func actionName(of action: Action) -> String { "" }
 
   @inlinable
   public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {
@@ -187,6 +218,59 @@ extension Store {
 
   /// Stops the watch started by ``watch()``.
   public func stopWatching() { core.stopWatching() }
+
+  /// The undo and redo steps: each the inverse of an action, by identity (see
+  /// ``UndoHistory``). Tracked by Observation. Set ``UndoHistory/limit`` to keep more or
+  /// fewer steps (100 by default, 0 records none).
+  public var undoHistory: UndoHistory<Action> {
+    get { core.undoHistory }
+    set { core.undoHistory = newValue }
+  }
+
+  /// Whether there is a step to undo. Tracked by Observation.
+  public var canUndo: Bool { core.undoHistory.canUndo }
+  /// Whether there is a step to redo. Tracked by Observation.
+  public var canRedo: Bool { core.undoHistory.canRedo }
+
+  /// Undoes the latest step: sends its inverse as an ordinary action — through the reducer,
+  /// the file's transaction, Observation and the callbacks — and records what reverses the
+  /// undo as the step to redo.
+  ///
+  /// On a file the inverse applies to the file as it is now: what others wrote since stays,
+  /// and a part someone else removed or changed meanwhile is skipped and named in the
+  /// outcome's ``UndoOutcome/skipped``. When the change cannot be saved, nothing changes, the
+  /// step stays and the error is kept in ``lastError``; ``tryUndo()`` throws it instead.
+  ///
+  /// - Returns: What was undone, or `nil` when there was nothing to undo (or it failed).
+  @discardableResult
+  public func undo() -> UndoOutcome? {
+    do {
+      return try tryUndo()
+    } catch {
+      core.lastError = error
+      return nil
+    }
+  }
+
+  /// Redoes the latest step undone, as ``undo()`` undoes one.
+  ///
+  /// - Returns: What was redone, or `nil` when there was nothing to redo (or it failed).
+  @discardableResult
+  public func redo() -> UndoOutcome? {
+    do {
+      return try tryRedo()
+    } catch {
+      core.lastError = error
+      return nil
+    }
+  }
+
+  /// ``undo()``, throwing the error of a change that cannot be saved (the file, the state and
+  /// the history then stay as they were).
+  public func tryUndo() throws -> UndoOutcome? { try core.undo() }
+
+  /// ``redo()``, throwing the error of a change that cannot be saved.
+  public func tryRedo() throws -> UndoOutcome? { try core.redo() }
 
   /// Returns when none of the store's effects is running any more — including the effects
   /// started meanwhile by the actions they sent. Returns at once for a store without effects.

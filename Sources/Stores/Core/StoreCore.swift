@@ -41,6 +41,13 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var pendingChanges: [StoreChange<Action>] = []
   /// How many changes were told: a change of `storedState` during delivery moves it.
   @usableFromInline @exclusivity(unchecked) var version = 0
+  /// The undo and redo steps (see ``undoHistory``).
+  @usableFromInline @exclusivity(unchecked) var history = UndoHistory<Action>()
+  /// Whether the history was read since Observation was last told of a change to it.
+  @usableFromInline @exclusivity(unchecked) var isHistoryTracked = false
+  @usableFromInline let historyKeyPath = \StoreCore<Owner>.undoHistory
+  /// Where new steps are registered too (see ``Store/undoRegistrar``).
+  @usableFromInline weak var undoRegistrar: (any UndoRegistrar)?
 
   /// What the store's effects use from the outside world.
   public let environment: StoreEnvironment
@@ -87,13 +94,37 @@ public final class StoreCore<Owner: Store>: Observable {
   @inlinable
   public func send(_ action: consuming Action) {
     guard backing != nil, !Owner.isMemoryOnly(action) else {
-      let changed = Owner.reduce(&storedState, action)
-      let effect = Owner.effect(for: action, state: storedState, environment: environment)
-      if changed { didChange(.action(consume action)) }
-      if !effect.isNone { start(effect) }
+      sendInMemory(action, recording: .action)
       return
     }
     sendThroughBackingKeepingError(action)
+  }
+
+  /// Runs the reducer on `state` and, when `recordingInverse`, first puts in `inverse` the
+  /// inverse of `action` against `state`. The state is lent to the inverse in place: read
+  /// from the stored property instead, it would be copied, retaining all it holds.
+  @inlinable
+  static func reduce(
+    _ state: inout State, _ action: Action, recordingInverse: Bool, in inverse: inout Action?
+  ) -> Bool {
+    if recordingInverse { inverse = Owner.inverse(of: action, in: state) }
+    return Owner.reduce(&state, action)
+  }
+
+  /// Applies `action` to the state in memory, records its inverse as `recording` says, tells
+  /// who watches and starts its effect; returns whether the state changed.
+  @inlinable @discardableResult
+  func sendInMemory(_ action: consuming Action, recording: Recording) -> Bool {
+    var inverse: Action?
+    let changed = Self.reduce(
+      &storedState, action, recordingInverse: history.limit > 0, in: &inverse)
+    let effect = Owner.effect(for: action, state: storedState, environment: environment)
+    if changed {
+      if let inverse { record(inverse, of: action, recording) }
+      didChange(.action(consume action))
+    }
+    if !effect.isNone { start(effect) }
+    return changed
   }
 
   /// See ``Store/trySend(_:)``.
@@ -103,7 +134,7 @@ public final class StoreCore<Owner: Store>: Observable {
       send(action)
       return
     }
-    try sendThroughBacking(action) { _ in }
+    _ = try sendThroughBacking(action) { _ in }
   }
 
   /// See ``Store/trySend(_:requiring:)``.
@@ -113,7 +144,7 @@ public final class StoreCore<Owner: Store>: Observable {
       send(action)
       return
     }
-    try sendThroughBacking(action, requiring: condition)
+    _ = try sendThroughBacking(action, requiring: condition)
   }
 
   /// ``sendThroughBacking(_:requiring:)``, keeping its error in ``lastError`` instead of
@@ -121,7 +152,7 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline
   func sendThroughBackingKeepingError(_ action: Action) {
     do {
-      try sendThroughBacking(action) { _ in }
+      _ = try sendThroughBacking(action) { _ in }
     } catch {
       lastError = error
     }
@@ -131,16 +162,22 @@ public final class StoreCore<Owner: Store>: Observable {
   ///
   /// Positions in `action` are resolved to identities against the state in memory — the state
   /// the caller saw — before the transaction can reload a newer one.
-  @usableFromInline
-  func sendThroughBacking(_ action: Action, requiring condition: (State) throws -> Void)
-    throws
-  {
-    guard let backing else { return }
+  ///
+  /// The inverse of the action is computed inside the transaction, against the state the
+  /// action meets there, and recorded as `recording` says; returns whether the state changed.
+  @usableFromInline @discardableResult
+  func sendThroughBacking(
+    _ action: Action, recording: Recording = .action,
+    requiring condition: (State) throws -> Void
+  ) throws -> Bool {
+    guard let backing else { return false }
     let action = Owner.resolve(action, in: storedState)
     let outcome: BackingTransaction<State>?
+    var inverse: Action?
     do {
       outcome = try backing.transaction(from: storedState) { state in
         try condition(state)
+        if history.limit > 0 { inverse = Owner.inverse(of: action, in: state) }
         return Owner.reduce(&state, action)
       }
     } catch let error as StoreFileError {
@@ -151,10 +188,108 @@ public final class StoreCore<Owner: Store>: Observable {
     if let outcome {
       storedState = outcome.state
       if outcome.reloaded { didChange(.reload) }
-      if outcome.changed { didChange(.action(action)) }
+      if outcome.changed {
+        if let inverse { record(inverse, of: action, recording) }
+        didChange(.action(action))
+      }
     }
     let effect = Owner.effect(for: action, state: storedState, environment: environment)
     if !effect.isNone { start(effect) }
+    return outcome?.changed ?? false
+  }
+
+  // MARK: Undo
+
+  /// Where the inverse of an action goes: a new action's is a step to undo (and drops the
+  /// steps to redo); an undo's is a step to redo, and a redo's a step to undo, both named
+  /// as the step they come from.
+  @usableFromInline
+  enum Recording {
+    case action
+    case undo(name: String)
+    case redo(name: String)
+  }
+
+  /// See ``Store/undoHistory``.
+  public internal(set) var undoHistory: UndoHistory<Action> {
+    get {
+      registrar.access(self, keyPath: historyKeyPath)
+      isHistoryTracked = true
+      return history
+    }
+    set {
+      history = newValue
+      historyDidChange()
+    }
+  }
+
+  /// Records `inverse`, the inverse of `action`, as `recording` says.
+  @inlinable
+  func record(_ inverse: Action, of action: Action, _ recording: Recording) {
+    switch recording {
+    case .action:
+      let name = Owner.actionName(of: action)
+      history.record(UndoHistory.Step(action: inverse, name: name))
+      if undoRegistrar != nil { registerUndo(named: name) }
+    case .undo(let name):
+      history.pushRedo(UndoHistory.Step(action: inverse, name: name))
+    case .redo(let name):
+      history.pushUndo(UndoHistory.Step(action: inverse, name: name))
+    }
+    historyDidChange()
+  }
+
+  /// Tells Observation that the history changed, when someone reads it.
+  @inlinable
+  func historyDidChange() {
+    guard isHistoryTracked else { return }
+    isHistoryTracked = false
+    registrar.willSet(self, keyPath: historyKeyPath)
+    registrar.didSet(self, keyPath: historyKeyPath)
+  }
+
+  /// See ``Store/tryUndo()``.
+  func undo() throws -> UndoOutcome? {
+    guard let step = history.popUndo() else { return nil }
+    historyDidChange()
+    do {
+      return try apply(step, recording: .undo(name: step.name))
+    } catch {
+      history.pushUndo(step)
+      historyDidChange()
+      throw error
+    }
+  }
+
+  /// See ``Store/tryRedo()``.
+  func redo() throws -> UndoOutcome? {
+    guard let step = history.popRedo() else { return nil }
+    historyDidChange()
+    do {
+      return try apply(step, recording: .redo(name: step.name))
+    } catch {
+      history.pushRedo(step)
+      historyDidChange()
+      throw error
+    }
+  }
+
+  /// Sends the action of `step` — through the file's transaction on a store opened on a
+  /// file — recording its inverse as `recording` says, and reports what it skipped.
+  private func apply(_ step: UndoHistory<Action>.Step, recording: Recording) throws
+    -> UndoOutcome
+  {
+    var skipped: [String] = []
+    let changed: Bool
+    if backing == nil || Owner.isMemoryOnly(step.action) {
+      skipped = Owner.skippedParts(of: step.action, in: storedState)
+      changed = sendInMemory(step.action, recording: recording)
+    } else {
+      changed = try sendThroughBacking(step.action, recording: recording) { state in
+        skipped = Owner.skippedParts(of: step.action, in: state)
+      }
+    }
+    return UndoOutcome(name: step.name, skipped: skipped, changed: changed)
   }
 
   /// See ``Store/refresh()``.

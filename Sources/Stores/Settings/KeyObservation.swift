@@ -63,6 +63,8 @@ public final class KeyObservation: Observable {
       check(name, in: values)
     case .action(.remove(let names)):
       for name in names { check(name, in: values) }
+    case .action(.restore(let changes)):
+      for change in changes { check(change.key, in: values) }
     case .reload:
       for entry in read { check(entry.name, in: values) }
     }

@@ -44,12 +44,32 @@ public struct KeyValues: PersistentState {
 }
 
 /// A change to a key-value file.
-public enum KeyValueAction: Equatable, Sendable {
+public enum KeyValueAction: Equatable, Sendable, Codable {
   /// Stores `value` for `key`. This action stores whatever it is given: validate first, as
   /// ``KeyValueStore/set(_:for:)`` does.
   case set(key: String, value: JSONValue)
   /// Removes the values of `keys`, so that they read as their defaults again.
   case remove(keys: [String])
+  /// Puts values back, in order: each change's key gets ``KeyValueChange/to`` (`nil`
+  /// removes it) when it still holds ``KeyValueChange/from`` (`nil`: not set); a key changed
+  /// since is skipped. What undo sends.
+  case restore([KeyValueChange])
+}
+
+/// A change of one key's value, undone or done again by ``KeyValueAction/restore(_:)``.
+public struct KeyValueChange: Equatable, Sendable, Codable {
+  /// The key.
+  public var key: String
+  /// The value the key holds before the change, or `nil` when it is not set.
+  public var from: JSONValue?
+  /// The value the key holds after the change, or `nil` when the change removes it.
+  public var to: JSONValue?
+
+  public init(key: String, from: JSONValue?, to: JSONValue?) {
+    self.key = key
+    self.from = from
+    self.to = to
+  }
 }
 
 /// One registered key of a key-value file and what the file holds for it.

@@ -50,7 +50,10 @@ public final class TodosStore: Store {
   /// are resolved to ids against the list the caller saw before a store on a file applies
   /// them (see ``resolve(_:in:)``), so they act on the todos that were shown even when another
   /// process changed the file meanwhile.
-  public enum Action: Equatable, Sendable {
+  ///
+  /// Every action has an inverse, by identity (see ``inverse(of:in:)``): the last five cases
+  /// are what undo sends, and are ordinary actions too.
+  public enum Action: Equatable, Sendable, Codable {
     /// Inserts the todo at the top, unless its title is empty or its id is taken.
     case addTodo(Todo)
     /// Replaces the todo with the same id, if any (and if the new title is not empty).
@@ -78,6 +81,26 @@ public final class TodosStore: Store {
     case orderByPriority
     /// Removes every todo that is done.
     case removeCompleted
+    /// Puts back todos that were removed: the todos of each run whose ids are not in the list
+    /// (todos with an empty title are left out), in order, just before the todo
+    /// ``ListRun/before`` (at the end when it is `nil`) — or, when that todo was removed
+    /// meanwhile, just after ``ListRun/after``, or when both were, at ``ListRun/offset``
+    /// (clamped). Todos whose ids are in the list are skipped.
+    case restoreTodos([TodoRun])
+    /// Removes each of these todos that is still exactly as given; a todo changed since, or
+    /// gone, is skipped.
+    case discardTodos([Todo])
+    /// Changes back the todos these edits name by id: each field (title, date, done,
+    /// priority) that still holds the edit's ``TodoEdit/from`` value gets its
+    /// ``TodoEdit/to`` value; a field changed since, or a todo gone, is skipped.
+    case editTodos([TodoEdit])
+    /// Moves todos back: the todos of each run that are in the list go, in order, just
+    /// before the todo ``ListRun/before`` (at the end when it is `nil`). A run whose `before`
+    /// was removed or is itself among the moved todos stays where it is.
+    case returnTodos([TodoRun])
+    /// Puts the todos with these ids in this order, in the places they hold now: the other
+    /// todos keep their places; unknown ids are ignored.
+    case reorderTodos(ids: [UUID])
   }
 
   @ObservationIgnored public let core: StoreCore<TodosStore>
@@ -111,7 +134,8 @@ public final class TodosStore: Store {
   /// Applies `action` to `state`; returns whether it changed anything.
   ///
   /// - Complexity: O(*n*) for a list of *n* todos, O(*n* log *n*) for the orderings — and
-  ///   O(*n*) for an ordering of a list already in order, which changes nothing.
+  ///   O(*n*) for an ordering of a list already in order, which changes nothing. The undo
+  ///   actions are O(*n* + *k*) for *k* todos in the action.
   @discardableResult
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
@@ -163,6 +187,16 @@ public final class TodosStore: Store {
       let count = state.todos.count
       state.todos.removeAll { $0.isDone }
       return state.todos.count != count
+    case .restoreTodos(let runs):
+      return restore(runs, in: &state.todos)
+    case .discardTodos(let todos):
+      return discard(todos, from: &state.todos)
+    case .editTodos(let edits):
+      return apply(edits, to: &state.todos)
+    case .returnTodos(let runs):
+      return putBack(runs, in: &state.todos)
+    case .reorderTodos(let ids):
+      return reorder(ids, in: &state.todos)
     }
   }
 

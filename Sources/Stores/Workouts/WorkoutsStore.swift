@@ -50,12 +50,12 @@ public final class WorkoutsStore: Store {
   /// its file equals the state that wrote it. The file keeps the order they were added in.
   public struct State: PersistentState {
     /// The workouts, in order: sorted by ``sortType`` while it is set, else as added.
-    public private(set) var workouts: [Workout]
+    public internal(set) var workouts: [Workout]
     /// The sort chosen last; while set, added and updated workouts go to their sorted place.
     public private(set) var sortType: SortType?
     /// While sorted, the workouts in the order they were added; empty otherwise (then
-    /// `workouts` is that order).
-    private var addedOrder: [Workout]
+    /// `workouts` is that order). Changed only together with `workouts`.
+    var addedOrder: [Workout]
     /// Where the latest import is. Kept in memory only: the file holds the workouts.
     public private(set) var importStatus = ImportStatus.none
 
@@ -168,6 +168,19 @@ public final class WorkoutsStore: Store {
     /// distance for a row without a date) — and records what was added and left out as the
     /// import's status. O(*n* + *m*), plus the sort of a sorted diary.
     mutating func finish(_ imported: WorkoutsImport) {
+      let (new, skipped) = newWorkouts(of: imported)
+      _ = add(new)
+      importStatus = .finished(
+        ImportSummary(
+          file: imported.file, added: new.count,
+          skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
+          ignoredColumns: imported.ignoredColumns,
+          distancesWithoutUnit: imported.distancesWithoutUnit))
+    }
+
+    /// The rows of `imported` that ``finish(_:)`` adds, and the rows it leaves out.
+    /// O(*n* + *m*).
+    func newWorkouts(of imported: WorkoutsImport) -> (new: [Workout], skipped: [SkippedRow]) {
       let taken = Set(workouts.map(\.id))
       var contents: Set<Content> = []
       var namesAndDistances: Set<Content> = []
@@ -192,13 +205,7 @@ public final class WorkoutsStore: Store {
           new.append(row.workout)
         }
       }
-      _ = add(new)
-      importStatus = .finished(
-        ImportSummary(
-          file: imported.file, added: new.count,
-          skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
-          ignoredColumns: imported.ignoredColumns,
-          distancesWithoutUnit: imported.distancesWithoutUnit))
+      return (new, skipped)
     }
 
     /// What tells a workout without an id from another: its date, name and distance.
@@ -249,6 +256,10 @@ public final class WorkoutsStore: Store {
   /// resolved to ids against the list the caller saw before a store on a file applies it
   /// (see ``resolve(_:in:)``), so it removes the workouts that were shown even when another
   /// process changed the file meanwhile.
+  ///
+  /// Every action that changes the workouts has an inverse, by identity (see
+  /// ``inverse(of:in:)``): the last four cases are what undo sends, and are ordinary actions
+  /// too.
   public enum Action: Equatable, Sendable {
     /// Adds the workout — at the end, or at its sorted place (after equal ones) while a sort
     /// type is set. Adding is O(1) and does not look for the id among the workouts: add each
@@ -282,6 +293,24 @@ public final class WorkoutsStore: Store {
     case importProgress(ImportProgress)
     /// The import failed; nothing was added (sent by its effect).
     case failImport(ImportError)
+    /// Puts back workouts that were removed: the workouts of each run whose ids are not in
+    /// the diary, in order, in the order they were added, just before the workout
+    /// ``ListRun/before`` there (at the end when it is `nil`) — or, when that one was removed
+    /// meanwhile, just after ``ListRun/after``, or when both were, at ``ListRun/offset``;
+    /// while sorted, each goes to its sorted place. Workouts whose ids are in the diary are
+    /// skipped.
+    case restoreWorkouts([WorkoutRun])
+    /// Removes each of these workouts that is still exactly as given — the one added last,
+    /// should two be — ; a workout changed since, or gone, is skipped.
+    case discardWorkouts([Workout])
+    /// Changes back the workout the edit names by id (the first added, should two have it):
+    /// each field (name, distance, date, complexity) that still holds the edit's
+    /// ``WorkoutEdit/from`` value gets its ``WorkoutEdit/to`` value; a field changed since,
+    /// or a workout gone, is skipped.
+    case editWorkout(WorkoutEdit)
+    /// Sorts by the first sort type (`nil`: the order added) when the sort in effect is the
+    /// second (`replacing`); otherwise changes nothing.
+    case restoreSort(SortType?, replacing: SortType?)
   }
 
   @ObservationIgnored public let core: StoreCore<WorkoutsStore>
@@ -345,6 +374,15 @@ public final class WorkoutsStore: Store {
       return state.isImporting && state.setImportStatus(.importing(progress))
     case .failImport(let error):
       return state.isImporting && state.setImportStatus(.failed(error))
+    case .restoreWorkouts(let runs):
+      return state.restore(runs)
+    case .discardWorkouts(let workouts):
+      return state.discard(workouts)
+    case .editWorkout(let edit):
+      guard let current = state.firstAdded(id: edit.to.id) else { return false }
+      return state.update(edit.applied(to: current))
+    case .restoreSort(let sortType, let replacing):
+      return state.sortType == replacing && state.sort(by: sortType)
     }
   }
 

@@ -51,6 +51,10 @@ struct CommandGroup: Sendable {
   func command(named name: String) -> (any ParsableCommand.Type)? {
     commands.first { $0.name == name }
   }
+
+  /// Whether the group is one command of its name, with no command name after it: `diary
+  /// undo`.
+  var isCommand: Bool { commands.count == 1 && commands[0].name == name }
 }
 
 /// What usage lines, help and the parser know of an argument, whatever it fills.
@@ -238,7 +242,8 @@ extension ParsableCommand {
   /// `diary todos add TITLE [--priority N] [--date DATE]`: the command's usage line, the only
   /// place it is made.
   static func usage(in group: String) -> String {
-    (["diary", group, name] + argumentSpecs.map(\.usage) + optionSpecs.map(\.usage))
+    (["diary", group] + (name == group ? [] : [name]) + argumentSpecs.map(\.usage)
+      + optionSpecs.map(\.usage))
       .joined(separator: " ")
   }
 

@@ -9,7 +9,10 @@ enum Help {
   /// `diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]`.
   static func usage(_ groups: [CommandGroup]) -> String {
     (["diary"] + GlobalOptions.options.map(\.spec.usage)
-      + ["<\(groups.map(\.name).joined(separator: "|"))>", "<command>", "[args]"])
+      + [
+        "<\(groups.filter { !$0.isCommand }.map(\.name).joined(separator: "|"))>", "<command>",
+        "[args]",
+      ])
       .joined(separator: " ")
   }
 

@@ -59,7 +59,8 @@ struct Parser {
     guard let group = scan.group else {
       throw .usage(
         "missing command: say what to work on, "
-          + groups.map { "'\($0.name)'" }.joined(separator: ", ", lastSeparator: " or "),
+          + groups.filter { !$0.isCommand }.map { "'\($0.name)'" }
+          .joined(separator: ", ", lastSeparator: " or "),
         Help.usage(groups))
     }
     guard let command = scan.command else {
@@ -68,7 +69,7 @@ struct Parser {
           + group.commands.map { "'\($0.name)'" }.joined(separator: ", ", lastSeparator: " or "),
         Help.usage(of: group))
     }
-    let values = Array(scan.positionals.dropFirst(2))
+    let values = Array(scan.positionals.dropFirst(group.isCommand ? 1 : 2))
     try check(values, options: scan.options, of: command, in: group)
     return .run(
       try command.parsed(arguments: values, options: scan.options, time: time), globals)
@@ -79,6 +80,7 @@ struct Parser {
     guard let name = path.first else { return Help.overview(groups) }
     if name == "help", path.count == 1 { return Help.help }
     let group = try Scan(groups: groups).group(named: name)
+    if group.isCommand, path.count == 1 { return Help.command(group.commands[0], in: group) }
     guard path.count > 1 else { return Help.group(group) }
     let command = try Scan(groups: groups).command(named: path[1], in: group)
     guard path.count == 2 else {
@@ -162,7 +164,9 @@ private struct Scan {
     if group == nil, let name = positionals.first, name != "help" {
       group = try self.group(named: name)
     }
-    if command == nil, let group, positionals.count >= 2 {
+    if command == nil, let group, group.isCommand {
+      command = group.commands[0]
+    } else if command == nil, let group, positionals.count >= 2 {
       command = try self.command(named: positionals[1], in: group)
     }
   }

@@ -58,6 +58,10 @@ struct SettingsPropertyTests {
         switch action {
         case .set(let key, let value): model[key] = value
         case .remove(let keys): for key in keys { model[key] = nil }
+        case .restore(let changes):
+          for change in changes where change.from != change.to && model[change.key] == change.from {
+            model[change.key] = change.to
+          }
         }
         try settings.trySend(action)
         try requireEqual(settings.state.values, model, "after \(action)")

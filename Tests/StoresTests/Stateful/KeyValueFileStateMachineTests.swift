@@ -78,6 +78,10 @@ struct SharedKeyValueFileMachine: StateMachine {
     switch action {
     case .set(let key, let value): model[key] = value
     case .remove(let keys): for key in keys { model[key] = nil }
+    case .restore(let changes):
+      for change in changes where change.from != change.to && model[change.key] == change.from {
+        model[change.key] = change.to
+      }
     }
   }
 

@@ -63,6 +63,24 @@ struct WorkoutsModel: Equatable {
       }
     case .importWorkouts, .cancelImport, .importProgress, .failImport:
       break  // The import status only, which the model leaves out.
+    case .restoreWorkouts(let runs):
+      let present = Set(model.added.map(\.id))
+      model.added = RunsModel.restore(runs, in: model.added) { !present.contains($0.id) }
+    case .discardWorkouts(let workouts):
+      for workout in workouts {
+        if let index = model.added.lastIndex(of: workout) { model.added.remove(at: index) }
+      }
+    case .editWorkout(let edit):
+      if let index = model.added.firstIndex(where: { $0.id == edit.to.id }) {
+        let old = model.added[index]
+        model.added[index] = try! Workout(
+          id: old.id, name: old.name == edit.from.name ? edit.to.name : old.name,
+          distance: old.distance == edit.from.distance ? edit.to.distance : old.distance,
+          date: old.date == edit.from.date ? edit.to.date : old.date,
+          complexity: old.complexity == edit.from.complexity ? edit.to.complexity : old.complexity)
+      }
+    case .restoreSort(let sortType, let replacing):
+      if model.sortType == replacing { model.sortType = sortType }
     }
     return model
   }

@@ -1,0 +1,141 @@
+/// The undo and redo history of a store: for each step, the action that reverses it, named.
+///
+/// A step never holds an old state: it holds the *inverse* of an action, by identity,
+/// computed against the state the action met (see ``Store/inverse(of:in:)``). Undoing sends
+/// that inverse as an ordinary action, so on a file it applies to the file as it is then, and
+/// changes made by others since stay.
+///
+/// Sending an action that changed the state and has an inverse records a step and clears the
+/// redo steps; an action that changed nothing records nothing. At most ``limit`` steps are
+/// kept on each side: the oldest go first.
+public struct UndoHistory<Action: Sendable>: Sendable {
+  /// One step: the action that reverses it and the name of what it reverses.
+  public struct Step: Sendable {
+    /// The action that reverses the step.
+    public var action: Action
+    /// What the step did, for a menu ("Remove Todo"): ``Store/actionName(of:)`` of the
+    /// action recorded first; empty when the store names none.
+    public var name: String
+
+    @inlinable
+    public init(action: Action, name: String) {
+      self.action = action
+      self.name = name
+    }
+  }
+
+  /// The steps that ``Store/undo()`` reverses, oldest first: the last is undone next.
+  public var undoSteps: [Step] { Array(undo.steps) }
+  /// The steps that ``Store/redo()`` applies again, oldest first: the last is redone next.
+  public var redoSteps: [Step] { Array(redo.steps) }
+
+  @usableFromInline var undo = BoundedSteps<Step>()
+  @usableFromInline var redo = BoundedSteps<Step>()
+
+  /// How many steps each side keeps, 100 by default; 0 records none. Lowering it drops
+  /// the oldest steps.
+  public var limit: Int {
+    didSet {
+      limit = max(limit, 0)
+      undo.trim(to: limit)
+      redo.trim(to: limit)
+    }
+  }
+
+  /// An empty history keeping at most `limit` steps on each side.
+  public init(limit: Int = 100) {
+    self.limit = max(limit, 0)
+  }
+
+  /// Whether there is a step to undo.
+  public var canUndo: Bool { !undo.isEmpty }
+  /// Whether there is a step to redo.
+  public var canRedo: Bool { !redo.isEmpty }
+
+  /// Records the inverse of a new action: a step to undo; the steps to redo are dropped.
+  ///
+  /// - Complexity: O(1) amortised.
+  @inlinable
+  public mutating func record(_ step: Step) {
+    if !redo.isEmpty { redo = BoundedSteps() }
+    undo.push(step, limit: limit)
+  }
+
+  /// Takes the step to undo next, or `nil` when there is none.
+  mutating func popUndo() -> Step? { undo.popLast() }
+  /// Takes the step to redo next, or `nil` when there is none.
+  mutating func popRedo() -> Step? { redo.popLast() }
+  /// Records the inverse of an undo: a step to redo.
+  @inlinable
+  mutating func pushRedo(_ step: Step) { redo.push(step, limit: limit) }
+  /// Records the inverse of a redo: a step to undo again; the other redo steps stay.
+  @inlinable
+  mutating func pushUndo(_ step: Step) { undo.push(step, limit: limit) }
+
+  /// Removes every step.
+  public mutating func removeAll() {
+    undo = BoundedSteps()
+    redo = BoundedSteps()
+  }
+}
+
+/// The newest `limit` elements pushed (and not popped): the oldest drops out as a new one
+/// comes in, in O(1) amortised — dropped elements are let go of together, once per `limit`.
+@usableFromInline
+struct BoundedSteps<Element> {
+  @usableFromInline var storage: [Element] = []
+  /// Where the elements kept start in `storage`: those before were dropped.
+  @usableFromInline var start = 0
+
+  @usableFromInline init() {}
+
+  var steps: ArraySlice<Element> { storage[start...] }
+  @usableFromInline var isEmpty: Bool { storage.count == start }
+
+  @inlinable
+  mutating func push(_ element: Element, limit: Int) {
+    guard limit > 0 else { return }
+    storage.append(element)
+    guard storage.count - start > limit else { return }
+    start += 1
+    if start >= limit {
+      storage.removeFirst(start)
+      start = 0
+    }
+  }
+
+  mutating func popLast() -> Element? {
+    guard storage.count > start else { return nil }
+    defer {
+      if storage.count == start { self = BoundedSteps() }
+    }
+    return storage.removeLast()
+  }
+
+  mutating func trim(to limit: Int) {
+    guard storage.count - start > limit else { return }
+    storage.removeFirst(storage.count - limit)
+    start = 0
+  }
+}
+
+/// What ``Store/undo()`` or ``Store/redo()`` did.
+public struct UndoOutcome: Equatable, Sendable {
+  /// The name of the step undone or redone ("Remove Todo"); empty when the store names none.
+  public var name: String
+  /// What the step could not put back because someone else changed it meanwhile — another
+  /// process, device or part of the app — described one part each (see
+  /// ``Store/skippedParts(of:in:)``). Empty when everything was put back.
+  public var skipped: [String]
+  /// Whether the state changed. `false` when everything was skipped (or was already as the
+  /// step would make it).
+  public var changed: Bool
+
+  public init(name: String, skipped: [String], changed: Bool) {
+    self.name = name
+    self.skipped = skipped
+    self.changed = changed
+  }
+}
+
+extension BoundedSteps: Sendable where Element: Sendable {}

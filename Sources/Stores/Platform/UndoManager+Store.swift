@@ -1,0 +1,25 @@
+#if canImport(Darwin)
+  import Foundation
+
+  // The bridge to Foundation's UndoManager, on Apple platforms (where SwiftUI gives one
+  // through `@Environment(\.undoManager)`). The logic is `UndoRegistrar`'s, plain Swift,
+  // tested on Linux with a stand-in; this file only adapts UndoManager to it.
+
+  /// `UndoManager` registers a store's steps: each with its name in the Edit menu.
+  extension UndoManager: UndoRegistrar {
+    public func registerUndo(named name: String, _ handler: @escaping @MainActor () -> Void) {
+      registerUndo(withTarget: self) { _ in MainActor.assumeIsolated { handler() } }
+      if !name.isEmpty { setActionName(name) }
+    }
+  }
+
+  extension Store {
+    /// The `UndoManager` the store registers its steps with, so that ⌘Z, the Edit menu
+    /// ("Undo Remove Todo") and shake to undo undo and redo them: in SwiftUI, set it from
+    /// `@Environment(\.undoManager)` in `onAppear`. Held weakly.
+    public var undoManager: UndoManager? {
+      get { undoRegistrar as? UndoManager }
+      set { undoRegistrar = newValue }
+    }
+  }
+#endif

@@ -1,0 +1,271 @@
+import Foundation
+
+/// Todos that stood together in the list, and where: for putting them back.
+public typealias TodoRun = ListRun<Todo>
+
+/// A change of a todo's fields, undone or done again by ``TodosStore/Action/editTodos(_:)``:
+/// the todo with ``from``'s id, whose fields holding ``from``'s values get ``to``'s.
+public struct TodoEdit: Equatable, Sendable, Codable {
+  /// The todo as the change found it.
+  public var from: Todo
+  /// The todo as the change leaves it (the same id).
+  public var to: Todo
+
+  public init(from: Todo, to: Todo) {
+    self.from = from
+    self.to = to
+  }
+
+  /// `todo` with each field that holds `from`'s value set to `to`'s (the title only when
+  /// `to`'s is valid).
+  func applied(to todo: Todo) -> Todo {
+    var result = todo
+    if todo.title == from.title, to.isValid { result.title = to.title }
+    if todo.date == from.date { result.date = to.date }
+    if todo.isDone == from.isDone { result.isDone = to.isDone }
+    if todo.priority == from.priority { result.priority = to.priority }
+    return result
+  }
+
+  /// The names of the fields this edit changes that `todo` no longer holds as `from` did.
+  func conflicts(with todo: Todo) -> [String] {
+    var names: [String] = []
+    if from.title != to.title, todo.title != from.title { names.append("title") }
+    if from.date != to.date, todo.date != from.date { names.append("date") }
+    if from.isDone != to.isDone, todo.isDone != from.isDone { names.append("done") }
+    if from.priority != to.priority, todo.priority != from.priority { names.append("priority") }
+    return names
+  }
+}
+
+extension TodosStore {
+  /// The action that reverses `action` on `state`, by identity: a removal's puts the same
+  /// todos back next to the neighbours they had, an addition's removes the todo if it is
+  /// still as added, an edit's (toggle, mark) changes back the fields it changed, a move's
+  /// moves the todos back, an ordering's puts back the previous order. `nil` when `action`
+  /// changes nothing.
+  ///
+  /// - Complexity: O(*n* + *k*) for *n* todos and *k* in the action; O(1) for an addition.
+  public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
+    let todos = state.todos
+    switch action {
+    case .addTodo(let todo):
+      return .discardTodos([todo])
+    case .updateTodo(let todo):
+      guard let old = todos.first(where: { $0.id == todo.id }), old != todo else { return nil }
+      return .editTodos([TodoEdit(from: todo, to: old)])
+    case .toggleTodo(let id):
+      guard var toggled = todos.first(where: { $0.id == id }) else { return nil }
+      toggled.isDone.toggle()
+      return .editTodos([TodoEdit(from: toggled, to: toggled.toggled)])
+    case .markTodos(let ids, let isDone):
+      let edits = todos.lazy.filter { $0.isDone != isDone && ids.contains($0.id) }.map {
+        var marked = $0
+        marked.isDone = isDone
+        return TodoEdit(from: marked, to: $0)
+      }
+      return .editTodos(Array(edits))
+    case .removeTodos(let ids):
+      return .restoreTodos(runs(in: todos) { ids.contains($0.id) })
+    case .removeTodo, .moveTodo:
+      return inverse(of: resolve(action, in: state), in: state)
+    case .removeCompleted:
+      return .restoreTodos(runs(in: todos, where: \.isDone))
+    case .moveTodos(let ids, _):
+      let moved = Set(ids)
+      return .returnTodos(runs(in: todos) { moved.contains($0.id) })
+    case .orderByDate, .orderByPriority:
+      return .reorderTodos(ids: todos.map(\.id))
+    case .restoreTodos(let runs):
+      var taken = Set(todos.map(\.id))
+      return .discardTodos(
+        runs.flatMap(\.elements).filter { $0.isValid && taken.insert($0.id).inserted })
+    case .discardTodos(let discarded):
+      let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      return .restoreTodos(runs(in: todos) { byID[$0.id] == $0 })
+    case .editTodos(let edits):
+      let byID = Dictionary(edits.map { ($0.to.id, $0) }, uniquingKeysWith: { first, _ in first })
+      return .editTodos(
+        todos.compactMap { todo in
+          guard let edit = byID[todo.id] else { return nil }
+          let edited = edit.applied(to: todo)
+          return edited == todo ? nil : TodoEdit(from: edited, to: todo)
+        })
+    case .returnTodos(let runs):
+      let moved = liveRuns(runs, in: todos).moved
+      return .returnTodos(self.runs(in: todos) { moved.contains($0.id) })
+    case .reorderTodos(let ids):
+      let named = Set(ids)
+      return .reorderTodos(ids: todos.lazy.map(\.id).filter { named.contains($0) })
+    }
+  }
+
+  /// What an undo action could not put back in `state`, one description per todo:
+  /// a todo removed or changed meanwhile, or already back.
+  ///
+  /// - Complexity: O(*n* + *k*).
+  public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
+    var byID: [UUID: Todo] { Dictionary(state.todos.map { ($0.id, $0) }) { first, _ in first } }
+    switch action {
+    case .restoreTodos(let runs):
+      let todos = byID
+      return runs.flatMap(\.elements).filter { todos[$0.id] != nil }.map {
+        "\(quoted($0.title)) (already in the list)"
+      }
+    case .discardTodos(let discarded):
+      let todos = byID
+      return discarded.compactMap { todo in
+        guard let current = todos[todo.id] else {
+          return "\(quoted(todo.title)) (removed meanwhile)"
+        }
+        return current == todo ? nil : "\(quoted(todo.title)) (changed meanwhile)"
+      }
+    case .editTodos(let edits):
+      let todos = byID
+      return edits.compactMap { edit in
+        guard let current = todos[edit.to.id] else {
+          return "\(quoted(edit.from.title)) (removed meanwhile)"
+        }
+        let fields = edit.conflicts(with: current)
+        return fields.isEmpty
+          ? nil
+          : "\(quoted(current.title)) (its \(fields.joined(separator: ", ")) changed meanwhile)"
+      }
+    case .returnTodos(let runs):
+      let todos = byID
+      let moved = liveRuns(runs, in: state.todos).moved
+      return runs.flatMap(\.elements).compactMap { todo in
+        if todos[todo.id] == nil { return "\(quoted(todo.title)) (removed meanwhile)" }
+        return moved.contains(todo.id)
+          ? nil : "\(quoted(todo.title)) (its neighbour was removed meanwhile)"
+      }
+    case .reorderTodos(let ids):
+      let todos = byID
+      let gone = ids.count { todos[$0] == nil }
+      return gone == 0 ? [] : ["\(gone) \(gone == 1 ? "todo" : "todos") (removed meanwhile)"]
+    default:
+      return []
+    }
+  }
+
+  /// The action's name for an Undo menu: "Remove Todo", "Order by Date", ….
+  public nonisolated static func actionName(of action: Action) -> String {
+    switch action {
+    case .addTodo: "Add Todo"
+    case .updateTodo, .editTodos: "Edit Todo"
+    case .toggleTodo: "Toggle Todo"
+    case .markTodos(_, let done): done ? "Mark Done" : "Mark Not Done"
+    case .removeTodos(let ids): ids.count == 1 ? "Remove Todo" : "Remove Todos"
+    case .removeTodo(let offsets): offsets.count == 1 ? "Remove Todo" : "Remove Todos"
+    case .discardTodos(let todos): todos.count == 1 ? "Remove Todo" : "Remove Todos"
+    case .moveTodos, .moveTodo, .returnTodos, .reorderTodos: "Move Todos"
+    case .orderByDate: "Order by Date"
+    case .orderByPriority: "Order by Priority"
+    case .removeCompleted: "Remove Completed"
+    case .restoreTodos: "Restore Todos"
+    }
+  }
+
+  /// The runs of consecutive todos of `todos` that `isPicked` picks. O(*n*).
+  nonisolated static func runs(in todos: [Todo], where isPicked: (Todo) -> Bool) -> [TodoRun] {
+    TodoRun.runs(in: todos) { isPicked($1) }
+  }
+
+  /// The runs that ``Action/returnTodos(_:)`` moves in `todos` — those whose `before` is at
+  /// the end or a todo in the list that no run names — and the ids of their todos in the list.
+  nonisolated static func liveRuns(_ runs: [TodoRun], in todos: [Todo])
+    -> (runs: [TodoRun], moved: Set<UUID>)
+  {
+    let present = Set(todos.map(\.id))
+    let named = Set(runs.lazy.flatMap(\.elements).map(\.id))
+    let live = runs.filter { run in
+      run.before.map { present.contains($0) && !named.contains($0) } ?? true
+    }
+    return (live, Set(live.lazy.flatMap(\.elements).map(\.id).filter { present.contains($0) }))
+  }
+
+  /// See ``Action/restoreTodos(_:)``. O(*n* + *k*).
+  nonisolated static func restore(_ runs: [TodoRun], in todos: inout [Todo]) -> Bool {
+    var taken = Set(todos.map(\.id))
+    return TodoRun.restore(runs, in: &todos) { $0.isValid && taken.insert($0.id).inserted }
+  }
+
+  /// See ``Action/discardTodos(_:)``. O(*n* + *k*).
+  nonisolated static func discard(_ discarded: [Todo], from todos: inout [Todo]) -> Bool {
+    guard !discarded.isEmpty else { return false }
+    let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let count = todos.count
+    todos.removeAll { byID[$0.id] == $0 }
+    return todos.count != count
+  }
+
+  /// See ``Action/editTodos(_:)``. O(*n* + *k*).
+  nonisolated static func apply(_ edits: [TodoEdit], to todos: inout [Todo]) -> Bool {
+    guard !edits.isEmpty else { return false }
+    let byID = Dictionary(edits.map { ($0.to.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var changed = false
+    for index in todos.indices {
+      guard let edit = byID[todos[index].id] else { continue }
+      let edited = edit.applied(to: todos[index])
+      if edited != todos[index] {
+        todos[index] = edited
+        changed = true
+      }
+    }
+    return changed
+  }
+
+  /// See ``Action/returnTodos(_:)``. O(*n* + *k*).
+  nonisolated static func putBack(_ runs: [TodoRun], in todos: inout [Todo]) -> Bool {
+    let (runs, moved) = liveRuns(runs, in: todos)
+    guard !moved.isEmpty else { return false }
+    var byID: [UUID: Todo] = [:]
+    var staying: [Todo] = []
+    for todo in todos {
+      if moved.contains(todo.id) { byID[todo.id] = todo } else { staying.append(todo) }
+    }
+    var beforeTodo: [UUID: [Todo]] = [:]
+    var atEnd: [Todo] = []
+    for run in runs {
+      let group = run.elements.compactMap { byID.removeValue(forKey: $0.id) }
+      if let before = run.before {
+        beforeTodo[before, default: []] += group
+      } else {
+        atEnd += group
+      }
+    }
+    var result: [Todo] = []
+    result.reserveCapacity(todos.count)
+    for todo in staying {
+      if let group = beforeTodo[todo.id] { result += group }
+      result.append(todo)
+    }
+    result += atEnd
+    guard !result.elementsEqual(todos, by: { $0.id == $1.id }) else { return false }
+    todos = result
+    return true
+  }
+
+  /// See ``Action/reorderTodos(ids:)``. O(*n* + *k*).
+  nonisolated static func reorder(_ ids: [UUID], in todos: inout [Todo]) -> Bool {
+    let named = Set(ids)
+    let slots = todos.indices.filter { named.contains(todos[$0].id) }
+    var byID = Dictionary(slots.map { (todos[$0].id, todos[$0]) }) { first, _ in first }
+    let ordered = ids.compactMap { byID.removeValue(forKey: $0) }
+    var changed = false
+    for (slot, todo) in zip(slots, ordered) where todos[slot].id != todo.id {
+      todos[slot] = todo
+      changed = true
+    }
+    return changed
+  }
+}
+
+extension Todo {
+  /// The todo with `isDone` toggled.
+  fileprivate var toggled: Todo {
+    var todo = self
+    todo.isDone.toggle()
+    return todo
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import StoreTesting
+import Stores
+import Testing
+
+@MainActor
+@Suite("SettingsStore undo")
+struct SettingsUndoTests {
+  let folder = TemporaryFolder()
+  static let names = SettingsStore().keys.map(\.name)
+  static let actions = Gen<KeyValueAction>.keyValueAction(keys: names)
+
+  @Test("undo after each action brings back the values before it; redo the values after it")
+  func undoRedoInMemory() {
+    check(Self.actions.array(maxCount: 12)) { actions in
+      try requireUndoRedo(
+        SettingsStore(values: ["sleepGoal": 6.0.json, "theme": "dark".json]), after: actions)
+    }
+  }
+
+  @Test("with another writer between an action and its undo, every key they changed keeps theirs")
+  func otherWriterSurvives() {
+    let cases = Gen<(KeyValueAction, [KeyValueAction])>.zip(
+      Self.actions, Self.actions.array(maxCount: 5))
+    var caseNumber = 0
+    check(cases, iterations: 60) { action, interleaved in
+      caseNumber += 1
+      let url = folder.file("settings-\(caseNumber).json")
+      try SettingsStore(contentsOf: url).trySend(.set(key: "sleepGoal", value: 6.0.json))
+      let store = try SettingsStore(contentsOf: url)
+      let other = try SettingsStore(contentsOf: url)
+      guard
+        let (acted, written, undone, _) = try undoAfterOtherWriter(
+          store, other, action: action, interleaved: interleaved)
+      else { return }
+      try requireEqual(undone, try SettingsStore(contentsOf: url).state, "the undo is on the file")
+      for name in Self.names + ["theme", "window"] where acted.values[name] != written.values[name]
+      {
+        try requireEqual(undone.values[name], written.values[name], "their \(name) stays")
+      }
+    }
+  }
+
+  @Test("a setting's undo restores the previous value, or removes the key")
+  func settingUndo() throws {
+    let settings = try SettingsStore(contentsOf: folder.file("settings.json"))
+    settings.sleepGoal = 7.5
+    settings.sleepGoal = 6
+    #expect(settings.undoHistory.undoSteps.last?.name == "Change sleepGoal")
+    settings.undo()
+    #expect(settings.sleepGoal == 7.5)
+    settings.undo()
+    #expect(settings.state.values["sleepGoal"] == nil)
+    settings.redo()
+    #expect(settings.sleepGoal == 7.5)
+  }
+
+  @Test("a reset's undo puts back every value it removed, in one step")
+  func resetUndo() throws {
+    let settings = SettingsStore(values: ["sleepGoal": 6.0.json, "distanceUnit": "miles".json])
+    try settings.reset()
+    #expect(settings.state.values.isEmpty)
+    #expect(settings.undo()?.name == "Reset Settings")
+    #expect(settings.sleepGoal == 6 && settings.distanceUnit == .miles)
+  }
+
+  @Test("an undo leaves a key someone changed meanwhile, and says so")
+  func changedMeanwhile() throws {
+    let url = folder.file("settings.json")
+    let settings = try SettingsStore(contentsOf: url)
+    try settings.reset()
+    settings.sleepGoal = 7.5
+    settings.isNotificationsEnabled = false
+    try settings.set(\.distanceUnit, to: .miles)
+    let undoneKeys = KeyValueAction.remove(keys: ["sleepGoal", "distanceUnit"])
+    try settings.trySend(undoneKeys)
+    let other = try SettingsStore(contentsOf: url)
+    other.sleepGoal = 9
+    let outcome = settings.undo()
+    #expect(outcome?.skipped == ["sleepGoal (changed meanwhile)"])
+    #expect(settings.sleepGoal == 9 && settings.distanceUnit == .miles)
+    #expect(!settings.isNotificationsEnabled)
+  }
+}

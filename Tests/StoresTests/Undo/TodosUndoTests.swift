@@ -1,0 +1,299 @@
+import Foundation
+import Observation
+import StoreTesting
+import Stores
+import Testing
+
+@MainActor
+@Suite("TodosStore undo")
+struct TodosUndoTests {
+  let folder = TemporaryFolder()
+
+  func todo(_ title: String, _ index: Int, done: Bool = false, priority: Int = 0) -> Todo {
+    Todo(
+      id: Gen<UUID>.testID(index), title: title,
+      date: Date(timeIntervalSinceReferenceDate: Double(index)), isDone: done, priority: priority)
+  }
+
+  var list: [Todo] {
+    [todo("a", 0), todo("b", 1, done: true), todo("c", 2), todo("d", 3, done: true)]
+  }
+
+  @Test("undo after each action brings back the state before it; redo the state after it")
+  func undoRedoInMemory() {
+    check(TodosStoreTests.listsAndActions) { todos, actions in
+      try requireUndoRedo(TodosStore(todos: todos), after: actions)
+    }
+  }
+
+  /// The undo actions, on lists of up to 8 todos with ids `testID(0)`…: some ids unknown.
+  static let undoActions = Gen<TodosStore.Action>.oneOf(
+    Gen<[Todo]>.todos(maxCount: 4).map { .discardTodos($0) },
+    Gen<[Todo]>.todos(maxCount: 4).map {
+      .restoreTodos([TodoRun($0, before: Gen<UUID>.testID(5), offset: 1)])
+    },
+    Gen<[Todo]>.todos(maxCount: 4).map {
+      .restoreTodos([TodoRun($0, before: nil, offset: 0)])
+    },
+    Gen<(Todo, Todo)>.zip(.todo(id: .id(among: 6)), .todo(id: .id(among: 6))).map {
+      var to = $1
+      to.id = $0.id
+      return .editTodos([TodoEdit(from: $0, to: to)])
+    },
+    Gen<UUID>.id(among: 8).array(maxCount: 6).map { .reorderTodos(ids: $0) },
+    Gen<([UUID], UUID?)>.zip(
+      Gen<UUID>.id(among: 8).array(maxCount: 3), Gen<UUID>.id(among: 8).optional
+    )
+    .map { ids, before in
+      .returnTodos([
+        TodoRun(ids.map { Todo(id: $0, title: "x") }, before: before, offset: 0)
+      ])
+    }
+  )
+
+  static let listsAndUndoActions = Gen<([Todo], [TodosStore.Action])>.zip(
+    .todos(maxCount: 8), undoActions.array(maxCount: 6))
+
+  @Test("the undo actions agree with the model, and notify once per change")
+  func undoActionsModel() {
+    check(Self.listsAndUndoActions) { todos, actions in
+      try requireAgreement(
+        of: TodosStore(todos: todos), with: todos, after: actions, apply: TodosModel.apply,
+        observe: \.todos)
+    }
+  }
+
+  @Test("the undo actions are undone and redone like any other")
+  func undoActionsUndo() {
+    check(Self.listsAndUndoActions) { todos, actions in
+      try requireUndoRedo(TodosStore(todos: todos), after: actions)
+    }
+  }
+
+  @Test("with another writer between an action and its undo, every change of theirs stays")
+  func otherWriterSurvives() throws {
+    let lists = Gen<([Todo], TodosStore.Action, [TodosStore.Action])>.zip(
+      .todos(maxCount: 8), .todoAction(maxCount: 8),
+      Gen<TodosStore.Action>.todoAction(maxCount: 8).array(maxCount: 5))
+    var caseNumber = 0
+    check(lists, iterations: 60) { todos, action, interleaved in
+      caseNumber += 1
+      let url = folder.file("todos-\(caseNumber).json")
+      let seed = try TodosStore(contentsOf: url)
+      for todo in todos.reversed() { try seed.trySend(.addTodo(todo)) }
+      let store = try TodosStore(contentsOf: url)
+      let other = try TodosStore(contentsOf: url)
+      guard
+        let (acted, written, undone, _) = try undoAfterOtherWriter(
+          store, other, action: action, interleaved: interleaved)
+      else { return }
+      try requireEqual(undone, try TodosStore(contentsOf: url).state, "the undo is on the file")
+      try requireTheirChangesStay(acted: acted.todos, written: written.todos, undone: undone.todos)
+    }
+  }
+
+  /// Every todo the other writer added, removed or changed a field of between `acted` and
+  /// `written` is so after the undo.
+  func requireTheirChangesStay(acted: [Todo], written: [Todo], undone: [Todo]) throws {
+    let before = Dictionary(uniqueKeysWithValues: acted.map { ($0.id, $0) })
+    let after = Dictionary(uniqueKeysWithValues: undone.map { ($0.id, $0) })
+    for todo in written where before[todo.id] != todo {
+      guard let now = after[todo.id] else {
+        try require(false, "\(todo.title), which they wrote, is gone")
+        continue
+      }
+      guard let old = before[todo.id] else {
+        try requireEqual(now, todo, "a todo they added stays as they added it")
+        continue
+      }
+      if old.title != todo.title { try requireEqual(now.title, todo.title, "their title stays") }
+      if old.date != todo.date { try requireEqual(now.date, todo.date, "their date stays") }
+      if old.isDone != todo.isDone { try requireEqual(now.isDone, todo.isDone, "done stays") }
+      if old.priority != todo.priority {
+        try requireEqual(now.priority, todo.priority, "their priority stays")
+      }
+    }
+    let kept = Set(written.map(\.id))
+    for todo in acted where !kept.contains(todo.id) {
+      try require(after[todo.id] == nil, "a todo they removed stays removed")
+    }
+  }
+
+  // MARK: Examples
+
+  @Test("a removal's undo puts the todos back at their places, with their ids and fields")
+  func removeUndo() {
+    let store = TodosStore(todos: list)
+    store.delete(atOffsets: [1, 3])
+    #expect(store.todos.map(\.title) == ["a", "c"])
+    #expect(store.undoHistory.undoSteps.last?.name == "Remove Todos")
+    let outcome = store.undo()
+    #expect(outcome == UndoOutcome(name: "Remove Todos", skipped: [], changed: true))
+    #expect(store.todos == list)
+  }
+
+  @Test("a removal undone after another removed the next todo goes after the previous one")
+  func removeUndoNeighbourGone() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    for todo in list.reversed() { store.add(todo) }
+    store.remove(ids: [todo("b", 1).id])
+    let other = try TodosStore(contentsOf: url)
+    other.remove(ids: [todo("c", 2).id])
+    other.add(todo("new", 9))
+    let outcome = store.undo()
+    #expect(outcome?.skipped == [])
+    #expect(store.todos.map(\.title) == ["new", "a", "b", "d"])
+    #expect(try TodosStore(contentsOf: url).todos.map(\.title) == ["new", "a", "b", "d"])
+  }
+
+  @Test("removeCompleted is one step")
+  func removeCompletedUndo() {
+    let store = TodosStore(todos: list)
+    store.removeCompleted()
+    #expect(store.undoHistory.undoSteps.count == 1)
+    store.undo()
+    #expect(store.todos == list)
+    #expect(!store.canUndo && store.canRedo)
+    store.redo()
+    #expect(store.todos.map(\.title) == ["a", "c"])
+  }
+
+  @Test("an addition's undo removes the todo, unless someone changed it meanwhile")
+  func addUndo() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    store.add(todo("milk", 1))
+    store.add(todo("eggs", 2))
+    let other = try TodosStore(contentsOf: url)
+    var edited = todo("eggs", 2)
+    edited.priority = 3
+    other.update(edited)
+    let skipped = store.undo()
+    #expect(
+      skipped
+        == UndoOutcome(name: "Add Todo", skipped: ["\"eggs\" (changed meanwhile)"], changed: false))
+    #expect(store.todos == [edited, todo("milk", 1)])
+    store.undo()
+    #expect(store.todos == [edited])
+  }
+
+  @Test("an edit's undo restores the fields it changed that still hold its values")
+  func editUndo() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    store.add(todo("milk", 1))
+    var edit = todo("oat milk", 1)
+    edit.priority = 2
+    store.update(edit)
+    let other = try TodosStore(contentsOf: url)
+    var theirs = edit
+    theirs.priority = 5
+    theirs.isDone = true
+    other.update(theirs)
+    let outcome = store.undo()
+    #expect(outcome?.skipped == ["\"oat milk\" (its priority changed meanwhile)"])
+    var expected = todo("milk", 1)
+    expected.priority = 5
+    expected.isDone = true
+    #expect(store.todos == [expected])
+  }
+
+  @Test("a toggle's undo toggles back; a mark's unmarks only what it marked")
+  func toggleAndMarkUndo() {
+    let store = TodosStore(todos: list)
+    store.toggle(id: list[0].id)
+    #expect(store.todos[0].isDone)
+    store.undo()
+    #expect(store.todos == list)
+    store.send(.markTodos(ids: Set(list.map(\.id)), done: true))
+    #expect(store.undoHistory.undoSteps.last?.name == "Mark Done")
+    store.undo()
+    #expect(store.todos == list)
+  }
+
+  @Test("a move's undo moves the todos back; an ordering's puts back the order")
+  func moveAndOrderUndo() {
+    let store = TodosStore(todos: list)
+    store.move(fromOffsets: [0, 2], toOffset: 4)
+    #expect(store.todos.map(\.title) == ["b", "d", "a", "c"])
+    store.undo()
+    #expect(store.todos == list)
+    store.orderByPriority()
+    store.send(.updateTodo(todo("z", 3, done: true, priority: 9)))
+    store.orderByPriority()
+    #expect(store.todos.map(\.title) == ["z", "a", "b", "c"])
+    store.undo()
+    store.undo()
+    #expect(store.todos.map(\.title) == ["a", "b", "c", "d"])
+  }
+
+  @Test("an ordering undone after another added a todo keeps theirs in its place")
+  func orderUndoKeepsAdditions() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    for todo in list { store.add(todo) }
+    store.orderByDate()
+    let other = try TodosStore(contentsOf: url)
+    other.add(todo("new", 9))
+    store.undo()
+    #expect(store.todos.map(\.title) == ["new", "d", "c", "b", "a"])
+  }
+
+  @Test("an action that changes nothing records nothing and keeps the steps to redo")
+  func noOpRecordsNothing() {
+    let store = TodosStore(todos: list)
+    store.remove(ids: [list[0].id])
+    store.undo()
+    store.remove(ids: [Gen<UUID>.testID(40)])
+    store.orderByDate()
+    #expect(!store.canUndo && store.canRedo)
+  }
+
+  @Test("the history keeps at most its limit, 100 by default")
+  func limit() {
+    let store = TodosStore()
+    #expect(store.undoHistory.limit == 100)
+    for index in 0..<105 { store.add(todo("t\(index)", index)) }
+    #expect(store.undoHistory.undoSteps.count == 100)
+    store.undoHistory.limit = 3
+    #expect(store.undoHistory.undoSteps.count == 3)
+    while store.undo() != nil {}
+    #expect(store.todos.count == 102)
+    store.undoHistory.limit = 0
+    store.add(todo("more", 200))
+    #expect(!store.canUndo)
+  }
+
+  @Test("canUndo and canRedo are observed")
+  func observed() async {
+    let store = TodosStore(todos: list)
+    let counter = SendableCounter()
+    withObservationTracking {
+      _ = store.canUndo
+    } onChange: {
+      counter.increment()
+    }
+    store.toggle(id: list[0].id)
+    #expect(counter.value == 1)
+    withObservationTracking {
+      _ = store.canRedo
+    } onChange: {
+      counter.increment()
+    }
+    store.undo()
+    #expect(counter.value == 2)
+  }
+
+  @Test("an undo that cannot be saved keeps its step and the error")
+  func failedUndo() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    store.add(todo("milk", 1))
+    try Data("not json".utf8).write(to: url)
+    #expect(store.undo() == nil)
+    #expect(store.lastError != nil)
+    #expect(store.canUndo && !store.canRedo)
+    #expect(throws: StoreFileError.self) { try store.tryUndo() }
+  }
+}
