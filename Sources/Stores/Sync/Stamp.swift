@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Stamps are ordered by milliseconds, then counter, then device: so two devices never make
 /// equal stamps, and a device's stamps grow even when its wall clock goes back (the counter
-/// grows instead; see ``HybridClock``). In a file a stamp is one word,
+/// grows instead: a hybrid logical clock). In a file a stamp is one word,
 /// `<milliseconds>.<counter>.<device>` with both numbers in base 36: `mip1k3c0.0.k3j5q8x1z0`.
 public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
-  /// Milliseconds since 1970 on the device's clock, or later (see ``HybridClock``).
+  /// Milliseconds since 1970 on the device's clock, or later when it saw later stamps.
   public var milliseconds: Int64
   /// Orders the stamps of one millisecond.
   public var counter: Int
