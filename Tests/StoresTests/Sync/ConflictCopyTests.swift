@@ -68,7 +68,7 @@ struct ConflictCopyTests {
     "a copy that is not a valid file of the store stays where it is, and is reported",
     arguments: [
       "{\"todos\" : [", "{\"todos\" : [], \"version\" : 9}", "{\"version\" : 2, \"workouts\" : []}",
-      "link", "folder",
+      "link", "folder", "huge",
     ])
   func hostileCopies(content: String) throws {
     let store = try store("laptop", in: folder.url)
@@ -125,6 +125,23 @@ struct ConflictCopyTests {
     // made a conflict copy of it; here it is gone with that version.)
     #expect(
       try Set(store("laptop", in: folder.url).todos.map(\.title)) == Set(laptop.todos.map(\.title)))
+  }
+
+  @Test("watch() merges a copy that appears beside the file")
+  func watchMergesACopy() async throws {
+    let laptop = try store("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    try laptop.watch()
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: folder.file("todos.json"), to: phoneFolder.appendingPathComponent("todos.json"))
+    let phone = try store("phone", in: phoneFolder)
+    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    let copy = folder.file("todos.sync-conflict-20261201-135016-E7BDN4G.json")
+    #expect(rename(phoneFolder.appendingPathComponent("todos.json").path, copy.path) == 0)
+    #expect(await eventually { laptop.todos.count == 2 }, "the copy is merged")
+    #expect(await eventually { !FileManager.default.fileExists(atPath: copy.path) })
   }
 
   @Test("a version 1 file is read, and written as version 2 from its first change")
