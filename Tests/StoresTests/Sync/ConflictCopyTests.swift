@@ -17,6 +17,16 @@ struct ConflictCopyTests {
         clock: HybridClock(device: DeviceID(Substring(name))!)))
   }
 
+  /// The file of a phone that synced the test folder's `todos.json`, then added `title`.
+  func phoneVersion(adding title: String) throws -> URL {
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    let file = phoneFolder.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: folder.file("todos.json"), to: file)
+    try store("phone", in: phoneFolder).trySend(.addTodo(Todo(title: title)))
+    return file
+  }
+
   @Test(
     "each engine's name of a copy is known; other names are not",
     arguments: [
@@ -102,12 +112,7 @@ struct ConflictCopyTests {
     let laptop = try store("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     // The phone's version, which the engine will put in place while the laptop writes.
-    let phoneFolder = folder.file("phone")
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: folder.file("todos.json"), to: phoneFolder.appendingPathComponent("todos.json"))
-    let phone = try store("phone", in: phoneFolder)
-    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    let phoneFile = try phoneVersion(adding: "Call Ann")
     // Another store on the laptop writes first, so that the action runs after a reload, under
     // the lock — where the engine's rename then comes.
     try store("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Pay rent")))
@@ -117,7 +122,7 @@ struct ConflictCopyTests {
       replaced = true
       #expect(
         rename(
-          phoneFolder.appendingPathComponent("todos.json").path, folder.file("todos.json").path)
+          phoneFile.path, folder.file("todos.json").path)
           == 0)
     }
     #expect(Set(laptop.todos.map(\.title)) == ["Buy milk", "Call Ann", "Write report"])
@@ -132,14 +137,9 @@ struct ConflictCopyTests {
     let laptop = try store("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     try laptop.watch()
-    let phoneFolder = folder.file("phone")
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: folder.file("todos.json"), to: phoneFolder.appendingPathComponent("todos.json"))
-    let phone = try store("phone", in: phoneFolder)
-    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    let phoneFile = try phoneVersion(adding: "Call Ann")
     let copy = folder.file("todos.sync-conflict-20261201-135016-E7BDN4G.json")
-    #expect(rename(phoneFolder.appendingPathComponent("todos.json").path, copy.path) == 0)
+    #expect(rename(phoneFile.path, copy.path) == 0)
     #expect(await eventually { laptop.todos.count == 2 }, "the copy is merged")
     #expect(await eventually { !FileManager.default.fileExists(atPath: copy.path) })
   }

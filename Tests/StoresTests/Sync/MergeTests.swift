@@ -71,6 +71,16 @@ struct MergeTests {
     }
   }
 
+  /// A phone's and a laptop's copies of `todos`, on a wall clock that moves by 1 ms a reading.
+  static func phoneAndLaptop(_ todos: [Todo]) -> (TodoReplica, TodoReplica) {
+    let devices = Devices(steps: 1...1)
+    let base = TodosStore.State(todos: todos)
+    return (
+      TodoReplica(state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone")),
+      TodoReplica(state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    )
+  }
+
   @Test("todos: the merge is commutative, associative and idempotent, to the byte")
   func todoLaws() {
     check(Self.histories, iterations: 300) { base, histories in
@@ -104,13 +114,8 @@ struct MergeTests {
 
   @Test("a title changed on one device and done ticked on the other both survive")
   func fieldByField() throws {
-    let devices = Devices(steps: 1...1)
     let todo = Todo(title: "Buy milk")
-    let base = TodosStore.State(todos: [todo])
-    var phone = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
-    var laptop = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    var (phone, laptop) = Self.phoneAndLaptop([todo])
     var renamed = todo
     renamed.title = "Buy oat milk"
     phone.apply { TodosStore.reduce(&$0, .updateTodo(renamed)) }
@@ -122,13 +127,8 @@ struct MergeTests {
 
   @Test("a removal wins over edits stamped before it, and loses to edits stamped after it")
   func removalAndEdits() throws {
-    let devices = Devices(steps: 1...1)
     let todo = Todo(title: "Call Ann")
-    let base = TodosStore.State(todos: [todo])
-    var phone = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
-    var laptop = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    var (phone, laptop) = Self.phoneAndLaptop([todo])
     laptop.apply { TodosStore.reduce(&$0, .toggleTodo(id: todo.id)) }
     phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
     #expect(phone.merged(with: laptop).state.todos.isEmpty, "the later removal wins")
@@ -140,13 +140,8 @@ struct MergeTests {
 
   @Test("a move on one device survives a merge with a device that only added")
   func moves() throws {
-    let devices = Devices(steps: 1...1)
     let todos = (0..<4).map { Todo(title: "t\($0)") }
-    let base = TodosStore.State(todos: todos)
-    var phone = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
-    var laptop = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    var (phone, laptop) = Self.phoneAndLaptop(todos)
     phone.apply { TodosStore.reduce(&$0, .moveTodos(ids: [todos[3].id], before: todos[0].id)) }
     laptop.apply { TodosStore.reduce(&$0, .addTodo(Todo(title: "new"))) }
     let titles = phone.merged(with: laptop).state.todos.map(\.title)
@@ -171,13 +166,8 @@ struct MergeTests {
 
   @Test("a move elsewhere does not bring back a todo removed after it was added")
   func moveAfterRemoval() throws {
-    let devices = Devices(steps: 1...1)
     let todos = (0..<3).map { Todo(title: "t\($0)") }
-    let base = TodosStore.State(todos: todos)
-    var phone = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("phone"))
-    var laptop = TodoReplica(
-      state: base, sync: ListSync(unstamped: base), clock: devices.clock("laptop"))
+    var (phone, laptop) = Self.phoneAndLaptop(todos)
     phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todos[2].id])) }
     laptop.apply { TodosStore.reduce(&$0, .moveTodos(ids: [todos[2].id], before: todos[0].id)) }
     #expect(phone.merged(with: laptop).state.todos.map(\.title) == ["t0", "t1"])
