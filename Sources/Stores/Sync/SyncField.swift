@@ -54,4 +54,12 @@ package protocol SyncedList: PersistentState {
 
 extension SyncedList {
   package static var stateFields: [SyncField<Self>] { [] }
+
+  /// `item` with each field that still holds `from`'s value set to `to`'s: an edit applied
+  /// to an item others may have changed since (undo's edits).
+  static func applying(_ from: Item, _ to: Item, to item: Item) -> Item {
+    var result = item
+    for field in itemFields where field.isEqual(item, from) { field.copy(to, &result) }
+    return result
+  }
 }

@@ -19,12 +19,9 @@ public struct TodoEdit: Equatable, Sendable, Codable {
   /// `todo` with each field that holds `from`'s value set to `to`'s (the title only when
   /// `to`'s is valid).
   func applied(to todo: Todo) -> Todo {
-    var result = todo
-    if todo.title == from.title, to.isValid { result.title = to.title }
-    if todo.date == from.date { result.date = to.date }
-    if todo.isDone == from.isDone { result.isDone = to.isDone }
-    if todo.priority == from.priority { result.priority = to.priority }
-    return result
+    var target = to
+    if !to.isValid { target.title = from.title }
+    return TodosStore.State.applying(from, target, to: todo)
   }
 
   /// The names of the fields this edit changes that `todo` no longer holds as `from` did.

@@ -20,13 +20,7 @@ public struct WorkoutEdit: Equatable, Sendable, Codable {
 
   /// `workout` with each field that holds `from`'s value set to `to`'s.
   func applied(to workout: Workout) -> Workout {
-    // Every field comes from a valid workout: the result is valid.
-    (try? Workout(
-      id: workout.id, name: workout.name == from.name ? to.name : workout.name,
-      distance: workout.distance == from.distance ? to.distance : workout.distance,
-      date: workout.date == from.date ? to.date : workout.date,
-      complexity: workout.complexity == from.complexity ? to.complexity : workout.complexity))
-      ?? workout
+    WorkoutsStore.State.applying(from, to, to: workout)
   }
 
   /// The names of the fields this edit changes that `workout` no longer holds as `from` did.

@@ -228,7 +228,9 @@ final class SyncthingPair {
   /// needs nothing, and the other is 100 % complete from its point of view — twice in a row,
   /// 0.5 s apart. Returns how long it took.
   ///
-  /// - Throws: a ``Failure`` when that does not happen within `limit`.
+  /// - Throws: a ``Failure`` when that does not happen within `limit`: not a timing goal, but
+  ///   the bound of issue 25's promise ("within two minutes") and what keeps a stuck engine
+  ///   from hanging the run. Settling takes 1–1.5 s here.
   @discardableResult
   func settle(within limit: Duration = .seconds(120)) throws -> Duration {
     let started = ContinuousClock.now
