@@ -16,7 +16,8 @@ let package = Package(
     .executableTarget(name: "diary", dependencies: ["Stores"]),
     .executableTarget(name: "stores-bench", dependencies: ["Stores"]),
     .testTarget(
-      name: "StoresTests", dependencies: ["Stores", "StoreTesting", "StandInClient"],
+      name: "StoresTests",
+      dependencies: ["Stores", "StoreTesting", "StandInClient", "UndoManagerClient"],
       // Members only from modules a file imports: the stand-ins stay out of files that do not.
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
@@ -30,6 +31,13 @@ let package = Package(
     // compile (see Tests/StoresTests/Collections/CollisionTests.swift).
     .target(name: "SwiftUIStandIn", path: "Tests/StandIns/SwiftUI"),
     .target(name: "AlgorithmsStandIn", path: "Tests/StandIns/Algorithms"),
+    // The UndoManager bridge's source compiled against a stand-in of UndoManager (which
+    // Linux's Foundation lacks), for its tests (Tests/StoresTests/Undo/UndoManagerTests.swift).
+    .target(name: "UndoManagerStandIn", path: "Tests/StandIns/UndoManager"),
+    .target(
+      name: "UndoManagerClient", dependencies: ["Stores", "UndoManagerStandIn"],
+      path: "Tests/StandIns/UndoManagerClient",
+      swiftSettings: [.define("UNDO_MANAGER_STAND_IN")]),
     .target(
       name: "StandInClient", dependencies: ["Stores", "SwiftUIStandIn", "AlgorithmsStandIn"],
       path: "Tests/StandIns/Client"),

@@ -52,13 +52,15 @@ func sampleWorkouts(_ count: Int) -> [Workout] {
 }
 
 /// Adding workouts one action at a time through `WorkoutsStore.send`, with a change callback
-/// registered and Observation tracking the state.
-func storeSide(_ workouts: [Workout]) -> Side {
+/// registered and Observation tracking the state; recording undo steps unless `undo` is
+/// false.
+func storeSide(_ workouts: [Workout], undo: Bool = true) -> Side {
   Side(
     "",
     prepare: {
       MainActor.assumeIsolated {
         let store = WorkoutsStore()
+        if !undo { store.undoHistory.limit = 0 }
         let counter = ChangeCounter()
         let token = store.onChange { _, _ in counter.changes += 1 }
         withObservationTracking {
@@ -87,6 +89,10 @@ func actionBenchmarks(_ report: Report, quick: Bool) {
     report.compare(
       "add workouts: WorkoutsStore.send vs bare append", size: count(n), goal: "≤ 3×",
       ours: storeSide(workouts),
+      baseline: Side("(bare array append)", prepare: { [Workout]() }) { bareAppend(&$0, workouts) })
+    report.compare(
+      "add workouts, undo off: WorkoutsStore.send vs bare append", size: count(n),
+      goal: "≤ 3×", ours: storeSide(workouts, undo: false),
       baseline: Side("(bare array append)", prepare: { [Workout]() }) { bareAppend(&$0, workouts) })
     report.compare(
       "straightforward store vs bare append", size: count(n), goal: "(calibration)",

@@ -31,6 +31,13 @@ func bareSortByPriority(_ todos: inout [Todo]) { todos.sort { $0.priority > $1.p
 func bareSortByDate(_ todos: inout [Todo]) { todos.sort { $0.date < $1.date } }
 @inline(never)
 func bareRemoveCompleted(_ todos: inout [Todo]) { todos.removeAll { $0.isDone } }
+/// The least an undoable removal does: keep the removed todos, then remove them.
+@inline(never)
+func bareRemoveCompletedKeeping(_ todos: inout [Todo]) -> [Todo] {
+  let removed = todos.filter { $0.isDone }
+  todos.removeAll { $0.isDone }
+  return removed
+}
 @inline(never)
 func bareFilter(_ todos: [Todo], _ filter: TodoFilter) -> [Todo] { todos.filter(filter.matches) }
 
@@ -46,8 +53,15 @@ func todosBenchmarks(_ report: Report, quick: Bool) {
   let n = quick ? 10_000 : 1_000_000
   let todos = sampleTodos(n)
   let store = { MainActor.assumeIsolated { TodosStore(todos: todos) } }
-  func ours(_ action: TodosStore.Action) -> Side {
-    Side("", prepare: store) { store in MainActor.assumeIsolated { store.send(action) } }
+  func ours(_ action: TodosStore.Action, undo: Bool = true) -> Side {
+    let prepare = {
+      MainActor.assumeIsolated {
+        let store = TodosStore(todos: todos)
+        if !undo { store.undoHistory.limit = 0 }
+        return store
+      }
+    }
+    return Side("", prepare: prepare) { store in MainActor.assumeIsolated { store.send(action) } }
   }
   report.compare(
     "TodosStore.orderByPriority vs sorting an array", size: count(n), goal: "≤ 1.1×",
@@ -58,10 +72,22 @@ func todosBenchmarks(_ report: Report, quick: Bool) {
     ours: ours(.orderByDate),
     baseline: Side("(Array.sort)", prepare: { uniqueCopy(todos) }) { bareSortByDate(&$0) })
   report.compare(
-    "TodosStore.removeCompleted vs removeAll(where:)", size: count(n), goal: "≤ 1.1×",
-    ours: ours(.removeCompleted),
+    "TodosStore.removeCompleted vs removeAll(where:)", size: count(n),
+    goal: "— (undo keeps what it removes)", ours: ours(.removeCompleted),
     baseline: Side("(Array.removeAll(where:))", prepare: { uniqueCopy(todos) }) {
       bareRemoveCompleted(&$0)
+    })
+  report.compare(
+    "TodosStore.removeCompleted, undo off vs removeAll(where:)", size: count(n), goal: "≤ 1.1×",
+    ours: ours(.removeCompleted, undo: false),
+    baseline: Side("(Array.removeAll(where:))", prepare: { uniqueCopy(todos) }) {
+      bareRemoveCompleted(&$0)
+    })
+  report.compare(
+    "TodosStore.removeCompleted vs removeAll(where:) keeping the removed", size: count(n),
+    goal: "≤ 1.3×", ours: ours(.removeCompleted),
+    baseline: Side("(filter, then removeAll(where:))", prepare: { uniqueCopy(todos) }) {
+      blackHole(bareRemoveCompletedKeeping(&$0))
     })
   let filter = TodoFilter(status: .active, minimumPriority: 5)
   precondition(

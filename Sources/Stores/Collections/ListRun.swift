@@ -29,23 +29,26 @@ where Element: Equatable & Sendable & Codable, Element.ID == UUID {
   /// - Complexity: O(*n*).
   static func runs(in list: [Element], where isPicked: (Int, Element) -> Bool) -> [ListRun] {
     var runs: [ListRun] = []
-    var current: [Element] = []
+    var start: Int?
     var staying = 0
     var previous: UUID?
-    for (index, element) in list.enumerated() {
-      if isPicked(index, element) {
-        current.append(element)
+    // Elements are read in place; each run's are copied once, into an array of their count.
+    for index in list.indices {
+      if isPicked(index, list[index]) {
+        if start == nil { start = index }
       } else {
-        if !current.isEmpty {
-          runs.append(ListRun(current, before: element.id, after: previous, offset: staying))
-          current = []
+        let id = list[index].id
+        if let first = start {
+          runs.append(
+            ListRun(Array(list[first..<index]), before: id, after: previous, offset: staying))
+          start = nil
         }
         staying += 1
-        previous = element.id
+        previous = id
       }
     }
-    if !current.isEmpty {
-      runs.append(ListRun(current, before: nil, after: previous, offset: staying))
+    if let first = start {
+      runs.append(ListRun(Array(list[first...]), before: nil, after: previous, offset: staying))
     }
     return runs
   }

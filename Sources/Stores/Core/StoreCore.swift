@@ -47,7 +47,11 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var isHistoryTracked = false
   @usableFromInline let historyKeyPath = \StoreCore<Owner>.undoHistory
   /// Where new steps are registered too (see ``Store/undoRegistrar``).
-  @usableFromInline weak var undoRegistrar: (any UndoRegistrar)?
+  @usableFromInline @exclusivity(unchecked) weak var undoRegistrar: (any UndoRegistrar)? {
+    didSet { hasUndoRegistrar = undoRegistrar != nil }
+  }
+  /// Whether an `undoRegistrar` was set: the weak reference is loaded only then.
+  @usableFromInline @exclusivity(unchecked) var hasUndoRegistrar = false
 
   /// What the store's effects use from the outside world.
   public let environment: StoreEnvironment
@@ -120,7 +124,7 @@ public final class StoreCore<Owner: Store>: Observable {
       &storedState, action, recordingInverse: history.limit > 0, in: &inverse)
     let effect = Owner.effect(for: action, state: storedState, environment: environment)
     if changed {
-      if let inverse { record(inverse, of: action, recording) }
+      if let inverse = inverse.take() { record(inverse, of: action, recording) }
       didChange(.action(consume action))
     }
     if !effect.isNone { start(effect) }
@@ -189,7 +193,7 @@ public final class StoreCore<Owner: Store>: Observable {
       storedState = outcome.state
       if outcome.reloaded { didChange(.reload) }
       if outcome.changed {
-        if let inverse { record(inverse, of: action, recording) }
+        if let inverse = inverse.take() { record(inverse, of: action, recording) }
         didChange(.action(action))
       }
     }
@@ -225,12 +229,12 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// Records `inverse`, the inverse of `action`, as `recording` says.
   @inlinable
-  func record(_ inverse: Action, of action: Action, _ recording: Recording) {
+  func record(_ inverse: consuming Action, of action: borrowing Action, _ recording: Recording) {
     switch recording {
     case .action:
       let name = Owner.actionName(of: action)
       history.record(UndoHistory.Step(action: inverse, name: name))
-      if undoRegistrar != nil { registerUndo(named: name) }
+      if hasUndoRegistrar { registerUndo(named: name) }
     case .undo(let name):
       history.pushRedo(UndoHistory.Step(action: inverse, name: name))
     case .redo(let name):

@@ -18,16 +18,16 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     public var name: String
 
     @inlinable
-    public init(action: Action, name: String) {
+    public init(action: consuming Action, name: String) {
       self.action = action
       self.name = name
     }
   }
 
   /// The steps that ``Store/undo()`` reverses, oldest first: the last is undone next.
-  public var undoSteps: [Step] { Array(undo.steps) }
+  public var undoSteps: [Step] { undo.steps }
   /// The steps that ``Store/redo()`` applies again, oldest first: the last is redone next.
-  public var redoSteps: [Step] { Array(redo.steps) }
+  public var redoSteps: [Step] { redo.steps }
 
   @usableFromInline var undo = BoundedSteps<Step>()
   @usableFromInline var redo = BoundedSteps<Step>()
@@ -56,7 +56,7 @@ public struct UndoHistory<Action: Sendable>: Sendable {
   ///
   /// - Complexity: O(1) amortised.
   @inlinable
-  public mutating func record(_ step: Step) {
+  public mutating func record(_ step: consuming Step) {
     if !redo.isEmpty { redo = BoundedSteps() }
     undo.push(step, limit: limit)
   }
@@ -67,10 +67,10 @@ public struct UndoHistory<Action: Sendable>: Sendable {
   mutating func popRedo() -> Step? { redo.popLast() }
   /// Records the inverse of an undo: a step to redo.
   @inlinable
-  mutating func pushRedo(_ step: Step) { redo.push(step, limit: limit) }
+  mutating func pushRedo(_ step: consuming Step) { redo.push(step, limit: limit) }
   /// Records the inverse of a redo: a step to undo again; the other redo steps stay.
   @inlinable
-  mutating func pushUndo(_ step: Step) { undo.push(step, limit: limit) }
+  mutating func pushUndo(_ step: consuming Step) { undo.push(step, limit: limit) }
 
   /// Removes every step.
   public mutating func removeAll() {
@@ -79,43 +79,53 @@ public struct UndoHistory<Action: Sendable>: Sendable {
   }
 }
 
-/// The newest `limit` elements pushed (and not popped): the oldest drops out as a new one
-/// comes in, in O(1) amortised — dropped elements are let go of together, once per `limit`.
+/// The newest `limit` elements pushed (and not popped): once `limit` are kept, a new one
+/// takes the place of the oldest, in O(1).
 @usableFromInline
 struct BoundedSteps<Element> {
+  /// The elements kept, oldest first from `oldest` on, wrapping around to the start.
   @usableFromInline var storage: [Element] = []
-  /// Where the elements kept start in `storage`: those before were dropped.
-  @usableFromInline var start = 0
+  /// Where the oldest element is in `storage`: 0 unless a push replaced the oldest.
+  @usableFromInline var oldest = 0
 
   @usableFromInline init() {}
 
-  var steps: ArraySlice<Element> { storage[start...] }
-  @usableFromInline var isEmpty: Bool { storage.count == start }
+  /// The elements, oldest first. O(*n*).
+  var steps: [Element] { Array(storage[oldest...] + storage[..<oldest]) }
+  @usableFromInline var isEmpty: Bool { storage.isEmpty }
 
   @inlinable
-  mutating func push(_ element: Element, limit: Int) {
+  mutating func push(_ element: consuming Element, limit: Int) {
     guard limit > 0 else { return }
-    storage.append(element)
-    guard storage.count - start > limit else { return }
-    start += 1
-    if start >= limit {
-      storage.removeFirst(start)
-      start = 0
+    if storage.count < limit {
+      if oldest != 0 { inOrder() }
+      storage.append(element)
+    } else {
+      if storage.count > limit { trim(to: limit) }
+      storage[oldest] = element
+      oldest = oldest + 1 == storage.count ? 0 : oldest + 1
     }
   }
 
+  /// Takes the newest element. O(1), or O(*n*) after a push replaced the oldest.
   mutating func popLast() -> Element? {
-    guard storage.count > start else { return nil }
-    defer {
-      if storage.count == start { self = BoundedSteps() }
-    }
-    return storage.removeLast()
+    if oldest != 0 { inOrder() }
+    return storage.popLast()
   }
 
+  /// Keeps the newest `limit` elements. O(*n*).
+  @usableFromInline
   mutating func trim(to limit: Int) {
-    guard storage.count - start > limit else { return }
+    guard storage.count > limit else { return }
+    inOrder()
     storage.removeFirst(storage.count - limit)
-    start = 0
+  }
+
+  /// Puts the oldest element first in `storage`. O(*n*).
+  @usableFromInline
+  mutating func inOrder() {
+    storage = steps
+    oldest = 0
   }
 }
 

@@ -1,9 +1,15 @@
-#if canImport(Darwin)
-  import Foundation
-
+#if canImport(Darwin) || UNDO_MANAGER_STAND_IN
   // The bridge to Foundation's UndoManager, on Apple platforms (where SwiftUI gives one
-  // through `@Environment(\.undoManager)`). The logic is `UndoRegistrar`'s, plain Swift,
-  // tested on Linux with a stand-in; this file only adapts UndoManager to it.
+  // through `@Environment(\.undoManager)`). The logic is `UndoRegistrar`'s, plain Swift;
+  // this file only adapts UndoManager to it. It is compiled a second time, on every
+  // platform, in the test target UndoManagerClient, against a stand-in with UndoManager's
+  // declarations as the SDKs have them (Tests/StandIns/UndoManager), and tested there.
+  #if UNDO_MANAGER_STAND_IN
+    import Stores
+    import UndoManagerStandIn
+  #else
+    import Foundation
+  #endif
 
   /// `UndoManager` registers a store's steps: each with its name in the Edit menu.
   extension UndoManager: UndoRegistrar {

@@ -47,7 +47,7 @@ extension TodosStore {
     let todos = state.todos
     switch action {
     case .addTodo(let todo):
-      return .discardTodos([todo])
+      return .discardTodo(todo)
     case .updateTodo(let todo):
       guard let old = todos.first(where: { $0.id == todo.id }), old != todo else { return nil }
       return .editTodos([TodoEdit(from: todo, to: old)])
@@ -67,7 +67,7 @@ extension TodosStore {
     case .removeTodo, .moveTodo:
       return inverse(of: resolve(action, in: state), in: state)
     case .removeCompleted:
-      return .restoreTodos(runs(in: todos, where: \.isDone))
+      return .restoreTodos(runs(in: todos) { $0.isDone })
     case .moveTodos(let ids, _):
       let moved = Set(ids)
       return .returnTodos(runs(in: todos) { moved.contains($0.id) })
@@ -80,6 +80,8 @@ extension TodosStore {
     case .discardTodos(let discarded):
       let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       return .restoreTodos(runs(in: todos) { byID[$0.id] == $0 })
+    case .discardTodo(let discarded):
+      return .restoreTodos(runs(in: todos) { $0 == discarded })
     case .editTodos(let edits):
       let byID = Dictionary(edits.map { ($0.to.id, $0) }, uniquingKeysWith: { first, _ in first })
       return .editTodos(
@@ -117,6 +119,8 @@ extension TodosStore {
         }
         return current == todo ? nil : "\(quoted(todo.title)) (changed meanwhile)"
       }
+    case .discardTodo(let todo):
+      return skippedParts(of: .discardTodos([todo]), in: state)
     case .editTodos(let edits):
       let todos = byID
       return edits.compactMap { edit in
@@ -155,6 +159,7 @@ extension TodosStore {
     case .removeTodos(let ids): ids.count == 1 ? "Remove Todo" : "Remove Todos"
     case .removeTodo(let offsets): offsets.count == 1 ? "Remove Todo" : "Remove Todos"
     case .discardTodos(let todos): todos.count == 1 ? "Remove Todo" : "Remove Todos"
+    case .discardTodo: "Remove Todo"
     case .moveTodos, .moveTodo, .returnTodos, .reorderTodos: "Move Todos"
     case .orderByDate: "Order by Date"
     case .orderByPriority: "Order by Priority"

@@ -90,6 +90,8 @@ public final class TodosStore: Store {
     /// Removes each of these todos that is still exactly as given; a todo changed since, or
     /// gone, is skipped.
     case discardTodos([Todo])
+    /// ``discardTodos(_:)`` of one todo: what undoing ``addTodo(_:)`` sends.
+    case discardTodo(Todo)
     /// Changes back the todos these edits name by id: each field (title, date, done,
     /// priority) that still holds the edit's ``TodoEdit/from`` value gets its
     /// ``TodoEdit/to`` value; a field changed since, or a todo gone, is skipped.
@@ -191,6 +193,8 @@ public final class TodosStore: Store {
       return restore(runs, in: &state.todos)
     case .discardTodos(let todos):
       return discard(todos, from: &state.todos)
+    case .discardTodo(let todo):
+      return discard([todo], from: &state.todos)
     case .editTodos(let edits):
       return apply(edits, to: &state.todos)
     case .returnTodos(let runs):

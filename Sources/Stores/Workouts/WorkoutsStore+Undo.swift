@@ -117,7 +117,7 @@ extension WorkoutsStore {
   public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
     switch action {
     case .addWorkout(let workout):
-      return .discardWorkouts([workout])
+      return .discardWorkout(workout)
     case .addWorkouts(let workouts):
       var taken = Set(state.workouts.map(\.id))
       return .discardWorkouts(workouts.filter { taken.insert($0.id).inserted })
@@ -138,6 +138,8 @@ extension WorkoutsStore {
     case .restoreWorkouts(let runs):
       let present = Set(state.workouts.map(\.id))
       return .discardWorkouts(runs.flatMap(\.elements).filter { !present.contains($0.id) })
+    case .discardWorkout(let workout):
+      return inverse(of: .discardWorkouts([workout]), in: state)
     case .discardWorkouts(let workouts):
       let positions = state.discardedPositions(workouts)
       return .restoreWorkouts(
@@ -175,6 +177,8 @@ extension WorkoutsStore {
         return "\(quoted(workout.name)) "
           + (present.contains(workout.id) ? "(changed meanwhile)" : "(removed meanwhile)")
       }
+    case .discardWorkout(let workout):
+      return skippedParts(of: .discardWorkouts([workout]), in: state)
     case .editWorkout(let edit):
       guard let current = state.firstAdded(id: edit.to.id) else {
         return ["\(quoted(edit.from.name)) (removed meanwhile)"]
@@ -198,6 +202,7 @@ extension WorkoutsStore {
     case .updateWorkout, .editWorkout: "Edit Workout"
     case .removeWorkouts(let ids): ids.count == 1 ? "Remove Workout" : "Remove Workouts"
     case .removeWorkout(let offsets): offsets.count == 1 ? "Remove Workout" : "Remove Workouts"
+    case .discardWorkout: "Remove Workout"
     case .discardWorkouts(let workouts):
       workouts.count == 1 ? "Remove Workout" : "Remove Workouts"
     case .sort, .restoreSort: "Sort"

@@ -303,6 +303,8 @@ public final class WorkoutsStore: Store {
     /// Removes each of these workouts that is still exactly as given — the one added last,
     /// should two be — ; a workout changed since, or gone, is skipped.
     case discardWorkouts([Workout])
+    /// ``discardWorkouts(_:)`` of one workout: what undoing ``addWorkout(_:)`` sends.
+    case discardWorkout(Workout)
     /// Changes back the workout the edit names by id (the first added, should two have it):
     /// each field (name, distance, date, complexity) that still holds the edit's
     /// ``WorkoutEdit/from`` value gets its ``WorkoutEdit/to`` value; a field changed since,
@@ -378,6 +380,8 @@ public final class WorkoutsStore: Store {
       return state.restore(runs)
     case .discardWorkouts(let workouts):
       return state.discard(workouts)
+    case .discardWorkout(let workout):
+      return state.discard([workout])
     case .editWorkout(let edit):
       guard let current = state.firstAdded(id: edit.to.id) else { return false }
       return state.update(edit.applied(to: current))

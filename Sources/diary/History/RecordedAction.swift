@@ -8,6 +8,7 @@ enum RecordedAction: Codable, Equatable {
   case settings(KeyValueAction)
   case restoreWorkouts([WorkoutRun])
   case discardWorkouts([Workout])
+  case discardWorkout(Workout)
   case editWorkout(WorkoutEdit)
   case restoreSort(WorkoutsStore.SortType?, replacing: WorkoutsStore.SortType?)
 
@@ -27,6 +28,7 @@ enum RecordedAction: Codable, Equatable {
     switch action {
     case .restoreWorkouts(let runs): self = .restoreWorkouts(runs)
     case .discardWorkouts(let workouts): self = .discardWorkouts(workouts)
+    case .discardWorkout(let workout): self = .discardWorkout(workout)
     case .editWorkout(let edit): self = .editWorkout(edit)
     case .restoreSort(let sortType, let replacing):
       self = .restoreSort(sortType, replacing: replacing)
@@ -39,6 +41,7 @@ enum RecordedAction: Codable, Equatable {
     switch self {
     case .restoreWorkouts(let runs): .restoreWorkouts(runs)
     case .discardWorkouts(let workouts): .discardWorkouts(workouts)
+    case .discardWorkout(let workout): .discardWorkout(workout)
     case .editWorkout(let edit): .editWorkout(edit)
     case .restoreSort(let sortType, let replacing): .restoreSort(sortType, replacing: replacing)
     case .todos, .settings: nil
@@ -52,9 +55,11 @@ enum RecordedAction: Codable, Equatable {
     case .todos(.restoreTodos(let runs)), .todos(.returnTodos(let runs)):
       runs.flatMap(\.elements).map(\.title)
     case .todos(.discardTodos(let todos)): todos.map(\.title)
+    case .todos(.discardTodo(let todo)): [todo.title]
     case .todos(.editTodos(let edits)): edits.map(\.from.title)
     case .restoreWorkouts(let runs): runs.flatMap(\.elements).map(\.name)
     case .discardWorkouts(let workouts): workouts.map(\.name)
+    case .discardWorkout(let workout): [workout.name]
     case .editWorkout(let edit): [edit.from.name]
     default: []
     }

@@ -50,6 +50,8 @@ enum TodosModel {
       return restore(runs, in: todos)
     case .discardTodos(let discarded):
       return todos.filter { todo in discarded.first { $0.id == todo.id } != todo }
+    case .discardTodo(let discarded):
+      return todos.filter { $0 != discarded }
     case .editTodos(let edits):
       return todos.map { todo in
         guard let edit = edits.first(where: { $0.to.id == todo.id }) else { return todo }

@@ -29,6 +29,7 @@ struct TodosUndoTests {
   /// The undo actions, on lists of up to 8 todos with ids `testID(0)`…: some ids unknown.
   static let undoActions = Gen<TodosStore.Action>.oneOf(
     Gen<[Todo]>.todos(maxCount: 4).map { .discardTodos($0) },
+    Gen<Todo>.todo(id: .id(among: 6)).map { .discardTodo($0) },
     Gen<[Todo]>.todos(maxCount: 4).map {
       .restoreTodos([TodoRun($0, before: Gen<UUID>.testID(5), offset: 1)])
     },
@@ -263,6 +264,67 @@ struct TodosUndoTests {
     store.undoHistory.limit = 0
     store.add(todo("more", 200))
     #expect(!store.canUndo)
+  }
+
+  /// A step of the bounded-history property: add a todo, undo, redo, or set the limit.
+  enum HistoryStep: Equatable, Sendable {
+    case add, undo, redo
+    case limit(Int)
+  }
+
+  @Test("the history keeps the newest steps within its limit, whatever the order of steps")
+  func boundedHistory() {
+    let steps = Gen<HistoryStep>.oneOf(
+      .constant(.add), .constant(.undo), .constant(.redo),
+      Gen<Int>.integer(in: 0...4).map { .limit($0) }
+    ).array(maxCount: 40)
+    check(steps) { steps in
+      let store = TodosStore()
+      // The model: the titles on each side, oldest first, and the list (newest first).
+      var undo: [String] = []
+      var redo: [String] = []
+      var titles: [String] = []
+      var limit = 100
+      for (index, step) in steps.enumerated() {
+        switch step {
+        case .add:
+          store.add(todo("t\(index)", index))
+          titles.insert("t\(index)", at: 0)
+          if limit > 0 { undo = Array((undo + ["t\(index)"]).suffix(limit)) }
+          redo = []
+        case .undo:
+          store.undo()
+          if let title = undo.popLast() {
+            titles.removeFirst()
+            redo = Array((redo + [title]).suffix(limit))
+          }
+        case .redo:
+          store.redo()
+          if let title = redo.popLast() {
+            titles.insert(title, at: 0)
+            undo = Array((undo + [title]).suffix(limit))
+          }
+        case .limit(let newLimit):
+          store.undoHistory.limit = newLimit
+          limit = newLimit
+          undo = Array(undo.suffix(limit))
+          redo = Array(redo.suffix(limit))
+        }
+        let undone = store.undoHistory.undoSteps.map { step -> String in
+          switch step.action {
+          case .discardTodo(let todo): todo.title
+          case .discardTodos(let todos): todos.map(\.title).joined()
+          default: "?"
+          }
+        }
+        let redone = store.undoHistory.redoSteps.map { step -> String in
+          guard case .restoreTodos(let runs) = step.action else { return "?" }
+          return runs.flatMap(\.elements).map(\.title).joined()
+        }
+        try #require(store.todos.map(\.title) == titles, "after step \(index)")
+        try #require(undone == undo && redone == redo, "after step \(index)")
+      }
+    }
   }
 
   @Test("canUndo and canRedo are observed")

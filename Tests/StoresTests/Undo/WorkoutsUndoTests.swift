@@ -26,6 +26,7 @@ struct WorkoutsUndoTests {
   /// The undo actions, on diaries of up to 8 workouts with ids `testID(0)`…: some unknown.
   static let undoActions = Gen<WorkoutsStore.Action>.oneOf(
     Gen<[Workout]>.workouts(maxCount: 4).map { .discardWorkouts($0) },
+    Gen<Workout>.workout(id: .id(among: 8)).map { .discardWorkout($0) },
     Gen<([Workout], Int)>.zip(.workouts(maxCount: 4), .integer(in: 0...9)).map {
       workouts, neighbour in
       // Ids 8… (some in the diary, some not), each once.

@@ -70,6 +70,8 @@ struct WorkoutsModel: Equatable {
       for workout in workouts {
         if let index = model.added.lastIndex(of: workout) { model.added.remove(at: index) }
       }
+    case .discardWorkout(let workout):
+      if let index = model.added.lastIndex(of: workout) { model.added.remove(at: index) }
     case .editWorkout(let edit):
       if let index = model.added.firstIndex(where: { $0.id == edit.to.id }) {
         let old = model.added[index]

@@ -3,49 +3,16 @@ import Observation
 import StoreTesting
 import Stores
 import Testing
+import UndoManagerClient
+import UndoManagerStandIn
 
-/// A stand-in for `UndoManager`, with its documented behaviour: what a handler registers
-/// while undoing goes on the redo stack, and a registration outside undo and redo drops the
-/// redo stack.
-@MainActor
-final class StandInUndoManager: UndoRegistrar {
-  private var undoStack: [(name: String, handler: @MainActor () -> Void)] = []
-  private var redoStack: [(name: String, handler: @MainActor () -> Void)] = []
-  private var isUndoing = false
-  private var isRedoing = false
-
-  func registerUndo(named name: String, _ handler: @escaping @MainActor () -> Void) {
-    if isUndoing {
-      redoStack.append((name, handler))
-    } else {
-      undoStack.append((name, handler))
-      if !isRedoing { redoStack.removeAll() }
-    }
-  }
-
-  var undoMenuItemTitle: String { undoStack.last.map { "Undo \($0.name)" } ?? "Undo" }
-  var redoMenuItemTitle: String { redoStack.last.map { "Redo \($0.name)" } ?? "Redo" }
-  var canUndo: Bool { !undoStack.isEmpty }
-  var canRedo: Bool { !redoStack.isEmpty }
-
-  func undo() {
-    guard let step = undoStack.popLast() else { return }
-    isUndoing = true
-    step.handler()
-    isUndoing = false
-  }
-
-  func redo() {
-    guard let step = redoStack.popLast() else { return }
-    isRedoing = true
-    step.handler()
-    isRedoing = false
-  }
-}
+/// `UndoManager` — Foundation's on Apple platforms, a stand-in with its declarations and
+/// behaviour elsewhere — and the store's bridge to it, compiled against the stand-in.
+private typealias Manager = UndoManagerStandIn.UndoManager
 
 @MainActor
 @Suite("Undo through an UndoManager")
-struct UndoRegistrarTests {
+struct UndoManagerTests {
   let todos = (0..<3).map {
     Todo(id: Gen<UUID>.testID($0), title: "t\($0)", date: Date(timeIntervalSinceReferenceDate: 0))
   }
@@ -53,8 +20,8 @@ struct UndoRegistrarTests {
   @Test("each step is registered with its name; the manager's undo and redo run the store's")
   func menuAndStacks() {
     let store = TodosStore(todos: todos)
-    let manager = StandInUndoManager()
-    store.undoRegistrar = manager
+    let manager = Manager()
+    store.undoManager = manager
     store.delete(atOffsets: [1])
     store.toggle(id: todos[0].id)
     #expect(manager.undoMenuItemTitle == "Undo Toggle Todo")
@@ -80,11 +47,11 @@ struct UndoRegistrarTests {
   func weak() {
     let store = TodosStore(todos: todos)
     do {
-      let manager = StandInUndoManager()
-      store.undoRegistrar = manager
-      #expect(store.undoRegistrar != nil)
+      let manager = Manager()
+      store.undoManager = manager
+      #expect(store.undoManager === manager)
     }
-    #expect(store.undoRegistrar == nil)
+    #expect(store.undoManager == nil)
     store.delete(atOffsets: [0])
     #expect(store.canUndo)
   }
@@ -92,8 +59,8 @@ struct UndoRegistrarTests {
   @Test("a user-defined store gets undo by declaring its inverses")
   func counter() {
     let counter = CounterStore()
-    let manager = StandInUndoManager()
-    counter.undoRegistrar = manager
+    let manager = Manager()
+    counter.undoManager = manager
     counter.send(.increment)
     counter.send(.increment)
     counter.send(.reset)

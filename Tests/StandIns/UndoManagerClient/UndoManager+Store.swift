@@ -1,0 +1,1 @@
+../../../Sources/Stores/Platform/UndoManager+Store.swift
