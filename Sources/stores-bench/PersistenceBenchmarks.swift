@@ -135,7 +135,7 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
       size: "\(count(n)) todos",
       goal: "(the encoding's cost)", times: 21,
       ours: Side("", prepare: { () }) { _ in try! fileStore.trySend(.toggleTodo(id: firstID)) },
-      baseline: Side("(the same, streamed in parts with early writeback)", prepare: { () }) {
+      baseline: Side("(the same, streamed in parts)", prepare: { () }) {
         _ in streamedReplace(bytes, at: limitURL)
       })
   }

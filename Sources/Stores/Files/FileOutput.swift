@@ -1,16 +1,13 @@
 import Foundation
 
-/// The content of a new file, written as it is produced: each part goes to the file at once
-/// and, on Linux, is sent on to the disk (`sync_file_range`) while the next is made, so that
-/// the final `fsync` has little left to wait for — and the content is never all in memory.
+/// The content of a new file, written as it is produced: each part goes to the file at once,
+/// so the content is never all in memory. (Starting each part's writeback at once, with
+/// `sync_file_range`, was measured: on a disk whose flushes are slow it made the final
+/// `fsync` wait longer, not less.)
 package final class FileOutput {
   package let descriptor: Int32
   /// The number of bytes written so far.
   private(set) var count = 0
-  /// The number of bytes already sent on to the disk: whole pages only, since the page the
-  /// next part goes on with would be written twice (and, where pages must stay stable while
-  /// written, the next `write` would wait for it).
-  private var sentToDisk = 0
   /// The `errno` of the first failed write, or 0; nothing more is written after one.
   package private(set) var failure: Int32 = 0
   /// The hash of what was written so far (as ``FileVersion/hash(_:)`` makes it), when asked
@@ -18,7 +15,7 @@ package final class FileOutput {
   private var hasher: Hasher?
 
   /// The size of the parts worth writing on their own: large enough that a part costs one
-  /// call, small enough that the disk starts early on a file of megabytes.
+  /// call, small enough that little of a large file is held in memory.
   package static let partSize = 256 * 1024
 
   /// An output to the file open at `descriptor`; with `hashing`, it also hashes what it
@@ -42,7 +39,7 @@ package final class FileOutput {
   /// The hash of everything written, when the output was made `hashing`.
   var contentHash: Int? { hasher?.finalize() }
 
-  /// Writes `bytes` after what was written so far, and starts writing them to the disk.
+  /// Writes `bytes` after what was written so far.
   package func append(_ bytes: UnsafeRawBufferPointer) {
     guard failure == 0, let start = bytes.baseAddress else { return }
     var offset = 0
@@ -57,12 +54,5 @@ package final class FileOutput {
     }
     count += bytes.count
     hasher?.combine(bytes: bytes)
-    let wholePages = count - count % Self.pageSize
-    if wholePages > sentToDisk {
-      Platform.startWriteback(descriptor, offset: sentToDisk, count: wholePages - sentToDisk)
-      sentToDisk = wholePages
-    }
   }
-
-  private static let pageSize = Int(getpagesize())
 }

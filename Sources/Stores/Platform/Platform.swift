@@ -49,25 +49,6 @@ enum Platform {
     return fsync(descriptor) == 0 ? 0 : errno
   }
 
-  /// Starts writing the `count` bytes at `offset` of the file at `descriptor` to the disk,
-  /// without waiting: a hint, whose failure is harmless (``synchronize(_:)`` makes them
-  /// durable either way). Linux only (`sync_file_range`); nothing elsewhere.
-  static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
-    #if os(Linux)
-      // SYNC_FILE_RANGE_WRITE
-      _ = syncFileRange?(descriptor, Int64(offset), Int64(count), 2)
-    #endif
-  }
-
-  #if os(Linux)
-    /// `sync_file_range`, which Glibc's module does not export (a GNU extension), looked up
-    /// once; `nil` where the C library has none.
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
-      dlsym(
-        UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range"  // RTLD_DEFAULT
-      ).map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
-  #endif
-
   /// `read(2)`, by a name no method shadows.
   static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)

@@ -31,10 +31,10 @@ extension ItemStamps {
   static func write(_ stamps: [ItemStamps], names: [[UInt8]], to writer: inout JSONWriter) {
     var text: [UInt8] = []
     text.reserveCapacity(128)
-    for item in stamps {
+    for index in stamps.indices {
       writer.element()
       text.removeAll(keepingCapacity: true)
-      item.append(names: names, to: &text)
+      stamps[index].append(names: names, to: &text)
       // Letters, digits, `.`, `=` and spaces: nothing to escape.
       text.withUnsafeBufferPointer { text in
         writer.writeQuoted(length: text.count) {
@@ -49,8 +49,7 @@ extension ItemStamps {
   func append(names: [[UInt8]], to text: inout [UInt8]) {
     var base = positioned
     for stamp in fields where stamp < base { base = stamp }
-    var position = position
-    position.withUTF8 { text.append(contentsOf: $0) }
+    text.append(contentsOf: position.utf8)
     text.append(UInt8(ascii: " "))
     base.append(to: &text)
     for field in 0..<fields.count where fields[field] != base {
@@ -156,14 +155,11 @@ package struct ListSync<State: SyncedList>: StateSync {
     // While the lists hold the same ids in the same places (a toggle, an edit), each item is
     // compared with the one in its place: no lookup, no move, and only a changed item's
     // stamps are touched.
-    var inPlace = 0
-    while inPlace < min(old.count, new.count), old[inPlace].id == new[inPlace].id {
-      if old[inPlace] != new[inPlace] {
-        for field in 0..<fields.count where !fields[field].isEqual(old[inPlace], new[inPlace]) {
-          result.items[inPlace].fields[field] = stamp
-        }
+    let (inPlace, changed) = State.itemsInPlace(old, new)
+    for offset in changed {
+      for field in 0..<fields.count where !fields[field].isEqual(old[offset], new[offset]) {
+        result.items[offset].fields[field] = stamp
       }
-      inPlace += 1
     }
     if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
     if inPlace < old.count || inPlace < new.count {

@@ -47,8 +47,7 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     text.append(UInt8(ascii: "."))
     Self.appendBase36(UInt64(counter), to: &text)
     text.append(UInt8(ascii: "."))
-    var device = device.text
-    device.withUTF8 { text.append(contentsOf: $0) }
+    text.append(contentsOf: device.text.utf8)
   }
 
   private static func appendBase36(_ number: UInt64, to text: inout [UInt8]) {

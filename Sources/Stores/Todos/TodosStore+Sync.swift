@@ -12,4 +12,8 @@ extension TodosStore.State: SyncedList {
   ]
 
   package func replacingItems(_ items: [Todo]) -> Self { Self(todos: items) }
+
+  package static func itemsInPlace(_ old: [Todo], _ new: [Todo]) -> (count: Int, changed: [Int]) {
+    sameIDsInPlace(old, new)
+  }
 }

@@ -15,6 +15,12 @@ extension WorkoutsStore.State: SyncedList {
     SyncField("sortType", \.sortType) { $1 = Self(workouts: $1.workoutsInAddedOrder, sortType: $0) }
   ]
 
+  package static func itemsInPlace(_ old: [Workout], _ new: [Workout])
+    -> (count: Int, changed: [Int])
+  {
+    sameIDsInPlace(old, new)
+  }
+
   package func replacingItems(_ items: [Workout]) -> Self {
     var state = Self(workouts: items, sortType: sortType)
     state.keepMemoryOnlyState(from: self)
