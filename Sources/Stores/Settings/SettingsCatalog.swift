@@ -46,8 +46,11 @@ import Foundation
 ///
 /// On a folder a sync engine shares, each device's app writes the same bytes for the same
 /// keys, so the engine has nothing to reconcile; two versions of the app that describe one
-/// key differently make the catalog change as each opens. Deleting the catalog is harmless:
-/// the app writes it again when it next opens its store.
+/// key differently make the catalog change as each opens. When two devices wrote it at once,
+/// the next store that records its keys merges the engine's conflict copies of the catalog
+/// (`settings.keys.sync-conflict-….json`; see `ConflictCopies`) into it — the union again —
+/// and removes them once that is durable. Deleting the catalog is harmless: the app writes it
+/// again when it next opens its store.
 package struct SettingsCatalog: Equatable, Sendable {
   /// The keys described, in the catalog's order.
   package var keys: [SettingsKeyDescription]
@@ -129,25 +132,39 @@ package struct SettingsCatalog: Equatable, Sendable {
         access(place.target, W_OK) == 0
       else { return false }
       let folder = try DataFolder(opening: place.folderPath, for: place.path)
-      guard File.load(place.name, in: folder).merging(keys) != nil else { return true }
+      let copies = ConflictCopies.copies(of: place.name, inFolder: place.folderPath)
+      guard File.load(place.name, in: folder).merging(keys) != nil || !copies.isEmpty else {
+        return true
+      }
       let settingsName = (place.target as NSString).lastPathComponent
       return try FileLock.withLock(
         of: settingsName, in: folder, timeout: .milliseconds(100), path: place.path
       ) { _ in
         FileSystem.removeStaleTemporaries(of: place.name, in: folder)
         let file = File.load(place.name, in: folder)
-        guard let entries = file.merging(keys) else { return true }
-        var writer = JSONWriter()
-        let catalog = JSONValue.object([
-          "keys": .array(entries), "version": .number(JSONNumber(Self.version)),
-        ])
-        try catalog.write(to: &writer)
-        writer.writeLineBreak()
-        let bytes = writer.finish()
-        _ = try FileSystem.replace(
-          place.name, in: folder, creating: file.identity == nil, replacing: file.identity,
-          path: place.catalogPath
-        ) { output in bytes.withUnsafeBytes { output.append($0) } }
+        // The copies a sync engine made of the catalog: their entries join the union.
+        var merged: [String] = []
+        var others: [JSONValue] = []
+        for copy in ConflictCopies.copies(of: place.name, inFolder: place.folderPath) {
+          guard case .entries(let entries) = File.load(copy, in: folder).content else { continue }
+          others += entries
+          merged.append(copy)
+        }
+        if let entries = file.merging(keys, others: others) {
+          var writer = JSONWriter()
+          let catalog = JSONValue.object([
+            "keys": .array(entries), "version": .number(JSONNumber(Self.version)),
+          ])
+          try catalog.write(to: &writer)
+          writer.writeLineBreak()
+          let bytes = writer.finish()
+          _ = try FileSystem.replace(
+            place.name, in: folder, creating: file.identity == nil, replacing: file.identity,
+            path: place.catalogPath
+          ) { output in bytes.withUnsafeBytes { output.append($0) } }
+        }
+        // Only once their entries are durable are the copies removed.
+        for copy in merged { unlinkat(folder.descriptor, copy, 0) }
         return true
       }
     } catch {
@@ -237,17 +254,18 @@ package struct SettingsCatalog: Equatable, Sendable {
       return File(content: .entries(entries), identity: identity)
     }
 
-    /// The entries of the catalog once `keys` are recorded in it, or `nil` when it already
-    /// describes each as it is (or is of a newer version). Each key's entry replaces the
-    /// first entry of its name, in place, or comes last; other entries that are objects
-    /// stay as they are; a repeat of a recorded name goes. O(entries + keys).
-    func merging(_ keys: [SettingsKeyDescription]) -> [JSONValue]? {
+    /// The entries of the catalog once `others` (those of its conflict copies) join it and
+    /// `keys` are recorded in it, or `nil` when it already describes each as it is (or is of
+    /// a newer version). Each key's entry replaces the first entry of its name, in place, or
+    /// comes last; other entries that are objects stay as they are, and those of `others`
+    /// whose names it lacks come after them; a repeat of a name goes. O(entries + keys).
+    func merging(_ keys: [SettingsKeyDescription], others: [JSONValue] = []) -> [JSONValue]? {
       guard !isNewer else { return nil }
       var entries: [JSONValue] = []
       if case .entries(let read) = content { entries = read }
       var index: [KeyValues.Name: Int] = [:]
       var merged: [JSONValue] = []
-      for entry in entries {
+      for entry in entries + others {
         guard case .object(let members) = entry else { continue }
         if case .string(let name)? = members["name"] {
           guard index[KeyValues.Name(name)] == nil else { continue }

@@ -260,6 +260,26 @@ struct SettingsCatalogTests {
     #expect(written.contains(#""colour""#) && written.contains(#""muted""#))
   }
 
+  @Test("a sync engine's copy of the catalog joins the union, then goes; settings leave it be")
+  func conflictCopies() throws {
+    let url = folder.write(#"{"values": {}, "version": 1}"#, to: "settings.json")
+    let settings = try SettingsStore(contentsOf: url, keys: [.key(\.muted)])
+    let copy = "settings.keys.sync-conflict-20261201-120000-ABCDEFG.json"
+    folder.write(
+      #"{"version": 1, "keys": [{"name": "phoneOnly", "type": "bool", "default": true}]}"#,
+      to: copy)
+    // Not a copy of settings.json: the settings store neither merges nor reports it.
+    settings.muted = true
+    try settings.refresh()
+    #expect(settings.core.mergeReport.notMerged.isEmpty && settings.core.mergeReport.merged.isEmpty)
+    #expect(FileManager.default.fileExists(atPath: folder.file(copy).path))
+    #expect(SettingsCatalog.read(besideSettingsAt: url).keys.map(\.name) == ["muted"])
+    // The next store that records its keys takes the copy's entries in, and removes it.
+    _ = try SettingsStore(contentsOf: url, keys: [.key(\.muted)])
+    #expect(SettingsCatalog.read(besideSettingsAt: url).keys.map(\.name) == ["muted", "phoneOnly"])
+    #expect(!FileManager.default.fileExists(atPath: folder.file(copy).path))
+  }
+
   @Test("a link, a folder or a FIFO in the catalog's place is not followed nor replaced")
   func notRegularFiles() throws {
     let url = folder.write(#"{"values": {}, "version": 1}"#, to: "settings.json")
