@@ -24,8 +24,9 @@ enum SettingsCommands {
     /// their catalog, then the file's other keys, sorted.
     @MainActor
     static func all(in settings: SettingsStore) -> [Current] {
-      settings.entries.map(Current.init)
-        + settings.unknownKeys.compactMap { named($0, in: settings) }
+      let values = settings.state.values
+      return settings.entries.map(Current.init)
+        + settings.unknownKeys.compactMap { name in values[name].map { other(name, $0) } }
     }
 
     /// The setting called exactly `name` (the same Unicode scalars: keys that differ only in
@@ -36,8 +37,12 @@ enum SettingsCommands {
       if let entry = settings.entries.first(where: { $0.key.name.utf8.elementsEqual(name.utf8) }) {
         return Current(entry)
       }
-      guard let stored = settings.state.values[name] else { return nil }
-      return Current(
+      return settings.state.values[name].map { other(name, $0) }
+    }
+
+    /// A key nobody declares, holding `stored`: typed by its value.
+    private static func other(_ name: String, _ stored: JSONValue) -> Current {
+      Current(
         setting: Setting(name: name, type: SettingType(of: stored)), value: stored,
         isDefault: false, problem: nil)
     }
