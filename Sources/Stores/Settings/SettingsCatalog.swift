@@ -71,16 +71,24 @@ package struct SettingsCatalog: Equatable, Sendable {
   /// The catalog beside the settings file at `url` (beside its target, when it is a link):
   /// no keys when there is none. Never throws, never writes; O(size of the catalog).
   package static func read(besideSettingsAt url: URL) -> SettingsCatalog {
-    guard let place = try? Place(url) else { return SettingsCatalog(keys: []) }
-    guard let folder = try? DataFolder(opening: place.folderPath, for: place.path) else {
-      return SettingsCatalog(keys: [])
-    }
-    let file = File.load(place.name, in: folder)
-    switch file.content {
-    case .missing: return SettingsCatalog(keys: [])
-    case .invalid(let reason):
-      return SettingsCatalog(
-        keys: [], problem: "the key catalog \(place.name) is ignored: \(reason)")
+    guard let place = try? Place(url),
+      let folder = try? DataFolder(opening: place.folderPath, for: place.path)
+    else { return SettingsCatalog(keys: []) }
+    return SettingsCatalog(File.load(place.name, in: folder).content, name: place.name)
+  }
+
+  /// The catalog `data` holds, as the catalog file `name` (named in ``problem``). Never
+  /// throws; O(size of `data`).
+  package init(parsing data: Data, name: String) {
+    self.init(Content(data), name: name)
+  }
+
+  /// The catalog of `content`, read from the file `name`.
+  private init(_ content: Content, name: String) {
+    switch content {
+    case .missing: self.init(keys: [])
+    case .invalid(let reason), .newer(let reason):
+      self.init(keys: [], problem: "the key catalog \(name) is ignored: \(reason)")
     case .entries(let entries):
       var keys: [SettingsKeyDescription] = []
       var names: Set<KeyValues.Name> = Set(SettingsKeys.builtIn.map { KeyValues.Name($0.name) })
@@ -96,12 +104,61 @@ package struct SettingsCatalog: Equatable, Sendable {
           invalid.append("entry \(index + 1)\(Self.named(entry)) \(error.reason)")
         }
       }
-      guard let first = invalid.first else { return SettingsCatalog(keys: keys) }
+      guard let first = invalid.first else {
+        self.init(keys: keys)
+        return
+      }
       let count = invalid.count == 1 ? "1 entry" : "\(invalid.count) entries"
-      return SettingsCatalog(
+      self.init(
         keys: keys,
-        problem: "\(count) of the key catalog \(place.name) ignored: \(first)"
+        problem: "\(count) of the key catalog \(name) ignored: \(first)"
           + (invalid.count > 1 ? " (and \(invalid.count - 1) more)" : ""))
+    }
+  }
+
+  private init(keys: [SettingsKeyDescription], problem: String? = nil) {
+    self.keys = keys
+    self.problem = problem
+  }
+
+  /// What a catalog file holds.
+  private enum Content {
+    case missing
+    /// Not a catalog: why.
+    case invalid(String)
+    /// A catalog of a newer version, which this version neither reads nor writes: why.
+    case newer(String)
+    /// A catalog of this version: its entries, valid or not.
+    case entries([JSONValue])
+
+    /// The content of a catalog file whose bytes are `data`: at most ``maxSize`` of them,
+    /// JSON, an object with `"version"` and `"keys"`.
+    init(_ data: Data) {
+      guard data.count <= SettingsCatalog.maxSize else {
+        self = .invalid("it is larger than 1 MB")
+        return
+      }
+      guard let json = JSONValue(parsing: data) else {
+        self = .invalid("it is not valid JSON")
+        return
+      }
+      guard case .object(let members) = json, case .number(let number)? = members["version"],
+        let version = number.integer
+      else {
+        self = .invalid(#"it is not an object with a "version""#)
+        return
+      }
+      guard version <= SettingsCatalog.version else {
+        self = .newer(
+          "it is of version \(version), newer than this version reads "
+            + "(\(SettingsCatalog.version))")
+        return
+      }
+      guard version == SettingsCatalog.version, case .array(let entries)? = members["keys"] else {
+        self = .invalid(#"it is not {"version": 1, "keys": […]}"#)
+        return
+      }
+      self = .entries(entries)
     }
   }
 
@@ -193,20 +250,10 @@ package struct SettingsCatalog: Equatable, Sendable {
 
   /// A catalog file as read.
   private struct File {
-    enum Content {
-      case missing
-      /// Not a catalog this version reads: why.
-      case invalid(String)
-      /// A catalog of this version: its entries, valid or not.
-      case entries([JSONValue])
-    }
-
     var content: Content
     /// The identity of the file read, or `nil` when there is none (or it could not be
     /// opened).
     var identity: FileIdentity?
-    /// Whether it is of a newer version, which this version leaves alone.
-    var isNewer = false
 
     /// The catalog `name` in `folder`: a regular file (a link is not followed), of at most
     /// ``SettingsCatalog/maxSize`` bytes.
@@ -224,34 +271,13 @@ package struct SettingsCatalog: Equatable, Sendable {
         }
         return File(content: .invalid("it cannot be read"))
       }
-      let identity = opened.identity
-      guard identity.size <= SettingsCatalog.maxSize,
-        let data = try? opened.contents(path: path), data.count <= SettingsCatalog.maxSize
-      else {
-        return File(
-          content: .invalid("it is larger than 1 MB, or cannot be read"), identity: identity)
+      guard opened.identity.size <= SettingsCatalog.maxSize else {
+        return File(content: .invalid("it is larger than 1 MB"), identity: opened.identity)
       }
-      guard let json = JSONValue(parsing: data) else {
-        return File(content: .invalid("it is not valid JSON"), identity: identity)
+      guard let data = try? opened.contents(path: path) else {
+        return File(content: .invalid("it cannot be read"), identity: opened.identity)
       }
-      guard case .object(let members) = json, case .number(let number)? = members["version"],
-        let version = number.integer
-      else {
-        return File(
-          content: .invalid(#"it is not an object with a "version""#), identity: identity)
-      }
-      guard version <= SettingsCatalog.version else {
-        return File(
-          content: .invalid(
-            "it is of version \(version), newer than this version reads (\(SettingsCatalog.version))"
-          ),
-          identity: identity, isNewer: true)
-      }
-      guard version == SettingsCatalog.version, case .array(let entries)? = members["keys"] else {
-        return File(
-          content: .invalid(#"it is not {"version": 1, "keys": […]}"#), identity: identity)
-      }
-      return File(content: .entries(entries), identity: identity)
+      return File(content: Content(data), identity: opened.identity)
     }
 
     /// The entries of the catalog once `others` (those of its conflict copies) join it and
@@ -260,7 +286,7 @@ package struct SettingsCatalog: Equatable, Sendable {
     /// comes last; other entries that are objects stay as they are, and those of `others`
     /// whose names it lacks come after them; a repeat of a name goes. O(entries + keys).
     func merging(_ keys: [SettingsKeyDescription], others: [JSONValue] = []) -> [JSONValue]? {
-      guard !isNewer else { return nil }
+      if case .newer = content { return nil }
       var entries: [JSONValue] = []
       if case .entries(let read) = content { entries = read }
       var index: [KeyValues.Name: Int] = [:]
@@ -288,8 +314,8 @@ package struct SettingsCatalog: Equatable, Sendable {
 }
 
 /// Why a catalog entry is not a valid ``SettingsKeyDescription``.
-struct InvalidEntry: Error {
-  let reason: String
+package struct InvalidEntry: Error {
+  package let reason: String
 
   init(_ reason: String) {
     self.reason = reason
@@ -324,7 +350,7 @@ extension SettingsKeyDescription {
   /// - Throws: ``InvalidEntry`` when it is not an object, lacks a name (or has an empty one),
   ///   a type this version knows or a default of that type, or has a field of the wrong
   ///   type — an allowed value not of the type, say.
-  init(entry: JSONValue) throws(InvalidEntry) {
+  package init(entry: JSONValue) throws(InvalidEntry) {
     guard case .object(let members) = entry else { throw InvalidEntry("is not an object") }
     func flag(_ key: String) throws(InvalidEntry) -> Bool {
       switch members[key] {

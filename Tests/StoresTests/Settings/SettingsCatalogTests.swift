@@ -306,3 +306,35 @@ struct SettingsCatalogTests {
     }
   }
 }
+
+extension SettingsCatalogTests {
+  @Test("any bytes as a catalog: read without a crash, each key read back from its entry")
+  func anyBytes() throws {
+    let valid = try #require(
+      text(
+        {
+          let url = folder.write(#"{"values": {}, "version": 1}"#, to: "settings.json")
+          SettingsCatalog.record(
+            SettingsKeys.catalogued.map(\.keyDescription), besideSettingsAt: url)
+          return catalogURL
+        }()))
+    let bytes = Array(valid.utf8)
+    // A valid catalog with a few bytes replaced, or removed, anywhere.
+    let edits = Gen<(Int, Int, UInt8)>.zip(
+      .integer(in: 0...bytes.count - 1), .integer(in: 0...3), Gen<UInt8>.integer(in: 0...127)
+    ).array(count: 1...6)
+    check(edits, iterations: 300) { edits in
+      var mutated = bytes
+      for (place, length, byte) in edits {
+        let start = min(place, mutated.count)
+        mutated.replaceSubrange(
+          start..<min(start + length, mutated.count), with: length == 0 ? [] : [byte])
+      }
+      let catalog = SettingsCatalog(parsing: Data(mutated), name: "settings.keys.json")
+      for key in catalog.keys {
+        try requireEqual(try SettingsKeyDescription(entry: key.json), key)
+      }
+      try require(catalog.keys.count <= SettingsKeys.catalogued.count)
+    }
+  }
+}
