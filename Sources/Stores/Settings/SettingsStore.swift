@@ -84,7 +84,7 @@ public final class SettingsStore: KeyValueStore {
   @ObservationIgnored public let core: StoreCore<SettingsStore>
   @ObservationIgnored public let keyObservation = KeyObservation()
   /// The settings file, for a store opened on one: the key catalog is beside it.
-  @ObservationIgnored private var url: URL?
+  @ObservationIgnored private let url: URL?
   /// While the app's keys wait to be recorded in the key catalog: the callback that tries
   /// again after each change of the store.
   @ObservationIgnored private var catalogRetry: ObserverToken?
@@ -92,6 +92,7 @@ public final class SettingsStore: KeyValueStore {
   /// Settings in memory, with `values` set explicitly and the app's own `keys` registered.
   public init(values: [String: JSONValue] = [:], keys: [AnySettingsKey] = []) {
     core = StoreCore(state: KeyValues(values))
+    url = nil
     keyObservation.start(self)
     register(keys, recordingInCatalog: false)
   }
@@ -112,8 +113,8 @@ public final class SettingsStore: KeyValueStore {
     contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout
   ) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
-    keyObservation.start(self)
     self.url = url
+    keyObservation.start(self)
     register(keys, recordingInCatalog: true)
   }
 
