@@ -17,6 +17,21 @@ struct Context {
   func settings() throws -> SettingsStore {
     try merged(SettingsStore(contentsOf: paths.settings), paths.settings)
   }
+  /// The settings, with the app keys their key catalog describes (`settings.keys.json`)
+  /// registered, so that they are listed, read, checked and reset as diary's own; warns once
+  /// when the catalog, or some of its entries, are not valid (and ignored). Reading the
+  /// catalog writes nothing.
+  func appSettings() throws -> SettingsStore {
+    let settings = try settings()
+    let catalog = SettingsCatalog.read(besideSettingsAt: paths.settings)
+    if let problem = catalog.problem {
+      output.message("diary: warning: \(Terminal.escaped(problem))")
+    }
+    settings.register(
+      catalog.keys.map(AnySettingsKey.init(described:)), recordingInCatalog: false)
+    return settings
+  }
+
   func todos() throws -> TodosStore { try merged(TodosStore(contentsOf: paths.todos), paths.todos) }
   func workouts() throws -> WorkoutsStore {
     try merged(WorkoutsStore(contentsOf: paths.workouts), paths.workouts)

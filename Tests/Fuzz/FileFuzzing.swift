@@ -20,6 +20,18 @@ func checkFile(_ data: Data) {
   roundTrip(data, as: KeyValues.self)
   roundTrip(data, as: TodosStore.State.self)
   roundTrip(data, as: WorkoutsStore.State.self)
+  checkCatalog(data)
+}
+
+/// Reads `data` as a key catalog: each key it describes must read back from its own entry,
+/// and check a value of its default without a crash.
+func checkCatalog(_ data: Data) {
+  for key in SettingsCatalog(parsing: data, name: "fuzz.keys.json").keys {
+    guard (try? SettingsKeyDescription(entry: key.json)) == key,
+      AnySettingsKey(described: key).problem(with: key.defaultValue) == nil
+        || key.allowedValues != .any
+    else { fatalError("the key catalog's \(key.name) did not survive a round trip") }
+  }
 }
 
 func roundTrip<State: PersistentState>(_ data: Data, as type: State.Type) {

@@ -16,6 +16,9 @@ public struct SettingsKey<Value: SettingValue>: Sendable {
   public let summary: String
   /// The values the key allows.
   public let allowedValues: AllowedValues
+  /// Whether the key has a rule of code (a `problem` closure) beyond ``allowedValues``: a
+  /// rule other programs cannot check, only the app (see the key catalog).
+  let hasRule: Bool
   private let problem: @Sendable (Value) -> String?
 
   /// A key whose values are allowed when `problem` returns `nil` for them (it returns what is
@@ -24,13 +27,23 @@ public struct SettingsKey<Value: SettingValue>: Sendable {
   public init(
     _ name: String, default defaultValue: Value, summary: String,
     allowedValues: AllowedValues? = nil,
-    problem: @escaping @Sendable (Value) -> String? = { _ in nil }
+    problem: (@Sendable (Value) -> String?)? = nil
+  ) {
+    self.init(
+      name, defaultValue, summary, allowedValues: allowedValues, hasRule: problem != nil,
+      problem: problem ?? { _ in nil })
+  }
+
+  private init(
+    _ name: String, _ defaultValue: Value, _ summary: String, allowedValues: AllowedValues?,
+    hasRule: Bool, problem: @escaping @Sendable (Value) -> String?
   ) {
     self.name = name
     self.defaultValue = defaultValue
     self.summary = summary
     self.allowedValues =
       allowedValues ?? Value.allowedValues.map { .oneOf($0.map(\.json)) } ?? .any
+    self.hasRule = hasRule
     self.problem = problem
   }
 
@@ -55,7 +68,7 @@ extension SettingsKey where Value: Comparable {
     _ name: String, default defaultValue: Value, in range: ClosedRange<Value>, summary: String
   ) {
     let allowed = AllowedValues.range(min: range.lowerBound.json, max: range.upperBound.json)
-    self.init(name, default: defaultValue, summary: summary, allowedValues: allowed) { value in
+    self.init(name, defaultValue, summary, allowedValues: allowed, hasRule: false) { value in
       range.contains(value) ? nil : "is out of range \(allowed)"
     }
   }
@@ -94,6 +107,8 @@ public struct AnySettingsKey: Sendable {
   public let allowedValues: AllowedValues
   /// The default value.
   public let defaultValue: JSONValue
+  /// The key as the key catalog describes it to other programs (see ``SettingsCatalog``).
+  package let keyDescription: SettingsKeyDescription
   private let checkJSON: @Sendable (JSONValue) -> String?
   private let sameValue: @Sendable (JSONValue?, JSONValue?) -> Bool
 
@@ -102,6 +117,7 @@ public struct AnySettingsKey: Sendable {
     summary = key.summary
     allowedValues = key.allowedValues
     defaultValue = key.defaultValue.json
+    keyDescription = SettingsKeyDescription(key)
     let expected: String
     switch (key.allowedValues, key.defaultValue.json) {
     case (.oneOf(let values), _):
@@ -123,6 +139,19 @@ public struct AnySettingsKey: Sendable {
     sameValue = { a, b in
       a == b || KeyValues.value(for: key, stored: a) == KeyValues.value(for: key, stored: b)
     }
+  }
+
+  /// The key `description` describes, as another program than the app that declared it sees
+  /// it (see ``SettingsCatalog``): its stored values are checked against the description —
+  /// their kind, the range or the cases it allows — not against a rule of the app's code.
+  package init(described description: SettingsKeyDescription) {
+    name = description.name
+    summary = description.summary
+    allowedValues = description.allowedValues
+    defaultValue = description.defaultValue
+    keyDescription = description
+    checkJSON = { description.problem(with: $0) }
+    sameValue = { description.readsSame($0, $1) }
   }
 
   /// The setting at `keyPath` of ``SettingsKeys``, built in or an app's own:

@@ -28,9 +28,11 @@ import Observation
 /// value its rule refuses is reported like a built-in key's. (An extension can only add
 /// computed properties, which no reflection finds: hence the registration.)
 ///
-/// `diary settings` lists such a key after the built-in ones and edits it (`diary settings set
-/// theme dark`); the tool does not know the app's rule, so a value the rule refuses reads as
-/// the default in the app.
+/// A store on a file describes its registered keys in the key catalog beside the file, and
+/// `diary settings` reads it: it lists such a key after the built-in ones with its default
+/// and summary, checks what it sets against the key's type, range or cases, and resets it.
+/// A rule of code (the `problem` closure) cannot be described: the app checks it when it
+/// reads, so a value the rule refuses reads as the default in the app.
 public struct SettingsKeys: Sendable {
   /// Hours of sleep to aim for each night: a number in 0...24, 8 by default.
   public let sleepGoal = SettingsKey<Double>(
@@ -81,12 +83,18 @@ public final class SettingsStore: KeyValueStore {
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
   @ObservationIgnored public let keyObservation = KeyObservation()
+  /// The settings file, for a store opened on one: the key catalog is beside it.
+  @ObservationIgnored private let url: URL?
+  /// While the app's keys wait to be recorded in the key catalog: the callback that tries
+  /// again after each change of the store.
+  @ObservationIgnored private var catalogRetry: ObserverToken?
 
   /// Settings in memory, with `values` set explicitly and the app's own `keys` registered.
   public init(values: [String: JSONValue] = [:], keys: [AnySettingsKey] = []) {
     core = StoreCore(state: KeyValues(values))
+    url = nil
     keyObservation.start(self)
-    for key in keys { register(key) }
+    register(keys, recordingInCatalog: false)
   }
 
   /// The settings in the file at `url`; a missing file is all defaults.
@@ -94,25 +102,55 @@ public final class SettingsStore: KeyValueStore {
   /// An action waits at most `lockTimeout` for another process that holds the file's lock,
   /// then fails with ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)``.
   ///
+  /// The app's own `keys` are registered (see ``register(_:)``) and described in the key
+  /// catalog beside the file (`settings.keys.json`), so that `diary` treats them as its own
+  /// keys: written only when the description changes, and only when the file exists and
+  /// this process may write it — else with the store's first change (see "The key catalog"
+  /// in the Settings article).
+  ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  /// The app's own `keys` are registered (see ``register(_:)``).
   public init(
     contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout
   ) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
+    self.url = url
     keyObservation.start(self)
-    for key in keys { register(key) }
+    register(keys, recordingInCatalog: true)
   }
 
   /// Registers one of the app's keys — `settings.register(.key(\.theme))` — so that it is in
   /// ``keys`` and ``KeyValueStore/entries``, ``KeyValueStore/reset()`` resets it and its
   /// stored value is checked. It replaces an app key of the same name; a key named as a
-  /// built-in one is not registered (the built-in one stays). Registering writes nothing.
+  /// built-in one is not registered (the built-in one stays). Registering writes no setting;
+  /// on a file, it records the key in the key catalog as `init(contentsOf:keys:)` does (pass
+  /// the keys there to record them all at once).
   public func register(_ key: AnySettingsKey) {
-    guard !SettingsKeys.builtIn.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
-    else { return }
-    appKeys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
-    appKeys.append(key)
+    register([key], recordingInCatalog: true)
+  }
+
+  /// Registers `keys` (see ``register(_:)``); with `recordingInCatalog`, a store on a file
+  /// records them in the key catalog. Another program that registers the keys the catalog
+  /// describes (`diary`) records nothing. O(registered keys) per key, plus the catalog's
+  /// size.
+  package func register(_ keys: [AnySettingsKey], recordingInCatalog: Bool) {
+    for key in keys {
+      guard !SettingsKeys.builtIn.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
+      else { continue }
+      appKeys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
+      appKeys.append(key)
+    }
+    if recordingInCatalog, !keys.isEmpty { recordCatalog() }
+  }
+
+  /// Records the app's keys in the key catalog beside the file; when that cannot be done
+  /// now, tries again after each change of the store until it is done.
+  private func recordCatalog() {
+    guard let url else { return }
+    if SettingsCatalog.record(appKeys.map(\.keyDescription), besideSettingsAt: url) {
+      catalogRetry = nil
+    } else if catalogRetry == nil {
+      catalogRetry = onChange { [weak self] _, _ in self?.recordCatalog() }
+    }
   }
 
   /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.

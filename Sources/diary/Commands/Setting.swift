@@ -83,6 +83,12 @@ struct Setting: Sendable {
   let allowedDescription: String
   /// Whether `diary` knows the key, with its type and validation.
   let isBuiltIn: Bool
+  /// Whether an app declares the key, as its key catalog describes it (see
+  /// ``init(app:)``).
+  let isAppKey: Bool
+  /// Whether the key is declared, by `diary` or an app: it has a default and a summary, and
+  /// reads as its default when it is not set.
+  var isDeclared: Bool { isBuiltIn || isAppKey }
   /// The JSON to store for what was typed.
   ///
   /// It throws ``SettingsError/invalidValue(key:value:problem:)`` (exit 65) when the text is
@@ -113,6 +119,7 @@ struct Setting: Sendable {
     self.type = type
     defaultValue = key.defaultValue.json
     isBuiltIn = true
+    isAppKey = false
     allowedValues = key.allowedValues == .any ? nil : key.allowedValues
     if valueType.cases.isEmpty {
       allowedDescription = key.allowedValues == .any ? type.description : "\(key.allowedValues)"
@@ -138,6 +145,7 @@ struct Setting: Sendable {
     allowedValues = nil
     allowedDescription = type.description
     isBuiltIn = false
+    isAppKey = false
     func reading<Value: Sendable>(
       _ valueType: ValueType<Value>, _ json: @escaping @Sendable (Value) -> JSONValue
     ) -> @Sendable (String, LocalTime) throws -> JSONValue {
@@ -167,6 +175,71 @@ struct Setting: Sendable {
       case .null, .array, .object: nil
       }
     }
+  }
+
+  /// An app's key, as its key catalog describes it: a value is read by the key's kind and
+  /// checked against the range or the cases it allows, as diary's own keys are; a rule of the
+  /// app's code (`description.hasRule`) is the app's to check when it reads.
+  init(app description: SettingsKeyDescription) {
+    let type = SettingType.allCases.first { $0.name == description.kind.rawValue } ?? .json
+    let base = Setting(name: description.name, type: type)
+    let name = description.name
+    self.name = name
+    summary = description.summary
+    self.type = type
+    defaultValue = description.defaultValue
+    allowedValues = description.allowedValues == .any ? nil : description.allowedValues
+    isBuiltIn = false
+    isAppKey = true
+    // `null` is not typed: it is the key not set, which `reset` gives.
+    let cases: [JSONValue]
+    if case .oneOf(let values) = description.allowedValues {
+      cases = values.filter { $0 != .null }
+    } else {
+      cases = []
+    }
+    let names = cases.map(base.format)
+    var allowed: String
+    switch description.allowedValues {
+    case .any:
+      allowed = description.isEnumeration ? "the app's cases (\(type.name))" : type.description
+    case .oneOf: allowed = names.joined(separator: ", ")
+    case .range, .described: allowed = "\(description.allowedValues)"
+    }
+    if description.hasRule { allowed += ", checked by the app" }
+    allowedDescription = allowed
+    read = { text, time in
+      var json = try base.read(text, time)
+      guard description.isOfKind(json) else {
+        throw SettingsError.invalidValue(
+          key: name, value: text, problem: "is not \(description.expected)")
+      }
+      guard !cases.isEmpty else {
+        if let problem = description.allowedProblem(with: json) {
+          throw SettingsError.invalidValue(key: name, value: text, problem: problem)
+        }
+        return json
+      }
+      // A case in any letter case, as diary's own choices are typed.
+      if case .string(let typed) = json, !cases.contains(json) {
+        let matches = cases.filter {
+          if case .string(let value) = $0 {
+            value.lowercased() == typed.lowercased()
+          } else {
+            false
+          }
+        }
+        if matches.count == 1 { json = matches[0] }
+      }
+      guard description.allowedProblem(with: json) == nil else {
+        throw SettingsError.invalidValue(
+          key: name, value: text,
+          problem: "is not " + names.joined(separator: ", ", lastSeparator: " or ")
+            + (type == .string ? Suggestion.phrase(for: text, among: names) : ""))
+      }
+      return json
+    }
+    formatValue = { json in json == .null ? "" : base.format(json) }
   }
 
   /// The error of a value that is not of the setting's type, as the library words one that

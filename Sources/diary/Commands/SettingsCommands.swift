@@ -1,8 +1,9 @@
 import Foundation
 import Stores
 
-/// `diary settings …`: list, read, change and reset the settings — those the tool knows and
-/// any other key in the file, such as an app's own.
+/// `diary settings …`: list, read, change and reset the settings — those the tool knows, those
+/// an app declares (described in the key catalog beside the file, see `SettingsCatalog`)
+/// and any other key in the file.
 enum SettingsCommands {
   static let group = CommandGroup(
     name: "settings", summary: "Read and change the settings",
@@ -19,27 +20,49 @@ enum SettingsCommands {
     /// Why the value stored is not valid (so the default is in effect), or `nil`.
     var problem: String?
 
-    /// The built-in settings in the order declared, then the file's other keys, sorted.
+    /// The built-in settings in the order declared, then the app's keys in the order of
+    /// their catalog, then the file's other keys, sorted.
     @MainActor
     static func all(in settings: SettingsStore) -> [Current] {
-      Setting.builtIn.compactMap { named($0.name, in: settings) }
-        + settings.unknownKeys.compactMap { named($0, in: settings) }
+      let values = settings.state.values
+      return settings.entries.map(Current.init)
+        + settings.unknownKeys.compactMap { name in values[name].map { other(name, $0) } }
     }
 
     /// The setting called exactly `name` (the same Unicode scalars: keys that differ only in
-    /// Unicode normalization are two keys), when the tool knows it or the file holds it.
+    /// Unicode normalization are two keys), when the tool or an app declares it or the file
+    /// holds it.
     @MainActor
     static func named(_ name: String, in settings: SettingsStore) -> Current? {
-      if let setting = Setting.builtIn.first(where: { $0.name.utf8.elementsEqual(name.utf8) }),
-        let entry = settings.entries.first(where: { $0.key.name.utf8.elementsEqual(name.utf8) })
-      {
-        return Current(
-          setting: setting, value: entry.value, isDefault: entry.isDefault, problem: entry.problem)
+      if let entry = settings.entries.first(where: { $0.key.name.utf8.elementsEqual(name.utf8) }) {
+        return Current(entry)
       }
-      guard let stored = settings.state.values[name] else { return nil }
-      return Current(
+      return settings.state.values[name].map { other(name, $0) }
+    }
+
+    /// A key nobody declares, holding `stored`: typed by its value.
+    private static func other(_ name: String, _ stored: JSONValue) -> Current {
+      Current(
         setting: Setting(name: name, type: SettingType(of: stored)), value: stored,
         isDefault: false, problem: nil)
+    }
+
+    /// A declared setting — built in, or an app's registered from its catalog — and what
+    /// the file holds for it.
+    @MainActor
+    init(_ entry: SettingsEntry) {
+      let name = entry.key.name
+      self.init(
+        setting: Setting.builtIn.first { $0.name.utf8.elementsEqual(name.utf8) }
+          ?? Setting(app: entry.key.keyDescription),
+        value: entry.value, isDefault: entry.isDefault, problem: entry.problem)
+    }
+
+    init(setting: Setting, value: JSONValue?, isDefault: Bool, problem: String?) {
+      self.setting = setting
+      self.value = value
+      self.isDefault = isDefault
+      self.problem = problem
     }
 
     /// The value as typed, "" when there is none.
@@ -73,17 +96,18 @@ enum SettingsCommands {
     static let name = "list"
     static let summary = "Show every setting: value, default and allowed values"
     static let discussion = """
-      The settings diary knows come first, then the other keys of the file (an app's own \
-      settings), alphabetically. A '*' marks a value that differs from its default. Long \
-      values are shortened to fit; 'diary settings get KEY' prints them whole.
+      The settings diary knows come first, then those of an app that opened the file with \
+      its own keys (described in the key catalog beside it, settings.keys.json), then the \
+      file's other keys, alphabetically. A '*' marks a value that differs from its default. \
+      Long values are shortened to fit; 'diary settings get KEY' prints them whole.
       """
 
     func run(_ context: Context) throws {
-      let settings = try context.settings()
+      let settings = try context.appSettings()
       let all = Current.all(in: settings)
       if context.json { return try JSONOutput.writeArray(all.map(Entry.init), to: context.output) }
       try SettingsTable(all, terminal: context.terminal).write(to: context.output)
-      if all.contains(where: { !$0.isDefault && $0.setting.isBuiltIn }) {
+      if all.contains(where: { !$0.isDefault && $0.setting.isDeclared }) {
         try context.output.line("* differs from the default")
       }
       for current in all { warnIfInvalid(current, context) }
@@ -110,7 +134,7 @@ enum SettingsCommands {
     var key = ""
 
     func run(_ context: Context) throws {
-      let settings = try context.settings()
+      let settings = try context.appSettings()
       guard let current = Current.named(key, in: settings) else {
         throw unknownSetting(key, in: settings, usage: Self.usage(in: "settings"))
       }
@@ -140,9 +164,10 @@ enum SettingsCommands {
       false (also yes/no, on/off, 1/0), text, or one of the allowed values, in any case. A \
       value that is not valid is refused (exit 65) and nothing changes.
       A setting diary knows keeps its type and validation: --type is refused for it (exit 64). \
-      Any other key is typed by --type, else by the value the file holds for it (a list or an \
-      object is JSON): an app's own setting is set with, say, diary settings set theme dark \
-      --type string. A date is stored as ISO 8601 (--type date takes what 'todos add --date' \
+      So does an app's setting described in its key catalog (settings.keys.json, written by \
+      the app): its type, range or cases (--type, if given, must be its type). Any other key \
+      is typed by --type, else by the value the file holds for it (a list or an object is \
+      JSON): diary settings set theme dark --type string. A date is stored as ISO 8601 (--type date takes what 'todos add --date' \
       takes), data as base64, and a list, set, dictionary, range or other value as the JSON \
       typed: diary settings set favourites '["a","b"]' --type json.
       Example: diary settings set sleepGoal 7.5
@@ -155,7 +180,7 @@ enum SettingsCommands {
     func run(_ context: Context) throws {
       let usage = Self.usage(in: "settings")
       guard !key.isEmpty else { throw DiaryError("a setting needs a name: KEY is empty") }
-      let settings = try context.settings()
+      let settings = try context.appSettings()
       let current = Current.named(key, in: settings)
       let setting: Setting
       switch (current?.setting, type) {
@@ -163,11 +188,22 @@ enum SettingsCommands {
         throw DiaryError.usage(
           "\(key) is diary's own setting, of type \(known.type.name): "
             + "leave out --type", usage)
+      case (let known?, let type?) where known.isAppKey && type != known.type:
+        throw DiaryError.usage(
+          "\(Terminal.escapedKey(key)) is the app's setting, of type \(known.type.name) (its key "
+            + "catalog says so), not \(type.name): leave out --type", usage)
+      case (let known?, _) where known.isAppKey: setting = known
       case (_, let type?): setting = Setting(name: key, type: type)
       case (let existing?, nil): setting = existing
       case (nil, nil): throw unknownSetting(key, in: settings, usage: usage, canAdd: true)
       }
-      try settings.trySend(.set(key: key, value: try setting.read(value, context.time)))
+      let json = try setting.read(value, context.time)
+      if json == .null && setting.isAppKey {
+        // An optional's nil is its key not set, as the app stores it.
+        try settings.remove([key])
+      } else {
+        try settings.trySend(.set(key: key, value: json))
+      }
       let stored = Current.named(key, in: settings)
       context.output.recordSaved("set \(Terminal.escaped(key))")
       if context.json, let stored {
@@ -180,27 +216,26 @@ enum SettingsCommands {
 
   struct Reset: ParsableCommand {
     static let name = "reset"
-    static let summary = "Put a setting, or every setting diary knows, back to its default"
+    static let summary =
+      "Put a setting, or every setting diary or the app declares, back to its default"
     static let arguments: [Argument<Reset>] = [
       .optional(
         \.key, .text("KEY"),
-        summary: "The setting; every setting diary knows when left out. A key diary does not "
-          + "know is removed from the file")
+        summary: "The setting; every setting diary or the app declares when left out. A key "
+          + "neither declares is removed from the file")
     ]
     var key: String?
 
     func run(_ context: Context) throws {
-      let settings = try context.settings()
+      let settings = try context.appSettings()
       guard let key else {
         try settings.reset()
         context.output.recordSaved("reset the settings")
-        let all = Setting.builtIn.compactMap { Current.named($0.name, in: settings) }
+        let all = settings.entries.map(Current.init)
         if context.json {
           return try JSONOutput.writeArray(all.map(Entry.init), to: context.output)
         }
-        for current in all {
-          try context.output.line("\(current.setting.name) = \(current.formatted) (default)")
-        }
+        for current in all { try context.output.line(Self.isDefault(current)) }
         return
       }
       guard let current = Current.named(key, in: settings) else {
@@ -213,9 +248,15 @@ enum SettingsCommands {
         ?? Current(setting: current.setting, value: nil, isDefault: false, problem: nil)
       if context.json { return try JSONOutput.write(Entry(current: after), to: context.output) }
       try context.output.line(
-        after.setting.isBuiltIn
-          ? "\(key) = \(after.formatted) (default)"
-          : "\(Terminal.escapedKey(key)) is not set any more")
+        after.setting.isDeclared
+          ? Self.isDefault(after) : "\(Terminal.escapedKey(key)) is not set any more")
+    }
+
+    /// "sleepGoal = 8 (default)"; "nickname is not set (default)" for an optional's `nil`.
+    private static func isDefault(_ current: Current) -> String {
+      let name = Terminal.escapedKey(current.setting.name)
+      guard current.value != .null else { return "\(name) is not set (default)" }
+      return "\(name) = \(Terminal.escaped(current.formatted)) (default)"
     }
   }
 

@@ -19,7 +19,7 @@ struct SettingsTable {
       let setting = current.setting
       return [
         Terminal.escapedKey(setting.name),
-        current.formatted + (setting.isBuiltIn && !current.isDefault ? " *" : ""),
+        current.formatted + (setting.isDeclared && !current.isDefault ? " *" : ""),
         setting.defaultValue.map(setting.format) ?? "", setting.allowedDescription,
       ]
     }
