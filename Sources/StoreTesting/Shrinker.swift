@@ -19,9 +19,14 @@
 ///    equal values together — values drawn the same way (same maxima) with the same choices,
 ///    choice by choice, so that `[-7, -7]` becomes `[0, 0]`; then lower nearby pairs of values
 ///    drawn the same way by a common amount, keeping their difference;
-/// 4. only when 1–3 are stuck: lower a choice by 1 and drop all choices after it, swap
+/// 4. only when 1–3 are stuck: delete elements raising the values after them by one (positions
+///    among the items that qualify, which the deleted element had disqualified one of),
+///    lower a choice by 1 and drop all choices after it, swap
 ///    out-of-order pairs (sorting) and move value from an earlier choice to a later one
-///    (redistribution, e.g. `[50, 50]` → `[0, 100]`).
+///    (redistribution, e.g. `[50, 50]` → `[0, 100]`);
+/// 5. only when 1–4 are stuck, once: the `search` the caller gave, for a smaller failing input
+///    that no edit of this one reaches (a state machine's breadth-first search for a shorter
+///    program, see `Property.shorterProgram`), with at most a quarter of the budget.
 struct Shrinker<Value> {
   struct Candidate {
     var choices: [UInt64]
@@ -47,6 +52,10 @@ struct Shrinker<Value> {
   /// Runs one test case from a source (here always in replay mode).
   private let run: (inout ChoiceSource) -> CaseOutcome<Value>
   private let maxAttempts: Int
+  /// Looks for a failing input smaller than the given choices with at most the given number
+  /// of runs; returns its choices (`nil` when none was found) and the runs it made.
+  typealias Search = (_ best: [UInt64], _ budget: Int) -> (choices: [UInt64]?, attempts: Int)
+  private let search: Search?
   /// Hashes of the candidates already evaluated (hashes, not sequences, to bound memory; a
   /// collision merely skips one candidate).
   private var tried: Set<Int> = []
@@ -59,10 +68,12 @@ struct Shrinker<Value> {
   private(set) var steps = 0
 
   init(
-    failing: Candidate, maxAttempts: Int, run: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
+    failing: Candidate, maxAttempts: Int, search: Search? = nil,
+    run: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) {
     self.best = failing
     self.maxAttempts = maxAttempts
+    self.search = search
     self.run = run
   }
 
@@ -70,6 +81,7 @@ struct Shrinker<Value> {
 
   /// Runs the passes until no pass makes progress or the attempt budget is spent.
   mutating func shrink() {
+    var searched = false
     while !exhausted {
       let before = best.choices
       replaceNodesWithDescendants()
@@ -83,6 +95,17 @@ struct Shrinker<Value> {
         lowerAndTruncate()
         swapPairs()
         redistributePairs()
+      }
+      if best.choices == before {
+        deleteElementsRaisingValuesAfter()
+      }
+      if best.choices == before, !searched, !exhausted, let search {
+        searched = true
+        // A quarter of the budget at most, and one attempt left to take what it finds.
+        let budget = Swift.min(maxAttempts / 4, maxAttempts - attempts - 1)
+        let (found, used) = search(best.choices, budget)
+        attempts += used
+        if let found { consider(found) }
       }
       if best.choices == before {
         return
@@ -144,7 +167,8 @@ struct Shrinker<Value> {
   }
 
   /// Deletes whole collection elements (an element's choices and the choice that asked for it),
-  /// from the last one to the first.
+  /// from the last one to the first; each deletion also with the values after it lowered by
+  /// one.
   private mutating func deleteElements() {
     var index = best.elements.count - 1
     while index >= 0 && !exhausted {
@@ -152,24 +176,47 @@ struct Shrinker<Value> {
       var candidate = best.choices
       candidate.removeSubrange(element)
       if !consider(candidate) {
-        consider(lowering(valuesAfter: element, in: candidate))
+        consider(shifting(valuesAfter: element, in: candidate, up: false))
       }
       index = Swift.min(index, best.elements.count) - 1
     }
     for count in [2, 3, 4, 8] { deleteRuns(of: count) }
   }
 
+  /// Deletes whole collection elements, last first, with the values after each raised by one
+  /// (see `shifting(valuesAfter:in:up:)`).
+  private mutating func deleteElementsRaisingValuesAfter() {
+    var index = best.elements.count - 1
+    while index >= 0 && !exhausted {
+      let element = best.elements[index]
+      var candidate = best.choices
+      candidate.removeSubrange(element)
+      consider(shifting(valuesAfter: element, in: candidate, up: true))
+      index = Swift.min(index, best.elements.count) - 1
+    }
+  }
+
   /// `candidate` — the best choices with `deleted` removed — with each value after the
-  /// deleted range lowered by one (its last choice): values that are positions in a list
-  /// shift when an element before them goes (`[0, 2, 1]` without its first element is
-  /// `[1, 0]`, not `[2, 1]`).
-  private func lowering(valuesAfter deleted: Range<Int>, in candidate: [UInt64]) -> [UInt64] {
-    var lowered = candidate
+  /// deleted range lowered (or raised, `up`) by one, in its last choice: values that are
+  /// positions in a list shift when an element before them goes (`[0, 2, 1]` without its
+  /// first element is `[1, 0]`, not `[2, 1]`), and positions among the items that qualify
+  /// shift the other way when the deleted step made one stop qualifying (a state machine's
+  /// pop that emptied one of the heaps its later pops pick among).
+  private func shifting(valuesAfter deleted: Range<Int>, in candidate: [UInt64], up: Bool)
+    -> [UInt64]
+  {
+    var shifted = candidate
     for span in best.values where span.range.lowerBound >= deleted.upperBound {
       let last = span.range.upperBound - 1 - deleted.count
-      if lowered[last] > 0 { lowered[last] -= 1 }
+      if up {
+        // Not bounded by the maximum it was drawn with: the list may be longer now (replay
+        // clamps a choice to its draw's maximum).
+        if shifted[last] < .max { shifted[last] += 1 }
+      } else if shifted[last] > 0 {
+        shifted[last] -= 1
+      }
     }
-    return lowered
+    return shifted
   }
 
   /// Deletes runs of `count` adjacent elements (whose choices follow each other), last first:
