@@ -263,7 +263,7 @@ extension Property {
   @MainActor
   private static func runProgram<Machine: StateMachine>(
     _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource,
-    ended: ((Machine, _ enabled: [Int]) -> Void)? = nil
+    ended: (Machine, _ enabled: [Int]) -> Void = { _, _ in }
   ) -> CaseOutcome<[Machine.Command]> {
     var program: [Machine.Command] = []
     var machine: Machine?
@@ -301,7 +301,7 @@ extension Property {
         }
         guard !isDisabled else { return .discarded }
         guard let (index, command) = step else {
-          ended?(machine, enabled)
+          ended(machine, enabled)
           break
         }
         program.append(command)
