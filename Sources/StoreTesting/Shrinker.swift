@@ -11,9 +11,10 @@
 /// 1. replace levels of recursive values with levels inside them (a tree with a subtree),
 ///    delete whole collection elements, last first (also lowering the values after one by
 ///    one, positions that shift), and runs of 2, 3, 4 and 8 adjacent elements (steps that
-///    only fail together), then blocks of 32, 16, …, 1 consecutive
-///    choices, also together with decrementing the choice before the block (a count that
-///    governs it);
+///    only fail together), then blocks of 32, 16, 8, 4, 3, 2 and 1 consecutive
+///    choices (3: a level of a recursive value with one choice for its kind and two for its
+///    number, so that a subtree takes its parent's place), also together with decrementing
+///    the choice before the block (a count that governs it);
 /// 2. zero blocks of 8, 4, 2 choices (simplifies whole sub-values at once);
 /// 3. minimise each choice: try 0, then binary-search the smallest failing value; then lower
 ///    equal values together — values drawn the same way (same maxima) with the same choices,
@@ -235,7 +236,7 @@ struct Shrinker<Value> {
   }
 
   private mutating func deleteBlocks() {
-    for length in [32, 16, 8, 4, 2, 1] {
+    for length in [32, 16, 8, 4, 3, 2, 1] {
       var start = best.choices.count - length
       while start >= 0 && !exhausted {
         var candidate = best.choices

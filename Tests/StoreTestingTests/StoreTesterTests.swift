@@ -55,7 +55,7 @@ final class LookupStore: Store {
       }
     case .fetch:
       return .run(id: "fetch") { send in
-        try await Task.sleep(for: .seconds(60))  // In real time, as a network call would.
+        try await Task.sleep(for: .seconds(3_600))  // In real time, as a network call would.
         await send(.answer("fetched"))
       }
     default: return .none
