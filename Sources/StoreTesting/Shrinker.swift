@@ -20,12 +20,13 @@
 ///    equal values together — values drawn the same way (same maxima) with the same choices,
 ///    choice by choice, so that `[-7, -7]` becomes `[0, 0]`; then lower nearby pairs of values
 ///    drawn the same way by a common amount, keeping their difference;
-/// 4. only when 1–3 are stuck: delete elements raising the values after them by one (positions
-///    among the items that qualify, which the deleted element had disqualified one of),
-///    lower a choice by 1 and drop all choices after it, swap
+/// 4. only when 1–3 are stuck: lower a choice by 1 and drop all choices after it, swap
 ///    out-of-order pairs (sorting) and move value from an earlier choice to a later one
 ///    (redistribution, e.g. `[50, 50]` → `[0, 100]`);
-/// 5. only when 1–4 are stuck, once: the `search` the caller gave, for a smaller failing input
+/// 5. only when 1–4 are stuck: delete elements raising the values after them by one (positions
+///    among the items that qualify, which the deleted element had disqualified one of), and
+///    lower a value's first choice while trying its next one at 0...15 (`-1` becoming `4`);
+/// 6. only when 1–5 are stuck, once: the `search` the caller gave, for a smaller failing input
 ///    that no edit of this one reaches (a state machine's breadth-first search for a shorter
 ///    program, see `Property.shorterProgram`), with at most a quarter of the budget.
 struct Shrinker<Value> {
@@ -99,6 +100,7 @@ struct Shrinker<Value> {
       }
       if best.choices == before {
         deleteElementsRaisingValuesAfter()
+        lowerAndPickNext()
       }
       if best.choices == before, !searched, !exhausted, let search {
         searched = true
@@ -164,6 +166,30 @@ struct Shrinker<Value> {
         consider(candidate)
       }
       index -= 1
+    }
+  }
+
+  /// Lowers the first choice of a value (a sign, a kind) by 1 and tries the next choice (its
+  /// magnitude) at each of 0...15, smallest first: the way out of a minimum where a value must
+  /// grow as it changes kind, such as `-1` becoming `4` in `[0, 1, -1, 2, 3]`, a list that
+  /// fails with 5 different values. O(16 × choices) attempts.
+  private mutating func lowerAndPickNext() {
+    var index = best.values.count - 1
+    while index >= 0 && !exhausted {
+      let span = best.values[index]
+      for offset in 0..<(span.range.count - 1) where !exhausted {
+        let first = span.range.lowerBound + offset
+        guard span.range.upperBound <= best.choices.count, best.choices[first] > 0 else {
+          continue
+        }
+        var candidate = best.choices
+        candidate[first] -= 1
+        for next in 0...Swift.min(span.maxima[offset + 1], 15) {
+          candidate[first + 1] = next
+          if consider(candidate) { break }
+        }
+      }
+      index = Swift.min(index, best.values.count) - 1
     }
   }
 
