@@ -84,11 +84,12 @@ public enum Property {
   /// `iterations` pass or too many are discarded, and shrinks the failure. `runCase` runs one
   /// case from a source (random for new cases, replaying while shrinking). When
   /// `replaysWholeRun` says so at the failure (cases depend on the cases before them), the
-  /// replay seed is the run's seed rather than the failing case's.
+  /// replay seed is the run's seed rather than the failing case's. `search` is the shrinker's
+  /// last resort (see `Shrinker`).
   static func run<Value>(
     iterations: Int?, seed: UInt64?, maxShrinkAttempts: Int, environment: [String: String],
     location: String, subject: String, describe: (Value) -> String,
-    replaysWholeRun: () -> Bool = { false },
+    replaysWholeRun: () -> Bool = { false }, search: Shrinker<Value>.Search? = nil,
     runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) -> CheckResult<Value> {
     let configuration: RunConfiguration
@@ -134,7 +135,7 @@ public enum Property {
       case .failed(let value, let failure, let isIssue):
         var shrinker = Shrinker(
           failing: .init(source, value: value, failure: failure, isIssue: isIssue),
-          maxAttempts: maxShrinkAttempts, run: runCase)
+          maxAttempts: maxShrinkAttempts, search: search, run: runCase)
         shrinker.shrink()
         let counterexample = Counterexample(
           original: value, shrunk: shrinker.best.value, originalFailure: failure,

@@ -11,9 +11,10 @@
 /// 1. replace levels of recursive values with levels inside them (a tree with a subtree),
 ///    delete whole collection elements, last first (also lowering the values after one by
 ///    one, positions that shift), and runs of 2, 3, 4 and 8 adjacent elements (steps that
-///    only fail together), then blocks of 32, 16, …, 1 consecutive
-///    choices, also together with decrementing the choice before the block (a count that
-///    governs it);
+///    only fail together), then blocks of 32, 16, 8, 4, 3, 2 and 1 consecutive
+///    choices (3: a level of a recursive value with one choice for its kind and two for its
+///    number, so that a subtree takes its parent's place), also together with decrementing
+///    the choice before the block (a count that governs it);
 /// 2. zero blocks of 8, 4, 2 choices (simplifies whole sub-values at once);
 /// 3. minimise each choice: try 0, then binary-search the smallest failing value; then lower
 ///    equal values together — values drawn the same way (same maxima) with the same choices,
@@ -21,7 +22,13 @@
 ///    drawn the same way by a common amount, keeping their difference;
 /// 4. only when 1–3 are stuck: lower a choice by 1 and drop all choices after it, swap
 ///    out-of-order pairs (sorting) and move value from an earlier choice to a later one
-///    (redistribution, e.g. `[50, 50]` → `[0, 100]`).
+///    (redistribution, e.g. `[50, 50]` → `[0, 100]`);
+/// 5. only when 1–4 are stuck: delete elements raising the values after them by one (positions
+///    among the items that qualify, which the deleted element had disqualified one of), and
+///    lower a value's first choice while trying its next one at 0...15 (`-1` becoming `4`);
+/// 6. only when 1–5 are stuck, once: the `search` the caller gave, for a smaller failing input
+///    that no edit of this one reaches (a state machine's breadth-first search for a shorter
+///    program, see `Property.shorterProgram`), with at most a quarter of the budget.
 struct Shrinker<Value> {
   struct Candidate {
     var choices: [UInt64]
@@ -47,6 +54,10 @@ struct Shrinker<Value> {
   /// Runs one test case from a source (here always in replay mode).
   private let run: (inout ChoiceSource) -> CaseOutcome<Value>
   private let maxAttempts: Int
+  /// Looks for a failing input smaller than the given choices with at most the given number
+  /// of runs; returns its choices (`nil` when none was found) and the runs it made.
+  typealias Search = (_ best: [UInt64], _ budget: Int) -> (choices: [UInt64]?, attempts: Int)
+  private let search: Search?
   /// Hashes of the candidates already evaluated (hashes, not sequences, to bound memory; a
   /// collision merely skips one candidate).
   private var tried: Set<Int> = []
@@ -59,10 +70,12 @@ struct Shrinker<Value> {
   private(set) var steps = 0
 
   init(
-    failing: Candidate, maxAttempts: Int, run: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
+    failing: Candidate, maxAttempts: Int, search: Search? = nil,
+    run: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) {
     self.best = failing
     self.maxAttempts = maxAttempts
+    self.search = search
     self.run = run
   }
 
@@ -70,6 +83,7 @@ struct Shrinker<Value> {
 
   /// Runs the passes until no pass makes progress or the attempt budget is spent.
   mutating func shrink() {
+    var searched = false
     while !exhausted {
       let before = best.choices
       replaceNodesWithDescendants()
@@ -83,6 +97,18 @@ struct Shrinker<Value> {
         lowerAndTruncate()
         swapPairs()
         redistributePairs()
+      }
+      if best.choices == before {
+        deleteElementsRaisingValuesAfter()
+        lowerAndPickNext()
+      }
+      if best.choices == before, !searched, !exhausted, let search {
+        searched = true
+        // A quarter of the budget at most, and one attempt left to take what it finds.
+        let budget = Swift.min(maxAttempts / 4, maxAttempts - attempts - 1)
+        let (found, used) = search(best.choices, budget)
+        attempts += used
+        if let found { consider(found) }
       }
       if best.choices == before {
         return
@@ -143,8 +169,33 @@ struct Shrinker<Value> {
     }
   }
 
+  /// Lowers the first choice of a value (a sign, a kind) by 1 and tries the next choice (its
+  /// magnitude) at each of 0...15, smallest first: the way out of a minimum where a value must
+  /// grow as it changes kind, such as `-1` becoming `4` in `[0, 1, -1, 2, 3]`, a list that
+  /// fails with 5 different values. O(16 × choices) attempts.
+  private mutating func lowerAndPickNext() {
+    var index = best.values.count - 1
+    while index >= 0 && !exhausted {
+      let span = best.values[index]
+      for offset in 0..<(span.range.count - 1) where !exhausted {
+        let first = span.range.lowerBound + offset
+        guard span.range.upperBound <= best.choices.count, best.choices[first] > 0 else {
+          continue
+        }
+        var candidate = best.choices
+        candidate[first] -= 1
+        for next in 0...Swift.min(span.maxima[offset + 1], 15) {
+          candidate[first + 1] = next
+          if consider(candidate) { break }
+        }
+      }
+      index = Swift.min(index, best.values.count) - 1
+    }
+  }
+
   /// Deletes whole collection elements (an element's choices and the choice that asked for it),
-  /// from the last one to the first.
+  /// from the last one to the first; each deletion also with the values after it lowered by
+  /// one.
   private mutating func deleteElements() {
     var index = best.elements.count - 1
     while index >= 0 && !exhausted {
@@ -152,24 +203,47 @@ struct Shrinker<Value> {
       var candidate = best.choices
       candidate.removeSubrange(element)
       if !consider(candidate) {
-        consider(lowering(valuesAfter: element, in: candidate))
+        consider(shifting(valuesAfter: element, in: candidate, up: false))
       }
       index = Swift.min(index, best.elements.count) - 1
     }
     for count in [2, 3, 4, 8] { deleteRuns(of: count) }
   }
 
+  /// Deletes whole collection elements, last first, with the values after each raised by one
+  /// (see `shifting(valuesAfter:in:up:)`).
+  private mutating func deleteElementsRaisingValuesAfter() {
+    var index = best.elements.count - 1
+    while index >= 0 && !exhausted {
+      let element = best.elements[index]
+      var candidate = best.choices
+      candidate.removeSubrange(element)
+      consider(shifting(valuesAfter: element, in: candidate, up: true))
+      index = Swift.min(index, best.elements.count) - 1
+    }
+  }
+
   /// `candidate` — the best choices with `deleted` removed — with each value after the
-  /// deleted range lowered by one (its last choice): values that are positions in a list
-  /// shift when an element before them goes (`[0, 2, 1]` without its first element is
-  /// `[1, 0]`, not `[2, 1]`).
-  private func lowering(valuesAfter deleted: Range<Int>, in candidate: [UInt64]) -> [UInt64] {
-    var lowered = candidate
+  /// deleted range lowered (or raised, `up`) by one, in its last choice: values that are
+  /// positions in a list shift when an element before them goes (`[0, 2, 1]` without its
+  /// first element is `[1, 0]`, not `[2, 1]`), and positions among the items that qualify
+  /// shift the other way when the deleted step made one stop qualifying (a state machine's
+  /// pop that emptied one of the heaps its later pops pick among).
+  private func shifting(valuesAfter deleted: Range<Int>, in candidate: [UInt64], up: Bool)
+    -> [UInt64]
+  {
+    var shifted = candidate
     for span in best.values where span.range.lowerBound >= deleted.upperBound {
       let last = span.range.upperBound - 1 - deleted.count
-      if lowered[last] > 0 { lowered[last] -= 1 }
+      if up {
+        // Not bounded by the maximum it was drawn with: the list may be longer now (replay
+        // clamps a choice to its draw's maximum).
+        if shifted[last] < .max { shifted[last] += 1 }
+      } else if shifted[last] > 0 {
+        shifted[last] -= 1
+      }
     }
-    return lowered
+    return shifted
   }
 
   /// Deletes runs of `count` adjacent elements (whose choices follow each other), last first:
@@ -188,7 +262,7 @@ struct Shrinker<Value> {
   }
 
   private mutating func deleteBlocks() {
-    for length in [32, 16, 8, 4, 2, 1] {
+    for length in [32, 16, 8, 4, 3, 2, 1] {
       var start = best.choices.count - length
       while start >= 0 && !exhausted {
         var candidate = best.choices

@@ -190,15 +190,80 @@ extension Property {
       environment: environment, location: "\(fileID):\(line):\(column)", subject: "program",
       describe: { program(Machine.self, $0) },
       replaysWholeRun: { exploration.isSteering },
+      search: { best, budget in
+        shorterProgram(Machine.self, steps: steps, than: best, budget: budget)
+      },
       runCase: { source in
         runProgram(Machine.self, steps: steps, exploration: exploration, from: &source)
       })
   }
 
-  /// Runs one program drawn from `source`.
+  /// Breadth-first search for a failing program whose choices precede `best` (in shortlex
+  /// order), among the programs made of each rule's simplest command (its generator's choices
+  /// all 0), over the states the machine's ``StateMachine/coverage`` tells apart: a program
+  /// that ends in a state a program of fewer steps reached is not extended. It finds the
+  /// shortest failure that no edit of the shrunk program reaches, such as the water jugs' 6
+  /// steps from their 8-step solution.
+  ///
+  /// Returns the failing program's choices (`nil` when none was found, or the machine has no
+  /// coverage) and the number of programs run, at most `budget`: the search runs whole levels
+  /// (all programs of *k* steps before those of *k* + 1), and stops before a level that does
+  /// not fit in what is left of the budget.
+  ///
+  /// - Complexity: O(`budget` × `steps`) steps; O(states × rules) programs when every state
+  ///   reachable in fewer steps than `best`'s fits in the budget.
+  @MainActor
+  static func shorterProgram<Machine: StateMachine>(
+    _: Machine.Type, steps: Int, than best: [UInt64], budget: Int
+  ) -> (choices: [UInt64]?, attempts: Int) {
+    var attempts = 0
+    var reached: Set<Int> = []
+    let exploration = Exploration()  // Unused: replayed programs are not steered.
+    /// Runs the program `choices` (then no more steps); returns its choices when it fails,
+    /// else the node it ends in, if that state is new.
+    func run(_ choices: [UInt64]) -> (failure: [UInt64]?, node: SearchNode?) {
+      attempts += 1
+      var source = ChoiceSource(replaying: choices)
+      var end: (state: Int, enabled: [Int])?
+      let outcome = runProgram(Machine.self, steps: steps, exploration: exploration, from: &source)
+      { machine, enabled in
+        end = machine.coverage.map { ($0.hashValue, enabled) }
+      }
+      if case .failed = outcome { return (source.choices, nil) }
+      guard case .passed = outcome, let end, reached.insert(end.state).inserted else {
+        return (nil, nil)
+      }
+      // The program ended by drawing "no more steps": its last choice.
+      return (nil, SearchNode(choices: source.choices.dropLast(), enabled: end.enabled))
+    }
+    guard budget > 0, case (nil, let start?) = run([]) else { return (nil, attempts) }
+    var level = [start]
+    // Only whole levels, so that what it finds has the fewest steps; a level too wide for the
+    // budget left ends the search (the machine has too many states for it).
+    while !level.isEmpty, level.reduce(0, { $0 + $1.enabled.count }) <= budget - attempts {
+      var next: [SearchNode] = []
+      for node in level {
+        for rule in node.enabled {
+          let candidate = node.choices + [1, UInt64(rule)]
+          guard Shrinker<[Machine.Command]>.shortlexPrecedes(candidate, best) else { continue }
+          let (failure, end) = run(candidate)
+          if let failure, Shrinker<[Machine.Command]>.shortlexPrecedes(failure, best) {
+            return (failure, attempts)
+          }
+          if let end { next.append(end) }
+        }
+      }
+      level = next
+    }
+    return (nil, attempts)
+  }
+
+  /// Runs one program drawn from `source`; `ended`, when the program ends by drawing "no more
+  /// steps", gets the machine and the rules whose preconditions hold then.
   @MainActor
   private static func runProgram<Machine: StateMachine>(
-    _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource
+    _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource,
+    ended: (Machine, _ enabled: [Int]) -> Void = { _, _ in }
   ) -> CaseOutcome<[Machine.Command]> {
     var program: [Machine.Command] = []
     var machine: Machine?
@@ -235,7 +300,10 @@ extension Property {
           return (index, try commands.run(&source))
         }
         guard !isDisabled else { return .discarded }
-        guard let (index, command) = step else { break }
+        guard let (index, command) = step else {
+          ended(machine, enabled)
+          break
+        }
         program.append(command)
         let outcome = judge(program) {
           try machine.perform(command)
@@ -266,6 +334,13 @@ extension Property {
     guard !steps.isEmpty else { return call + "[])" }
     return ([call + "["] + steps + ["])"]).joined(separator: "\n")
   }
+}
+
+/// A program of `Property.shorterProgram`'s search that ended in a state no program of fewer
+/// steps reached: its choices, and the rules whose preconditions hold there.
+private struct SearchNode {
+  let choices: [UInt64]
+  let enabled: [Int]
 }
 
 /// How one program is generated (random mode only; the choices it leads to are recorded as

@@ -141,7 +141,7 @@ private func wrappingSum16(_ values: [Int16]) -> Int16 { values.reduce(0, &+) }
       lists.count == 1 && lists[0].count == 5
         && [[0, 1, 2, 3, 4], [-2, -1, 0, 1, 2]].contains(Set(lists[0]).sorted())
     }
-    #expect(minimal >= 19)
+    #expect(minimal == 20)
   }
 
   @Test func bound5() {
@@ -200,7 +200,7 @@ private func wrappingSum16(_ values: [Int16]) -> Int16 { values.reduce(0, &+) }
       return sorted == sorted.sorted() && heap.values.sorted() == sorted
     }
     #expect(runs.found == 20)
-    #expect(runs.minimal { $0.values.sorted() == [0, 0, 0, 1] } >= 18)
+    #expect(runs.minimal { $0.values.sorted() == [0, 0, 0, 1] } == 20)
   }
 
   @Test func coupling() {

@@ -6,7 +6,7 @@ import Testing
 @testable import StoreTesting
 
 /// A store with effects for the tester's own tests: a debounced lookup through an app
-/// dependency, a timer, and a list of 300 items.
+/// dependency, a timer, a fetch that waits in real time, and a list of 300 items.
 @MainActor @Observable
 final class LookupStore: Store {
   struct State: Equatable, Sendable {
@@ -22,6 +22,7 @@ final class LookupStore: Store {
     case startTimer
     case tick
     case rename(item: Int, value: Int)
+    case fetch
     case nothing
   }
 
@@ -31,7 +32,7 @@ final class LookupStore: Store {
     case .answer(let answer): state.answer = answer
     case .tick: state.ticks += 1
     case .rename(let item, let value): state.items[item].value = value
-    case .startTimer, .nothing: return false
+    case .startTimer, .fetch, .nothing: return false
     }
     return true
   }
@@ -51,6 +52,11 @@ final class LookupStore: Store {
           try await environment.sleep(.seconds(1))
           await send(.tick)
         }
+      }
+    case .fetch:
+      return .run(id: "fetch") { send in
+        try await Task.sleep(for: .seconds(3_600))  // In real time, as a network call would.
+        await send(.answer("fetched"))
       }
     default: return .none
     }
@@ -208,6 +214,44 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
     #expect(
       failures.first?.message.contains(
         "asleep on the TestClock: effect 'timer' sleeps until 1.0 seconds") == true)
+  }
+
+  @Test func anEffectNotOnTheClockFailsAfterTheTestersTimeoutNamingIt() async {
+    #expect(StoreTester(LookupStore(environment: .test(clock: clock))).timeout == .seconds(1))
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      tester.timeout = .milliseconds(50)
+      await tester.send(.fetch)
+      await tester.receive(.answer("fetched")) { $0.answer = "fetched" }
+      await tester.finish()
+    }
+    #expect(failures.count == 2, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "expected to receive .answer(\"fetched\"), but no action arrived within 0.05 seconds; "
+          + "running: effect 'fetch'") == true, "\(failures)")
+    #expect(
+      failures.last?.message.contains(
+        "effects are still running at the end of the test after 0.05 seconds: effect 'fetch'")
+        == true, "\(failures)")
+  }
+
+  @Test func skippedActionsAreAppliedAndNotAsserted() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("milk")) { $0.query = "milk" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.store.settle()  // The answer is in.
+      tester.skipReceivedActions()
+      #expect(tester.store.state.answer == "test meaning of milk")
+      await tester.send(.lookUp("tea")) { $0.query = "tea" }
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "asleep on the TestClock: effect 'lookup' sleeps until 0.6 seconds") == true,
+      "\(failures)")
   }
 
   @Test func aOneFieldDifferenceInALargeStateIsShownAsThatField() async {
