@@ -50,18 +50,19 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     text.append(contentsOf: device.text.utf8)
   }
 
+  /// Appends `number` in base 36: its digits made right to left on the stack, then appended
+  /// in one copy (this runs for every stamp of every write).
   private static func appendBase36(_ number: UInt64, to text: inout [UInt8]) {
-    var digits: (UInt64, UInt64) = (0, 0)  // 13 digits at most.
-    var count = 0
-    var rest = number
-    withUnsafeMutableBytes(of: &digits) { digits in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 13) { digits in  // 36^13 > 2^64
+      var start = digits.count
+      var rest = number
       repeat {
-        let digit = UInt8(rest % 36)
-        digits[count] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-        count += 1
+        let digit = UInt8(truncatingIfNeeded: rest % 36)
+        start -= 1
+        digits[start] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
         rest /= 36
       } while rest > 0
-      for index in stride(from: count - 1, through: 0, by: -1) { text.append(digits[index]) }
+      text.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 
