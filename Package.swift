@@ -17,7 +17,9 @@ let package = Package(
     .executableTarget(name: "stores-bench", dependencies: ["Stores"]),
     .testTarget(
       name: "StoresTests",
-      dependencies: ["Stores", "StoreTesting", "StandInClient", "UndoManagerClient"],
+      dependencies: [
+        "Stores", "StoreTesting", "StandInClient", "UndoManagerClient", "FileVersionClient",
+      ],
       // Members only from modules a file imports: the stand-ins stay out of files that do not.
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
@@ -34,6 +36,13 @@ let package = Package(
     // The UndoManager bridge's source compiled against a stand-in of UndoManager (which
     // Linux's Foundation lacks), for its tests (Tests/StoresTests/Undo/UndoManagerTests.swift).
     .target(name: "UndoManagerStandIn", path: "Tests/StandIns/UndoManager"),
+    // The same for iCloud Drive's versions (NSFileVersion): the adapter's source compiled on
+    // Linux against a stand-in (Tests/StoresTests/Sync/ICloudVersionTests.swift).
+    .target(name: "FileVersionStandIn", path: "Tests/StandIns/FileVersion"),
+    .target(
+      name: "FileVersionClient", dependencies: ["FileVersionStandIn"],
+      path: "Tests/StandIns/FileVersionClient",
+      swiftSettings: [.define("FILE_VERSION_STAND_IN", .when(platforms: [.linux]))]),
     .target(
       name: "UndoManagerClient", dependencies: ["Stores", "UndoManagerStandIn"],
       path: "Tests/StandIns/UndoManagerClient",

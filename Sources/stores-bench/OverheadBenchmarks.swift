@@ -67,15 +67,14 @@ func overheadBenchmarks(_ report: Report, quick: Bool) {
       reduceDirectly(&state.0, actions) { _ in changes += 1 }
       state.1 = changes
     })
-  report.compare(
-    "a setting changed on a SettingsStore, observed per key, vs a store without",
-    size: count(actions),
-    goal: "(what observing per key adds)",
-    ours: Side(
+  /// A settings store with a view observing another key than the one changed.
+  func settingsSide(undo: Bool) -> Side {
+    Side(
       "",
       prepare: {
         MainActor.assumeIsolated {
           let settings = SettingsStore()
+          if !undo { settings.undoHistory.limit = 0 }
           withObservationTracking {
             _ = settings.distanceUnit
           } onChange: {
@@ -83,7 +82,17 @@ func overheadBenchmarks(_ report: Report, quick: Bool) {
           return settings
         }
       },
-      run: { settings in MainActor.assumeIsolated { changeSetting(settings, actions) } }),
+      run: { settings in MainActor.assumeIsolated { changeSetting(settings, actions) } })
+  }
+  report.compare(
+    "a setting changed on a SettingsStore with undo vs without", size: count(actions),
+    goal: "(what recording undo adds)", ours: settingsSide(undo: true),
+    baseline: settingsSide(undo: false).relabeled("(undo off)"))
+  report.compare(
+    "a setting changed on a SettingsStore, observed per key, vs a store without",
+    size: count(actions),
+    goal: "(what observing per key adds)",
+    ours: settingsSide(undo: false),
     baseline: Side(
       "(the same actions, whole-state observation only)",
       prepare: {

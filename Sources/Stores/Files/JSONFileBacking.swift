@@ -51,6 +51,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private var stamps: Sync
   /// Stamps this device's changes.
   private let clock: HybridClock
+  /// The versions of the file kept outside its folder (iCloud Drive's), merged as copies are.
+  private let conflictVersions: ConflictVersions
   /// The folder of the file's target, held open from the store's opening (or, when it did
   /// not exist then, from the first write that made it).
   private var folder: DataFolder?
@@ -64,13 +66,14 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private let encode: (State, Sync, FileOutput) throws(StoreFileError) -> Void
 
   private init(
-    path: String, lockTimeout: Duration, clock: HybridClock,
+    path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
     encode: @escaping (State, Sync, FileOutput) throws(StoreFileError) -> Void
   ) {
     self.path = path
     self.lockTimeout = lockTimeout
     self.clock = clock
+    conflictVersions = versions
     self.decode = decode
     self.encode = encode
     stamps = Sync(unstamped: State())
@@ -81,11 +84,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
   ///   this state; the file is left untouched.
   static func open(
-    _ url: URL, lockTimeout: Duration, clock: HybridClock
+    _ url: URL, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions
   ) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
     let backing = JSONFileBacking(
-      path: path, lockTimeout: lockTimeout, clock: clock,
+      path: path, lockTimeout: lockTimeout, clock: clock, versions: versions,
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
@@ -190,7 +193,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           for copy in merge.merged { unlinkat(folder.descriptor, copy, 0) }
           for version in versions.merged { version.markMerged() }
           if !versions.merged.isEmpty, versions.notMerged.isEmpty {
-            Platform.removeMergedVersions(of: URL(fileURLWithPath: target))
+            conflictVersions.removeMerged(URL(fileURLWithPath: target))
           }
         }
         version = newVersion
@@ -241,7 +244,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     guard Sync.self != NoSync<State>.self else { return ([], []) }
     var merged: [ConflictVersion] = []
     var notMerged: [StoreFileError] = []
-    for version in Platform.conflictVersions(of: URL(fileURLWithPath: target)) {
+    for version in conflictVersions.unresolved(URL(fileURLWithPath: target)) {
       do throws(StoreFileError) {
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
@@ -265,7 +268,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let name = (target as NSString).lastPathComponent
     if Sync.self != NoSync<State>.self,
       !ConflictCopies.copies(of: name, inFolder: folderPath).isEmpty
-        || !Platform.conflictVersions(of: URL(fileURLWithPath: target)).isEmpty
+        || !conflictVersions.unresolved(URL(fileURLWithPath: target)).isEmpty
     {
       // Copies to merge: under the lock, written back.
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
@@ -375,20 +378,24 @@ extension Store where State: PersistentState {
   }
 
   /// A core as ``fileCore(contentsOf:environment:lockTimeout:)`` makes, whose changes are
-  /// stamped by `clock` (a device of its own, for tests).
+  /// stamped by `clock` (a device of its own, for tests) and which merges the `versions` of
+  /// its file kept outside the folder (a test's own, for tests).
   package static func fileCore(
     contentsOf url: URL, environment: StoreEnvironment = .live,
-    lockTimeout: Duration = .defaultLockTimeout, clock: HybridClock
+    lockTimeout: Duration = .defaultLockTimeout, clock: HybridClock,
+    versions: ConflictVersions = .platform
   ) throws(StoreFileError) -> StoreCore<Self> {
     let (backing, state) = try openBacking(
-      State.self, url: url, lockTimeout: lockTimeout, clock: clock,
+      State.self, url: url, lockTimeout: lockTimeout, clock: clock, versions: versions,
       sync: StateFileCoding.syncType(of: State.self))
     return StoreCore(state: state, backing: backing, environment: environment)
   }
 
   private static func openBacking<Sync: StateSync<State>>(
-    _ state: State.Type, url: URL, lockTimeout: Duration, clock: HybridClock, sync: Sync.Type
+    _ state: State.Type, url: URL, lockTimeout: Duration, clock: HybridClock,
+    versions: ConflictVersions, sync: Sync.Type
   ) throws(StoreFileError) -> (any StoreBacking<State>, State) {
-    try JSONFileBacking<State, Sync>.open(url, lockTimeout: lockTimeout, clock: clock)
+    try JSONFileBacking<State, Sync>.open(
+      url, lockTimeout: lockTimeout, clock: clock, versions: versions)
   }
 }

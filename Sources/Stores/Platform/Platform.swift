@@ -198,11 +198,8 @@ enum Platform {
   /// have them; none elsewhere.
   static func conflictVersions(of url: URL) -> [ConflictVersion] {
     #if os(macOS) || os(iOS) || os(visionOS)
-      (NSFileVersion.unresolvedConflictVersionsOfItem(at: url) ?? []).map { version in
-        ConflictVersion(
-          name: version.localizedNameOfSavingComputer.map { "iCloud version from \($0)" }
-            ?? "iCloud version \(version.url.lastPathComponent)",
-          url: version.url, markMerged: { version.isResolved = true })
+      iCloudConflictVersions(of: url).map {
+        ConflictVersion(name: $0.name, url: $0.url, markMerged: $0.markResolved)
       }
     #else
       []
@@ -213,7 +210,7 @@ enum Platform {
   /// conflict version was merged and marked so (Apple platforms).
   static func removeMergedVersions(of url: URL) {
     #if os(macOS) || os(iOS) || os(visionOS)
-      try? NSFileVersion.removeOtherVersionsOfItem(at: url)
+      removeOtherICloudVersions(of: url)
     #endif
   }
 

@@ -82,13 +82,43 @@ extension Character {
 }
 
 /// A version of a data file that a sync engine keeps outside the folder — iCloud Drive's
-/// unresolved conflict versions, on Apple platforms (see
-/// ``Platform/conflictVersions(of:)``) — merged as a copy is, then marked merged.
-struct ConflictVersion {
+/// unresolved conflict versions, on Apple platforms — merged as a copy is, then marked
+/// merged.
+package struct ConflictVersion {
   /// The version, for messages.
-  let name: String
+  package let name: String
   /// Where its bytes are.
-  let url: URL
+  package let url: URL
   /// Marks it merged (resolved), once the merge is durable.
-  let markMerged: () -> Void
+  package let markMerged: () -> Void
+
+  package init(name: String, url: URL, markMerged: @escaping () -> Void) {
+    self.name = name
+    self.url = url
+    self.markMerged = markMerged
+  }
+}
+
+/// Where a store finds the versions of its file kept outside the folder, and lets go of them
+/// once all are merged: iCloud Drive's on Apple platforms (``platform``), none elsewhere; a
+/// test's own in tests, so that the merge of versions runs on every platform.
+package struct ConflictVersions {
+  /// The unresolved versions of the file at a URL.
+  package var unresolved: (URL) -> [ConflictVersion]
+  /// Removes the versions of the file at a URL other than the current one, once every one
+  /// was merged and marked so.
+  package var removeMerged: (URL) -> Void
+
+  package init(
+    unresolved: @escaping (URL) -> [ConflictVersion], removeMerged: @escaping (URL) -> Void
+  ) {
+    self.unresolved = unresolved
+    self.removeMerged = removeMerged
+  }
+
+  /// The platform's: iCloud Drive's `NSFileVersion`s where there are any.
+  package static var platform: ConflictVersions {
+    ConflictVersions(
+      unresolved: Platform.conflictVersions(of:), removeMerged: Platform.removeMergedVersions(of:))
+  }
 }
