@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -85,29 +86,41 @@ enum TestPlatform {
     }
   }
 
-  /// A TCP port on 127.0.0.1 that no one listens on now: the system picks it for a socket
-  /// bound to port 0, which is then closed (so another process could take it meanwhile —
-  /// unlikely among the tens of thousands of free ones).
-  static func freeLoopbackPort() throws -> Int {
-    #if canImport(Glibc)
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+  /// `count` different TCP ports on 127.0.0.1 that no one listens on now, none handed out
+  /// before in this process: the system picks each for a socket bound to port 0, all held
+  /// open until all are picked (a port closed and picked again would come back twice, as
+  /// Syncthing's listener and API once did), then closed — so another process could take
+  /// one meanwhile, which is unlikely among the tens of thousands of free ones.
+  static func freeLoopbackPorts(_ count: Int) throws -> [Int] {
+    var descriptors: [Int32] = []
+    defer { for descriptor in descriptors { close(descriptor) } }
+    var ports: [Int] = []
+    while ports.count < count {
+      #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+      #endif
+      guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+      descriptors.append(descriptor)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
       }
+      guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+      let port = Int(UInt16(bigEndian: address.sin_port))
+      if handedOutPorts.withLock({ $0.insert(port).inserted }) { ports.append(port) }
     }
-    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    return Int(UInt16(bigEndian: address.sin_port))
+    return ports
   }
+
+  /// The ports ``freeLoopbackPorts(_:)`` handed out in this process.
+  private static let handedOutPorts = Mutex<Set<Int>>([])
 
   /// Whether a ramfs can be mounted here (Linux, as root): one is mounted and unmounted once
   /// to find out.

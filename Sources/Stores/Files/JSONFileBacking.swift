@@ -145,6 +145,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         var newVersion = version
         var newStamps = stamps
         var reloaded = false
+        // Whether what this store knew, lost from the file, was merged back into it.
+        var restored = false
         if try !isCurrent(
           file?.identity,
           reading: { () throws(StoreFileError) in
@@ -153,8 +155,22 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         {
           if let file {
             let data = try file.contents(path: path)
-            (state, newStamps) = try decode(data, path)
+            let (read, readStamps) = try decode(data, path)
+            (state, newStamps) = (read, readStamps)
             if let latest = newStamps.latest { clock.observe(latest) }
+            // A sync engine checks the file, then renames another device's version over it:
+            // a write that landed in between — this store's last one — is gone, though the
+            // engine thinks the file held nothing new. So the version this store knew is
+            // merged back in: a join, which changes nothing when the file descends from it.
+            // Only between stamped versions whose merge keeps all they hold: a file written
+            // without stamps (by hand, or by version 1) is taken as it is, and so is one with
+            // two workouts of one id.
+            if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps),
+              Sync.mergeKeepsAll(of: read), Sync.mergeKeepsAll(of: current)
+            {
+              (state, newStamps) = Sync.merge((read, readStamps), (current, stamps))
+              restored = state != read
+            }
             newVersion = FileVersion(
               identity: file.identity, content: data,
               changeTimesAreExact: folder.changeTimesAreExact ?? false)
@@ -174,7 +190,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         // The stored state the action met: the one in memory when it ran before the lock.
         let stored = changed == nil ? state : current
         let didChange = try changed ?? update(&state)
-        if didChange || !merge.merged.isEmpty || !versions.merged.isEmpty {
+        if didChange || restored || !merge.merged.isEmpty || !versions.merged.isEmpty {
           if didChange {
             newStamps = newStamps.stamped(before: stored, after: state, stamp: clock.stamp())
           }
@@ -205,6 +221,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
       }
     }
+  }
+
+  /// Whether `stamps` record changes: not a file without stamps, all ``Stamp/origin``.
+  private static func isStamped(_ stamps: Sync) -> Bool {
+    Sync.self != NoSync<State>.self && (stamps.latest.map { $0 > .origin } ?? false)
   }
 
   /// What the latest transaction or reload did with conflict copies.

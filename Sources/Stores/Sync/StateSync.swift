@@ -32,6 +32,14 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// same bytes on every device. The later stamp wins field by field; a removal wins over
   /// the changes stamped before it. O(*n*) in their sizes, plus O(*n* log *n*) to order.
   static func merge(_ a: (State, Self), _ b: (State, Self)) -> (State, Self)
+
+  /// Whether a merge keeps all of `state`: not when it holds two items of one id (workouts
+  /// may), which a merge, item by item, makes one. O(*n*).
+  static func mergeKeepsAll(of state: State) -> Bool
+}
+
+extension StateSync {
+  package static func mergeKeepsAll(of state: State) -> Bool { true }
 }
 
 extension Stamp {

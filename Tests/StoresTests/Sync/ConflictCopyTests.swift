@@ -44,6 +44,32 @@ struct ConflictCopyTests {
     #expect(ConflictCopies.isCopy(name, of: "todos.json") == isCopy)
   }
 
+  @Test("another device's version renamed over the file just after a write keeps that write")
+  func engineRenamesOverAWrite() throws {
+    let laptopFolder = folder.file("laptop")
+    let phoneFolder = folder.file("phone")
+    let laptop = try store("laptop", in: laptopFolder)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: laptopFolder.appendingPathComponent("todos.json"),
+      to: phoneFolder.appendingPathComponent("todos.json"))
+    try store("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    // The laptop's write lands after the engine checked the file, before it renames the
+    // phone's version over it (as Syncthing does, from a temporary file): the engine thinks
+    // the file held nothing new.
+    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
+    let incoming = laptopFolder.appendingPathComponent(".syncthing.todos.json.tmp")
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("todos.json"), to: incoming)
+    #expect(rename(incoming.path, laptopFolder.appendingPathComponent("todos.json").path) == 0)
+
+    try laptop.trySend(.addTodo(Todo(title: "Pay rent")))
+    let titles: Set = ["Buy milk", "Call Ann", "Water plants", "Pay rent"]
+    #expect(Set(laptop.todos.map(\.title)) == titles)
+    #expect(Set(try store("laptop", in: laptopFolder).todos.map(\.title)) == titles)
+  }
+
   @Test("a copy of another device's version is merged in, written, then removed")
   func mergesACopy() throws {
     let phoneFolder = folder.file("phone")

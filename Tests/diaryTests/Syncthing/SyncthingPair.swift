@@ -53,8 +53,8 @@ final class SyncthingPair {
       for url in [folder, local] {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
       }
-      guiPort = try TestPlatform.freeLoopbackPort()
-      listenPort = try TestPlatform.freeLoopbackPort()
+      let ports = try TestPlatform.freeLoopbackPorts(2)
+      (guiPort, listenPort) = (ports[0], ports[1])
       apiKey = UUID().uuidString
       _ = try SyncthingPair.syncthing(["generate", "--home=\(home.path)", "--no-default-folder"])
       id = try SyncthingPair.syncthing(["--home=\(home.path)", "--device-id"])
