@@ -9,21 +9,13 @@ import Testing
 struct ConflictCopyTests {
   let folder = TemporaryFolder()
 
-  /// A store on `todos.json` in the test folder, stamping as the device `name`.
-  func store(_ name: String, in folder: URL) throws -> TodosStore {
-    TodosStore(
-      core: try TodosStore.fileCore(
-        contentsOf: folder.appendingPathComponent("todos.json"),
-        clock: HybridClock(device: DeviceID(Substring(name))!)))
-  }
-
   /// The file of a phone that synced the test folder's `todos.json`, then added `title`.
   func phoneVersion(adding title: String) throws -> URL {
     let phoneFolder = folder.file("phone")
     try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
     let file = phoneFolder.appendingPathComponent("todos.json")
     try FileManager.default.copyItem(at: folder.file("todos.json"), to: file)
-    try store("phone", in: phoneFolder).trySend(.addTodo(Todo(title: title)))
+    try deviceStore("phone", in: phoneFolder).trySend(.addTodo(Todo(title: title)))
     return file
   }
 
@@ -48,13 +40,9 @@ struct ConflictCopyTests {
   func engineRenamesOverAWrite() throws {
     let laptopFolder = folder.file("laptop")
     let phoneFolder = folder.file("phone")
-    let laptop = try store("laptop", in: laptopFolder)
-    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: laptopFolder.appendingPathComponent("todos.json"),
-      to: phoneFolder.appendingPathComponent("todos.json"))
-    try store("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    let laptop = try divergedVersions(laptop: laptopFolder, phone: phoneFolder) { phone in
+      try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    }
     // The laptop's write lands after the engine checked the file, before it renames the
     // phone's version over it (as Syncthing does, from a temporary file): the engine thinks
     // the file held nothing new.
@@ -67,20 +55,20 @@ struct ConflictCopyTests {
     try laptop.trySend(.addTodo(Todo(title: "Pay rent")))
     let titles: Set = ["Buy milk", "Call Ann", "Water plants", "Pay rent"]
     #expect(Set(laptop.todos.map(\.title)) == titles)
-    #expect(Set(try store("laptop", in: laptopFolder).todos.map(\.title)) == titles)
+    #expect(Set(try deviceStore("laptop", in: laptopFolder).todos.map(\.title)) == titles)
   }
 
   @Test("a copy of another device's version is merged in, written, then removed")
   func mergesACopy() throws {
     let phoneFolder = folder.file("phone")
     let laptopFolder = folder.file("laptop")
-    let phone = try store("phone", in: phoneFolder)
+    let phone = try deviceStore("phone", in: phoneFolder)
     try phone.trySend(.addTodo(Todo(title: "Buy milk")))
     try FileManager.default.createDirectory(at: laptopFolder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: phoneFolder.appendingPathComponent("todos.json"),
       to: laptopFolder.appendingPathComponent("todos.json"))
-    let laptop = try store("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     let milk = phone.todos[0].id
     try phone.trySend(.toggleTodo(id: milk))
     try phone.trySend(.addTodo(Todo(title: "Call Ann")))
@@ -96,7 +84,7 @@ struct ConflictCopyTests {
     #expect(laptop.todos.first { $0.id == milk }?.isDone == true)
     #expect(!FileManager.default.fileExists(atPath: copy.path), "the merged copy is removed")
     #expect(laptop.core.mergeReport.merged == [copy.lastPathComponent])
-    let reopened = try store("laptop", in: laptopFolder)
+    let reopened = try deviceStore("laptop", in: laptopFolder)
     #expect(reopened.todos == laptop.todos, "the merge is on disk")
   }
 
@@ -107,7 +95,7 @@ struct ConflictCopyTests {
       "link", "folder", "huge",
     ])
   func hostileCopies(content: String) throws {
-    let store = try store("laptop", in: folder.url)
+    let store = try deviceStore("laptop", in: folder.url)
     try store.trySend(.addTodo(Todo(title: "Buy milk")))
     let name = "todos (Anna's conflicted copy 2026-12-01).json"
     let copy = folder.file(name)
@@ -135,13 +123,13 @@ struct ConflictCopyTests {
 
   @Test("a version a sync engine renames over the file during a transaction is not overwritten")
   func engineReplacesTheFileMidTransaction() throws {
-    let laptop = try store("laptop", in: folder.url)
+    let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     // The phone's version, which the engine will put in place while the laptop writes.
     let phoneFile = try phoneVersion(adding: "Call Ann")
     // Another store on the laptop writes first, so that the action runs after a reload, under
     // the lock — where the engine's rename then comes.
-    try store("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Pay rent")))
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Pay rent")))
     var replaced = false
     try laptop.trySend(.addTodo(Todo(title: "Write report"))) { _ in
       guard !replaced else { return }
@@ -155,12 +143,13 @@ struct ConflictCopyTests {
     // ("Pay rent" was in the version the engine replaced: the laptop's engine would have
     // made a conflict copy of it; here it is gone with that version.)
     #expect(
-      try Set(store("laptop", in: folder.url).todos.map(\.title)) == Set(laptop.todos.map(\.title)))
+      try Set(deviceStore("laptop", in: folder.url).todos.map(\.title))
+        == Set(laptop.todos.map(\.title)))
   }
 
   @Test("watch() merges a copy that appears beside the file")
   func watchMergesACopy() async throws {
-    let laptop = try store("laptop", in: folder.url)
+    let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     try laptop.watch()
     let phoneFile = try phoneVersion(adding: "Call Ann")
@@ -174,7 +163,7 @@ struct ConflictCopyTests {
   func migration() throws {
     let url = folder.copy(fixture: "todos/sample.json", as: "todos.json")
     let original = try TodosStore(contentsOf: url).todos
-    let store = try store("laptop", in: folder.url)
+    let store = try deviceStore("laptop", in: folder.url)
     #expect(store.todos == original)
     try store.trySend(.toggleTodo(id: original[0].id))
     let file = try #require(

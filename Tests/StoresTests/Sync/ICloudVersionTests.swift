@@ -16,17 +16,6 @@ import Testing
 struct ICloudVersionTests {
   let folder = TemporaryFolder()
 
-  /// A store on `todos.json` in `folder`, stamping as the device `name`, whose file's
-  /// versions outside the folder are `versions`.
-  func store(
-    _ name: String, in folder: URL, versions: ConflictVersions = .platform
-  ) throws -> TodosStore {
-    TodosStore(
-      core: try TodosStore.fileCore(
-        contentsOf: folder.appendingPathComponent("todos.json"),
-        clock: HybridClock(device: DeviceID(Substring(name))!), versions: versions))
-  }
-
   /// What a test's versions did: which were marked merged, whether the rest were let go of.
   final class Record {
     var marked: [String] = []
@@ -50,18 +39,13 @@ struct ICloudVersionTests {
   func mergesAVersion() throws {
     let laptopFolder = folder.file("laptop")
     let phoneFolder = folder.file("phone")
-    let laptop = try store("laptop", in: laptopFolder)
-    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: laptopFolder.appendingPathComponent("todos.json"),
-      to: phoneFolder.appendingPathComponent("todos.json"))
-    let phone = try store("phone", in: phoneFolder)
-    try phone.trySend(.toggleTodo(id: phone.todos[0].id))
-    try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    _ = try divergedVersions(laptop: laptopFolder, phone: phoneFolder) { phone in
+      try phone.trySend(.toggleTodo(id: phone.todos[0].id))
+      try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    }
 
     let record = Record()
-    let merging = try store(
+    let merging = try deviceStore(
       "laptop", in: laptopFolder,
       versions: versions([phoneFolder.appendingPathComponent("todos.json")], record))
     try merging.trySend(.addTodo(Todo(title: "Water plants")))
@@ -70,23 +54,19 @@ struct ICloudVersionTests {
     #expect(record.marked == ["todos.json"] && record.removedOthers == 1)
     #expect(merging.lastError == nil)
     // Written: a store that knows no versions reads the merge from the file.
-    #expect(try store("laptop", in: laptopFolder).todos == merging.todos)
+    #expect(try deviceStore("laptop", in: laptopFolder).todos == merging.todos)
   }
 
   @Test("refresh() merges a version that appeared, as it merges a copy")
   func refreshMerges() throws {
     let laptopFolder = folder.file("laptop")
     let phoneFolder = folder.file("phone")
-    let laptop = try store("laptop", in: laptopFolder)
-    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: laptopFolder.appendingPathComponent("todos.json"),
-      to: phoneFolder.appendingPathComponent("todos.json"))
-    try store("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    _ = try divergedVersions(laptop: laptopFolder, phone: phoneFolder) { phone in
+      try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+    }
 
     let record = Record()
-    let merging = try store(
+    let merging = try deviceStore(
       "laptop", in: laptopFolder,
       versions: versions([phoneFolder.appendingPathComponent("todos.json")], record))
     try merging.refresh()
@@ -97,13 +77,13 @@ struct ICloudVersionTests {
   @Test("a version that is not a valid file is left unresolved and reported; nothing is lost")
   func invalidVersionStays() throws {
     let laptopFolder = folder.file("laptop")
-    let laptop = try store("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     let broken = folder.file("broken.json")
     try Data("{ \"todos\" : [".utf8).write(to: broken)
 
     let record = Record()
-    let merging = try store("laptop", in: laptopFolder, versions: versions([broken], record))
+    let merging = try deviceStore("laptop", in: laptopFolder, versions: versions([broken], record))
     try merging.trySend(.addTodo(Todo(title: "Water plants")))
     #expect(merging.todos.map(\.title).sorted() == ["Buy milk", "Water plants"])
     #expect(record.marked.isEmpty && record.removedOthers == 0)
