@@ -63,12 +63,14 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// known, so that they run specialised for it (the backing itself is called through
   /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
   private let decode: (Data, String) throws(StoreFileError) -> (State, Sync)
-  private let encode: (State, Sync, FileOutput) throws(StoreFileError) -> Void
+  private let encode: (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
+  /// What the last write keeps for the next (see ``StateSync/WriteCache``).
+  private let writeCache = Sync.makeWriteCache()
 
   private init(
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
-    encode: @escaping (State, Sync, FileOutput) throws(StoreFileError) -> Void
+    encode: @escaping (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
   ) {
     self.path = path
     self.lockTimeout = lockTimeout
@@ -92,8 +94,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
-      encode: { state, stamps, output throws(StoreFileError) in
-        try StateFileCoding.write(state, sync: stamps, path: path, to: output)
+      encode: { state, stamps, output, cache throws(StoreFileError) in
+        try StateFileCoding.write(state, sync: stamps, path: path, to: output, cache: cache)
       })
     let target = try FileSystem.resolvingLinks(path)
     // The folder is pinned now, not at the first write: swapped for a link later, it is
@@ -198,7 +200,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           do {
             newVersion = try FileSystem.replace(
               name, in: folder, creating: file == nil, replacing: file?.identity, path: path
-            ) { output throws(StoreFileError) in try encode(state, newStamps, output) }
+            ) { output throws(StoreFileError) in
+              try encode(state, newStamps, output, writeCache)
+            }
           } catch is FileSystem.Raced {
             // Another writer created the file, or a sync engine replaced it, meanwhile: start
             // again from what it wrote.

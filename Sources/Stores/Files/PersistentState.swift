@@ -150,8 +150,10 @@ package enum StateFileCoding {
   package static func encode<State: PersistentState>(
     _ state: State, path: String
   ) throws(StoreFileError) -> Data {
-    let sync = syncType(of: State.self)
-    return try encode(state, sync: sync.init(unstamped: state), path: path)
+    func encode<Sync: StateSync<State>>(_ sync: Sync.Type) throws(StoreFileError) -> Data {
+      try StateFileCoding.encode(state, sync: Sync(unstamped: state), path: path)
+    }
+    return try encode(syncType(of: State.self))
   }
 
   /// The version of the files written of `State` with `Sync`: the state's own, or 2 for a
@@ -246,7 +248,7 @@ package enum StateFileCoding {
 
   /// The file content for `state` with its sync section: the envelope, pretty-printed with
   /// sorted keys, and a line break. O(n) in the size of the output, written into one growing
-  /// buffer.
+  /// buffer; what did not change since the last encoding with `cache` is copied from it.
   ///
   /// - Throws: ``StoreFileError`` `.cannotEncode` when a value cannot be written, such as
   ///   a date outside the years 1…9999.
@@ -257,41 +259,38 @@ package enum StateFileCoding {
   )
   @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
   package static func encode<State: PersistentState, Sync: StateSync<State>>(
-    _ state: State, sync: Sync, path: String
+    _ state: State, sync: Sync, path: String, cache: Sync.WriteCache? = nil
   ) throws(StoreFileError) -> Data {
     var writer = JSONWriter()
-    try write(state, sync: sync, path: path, to: &writer)
+    try write(state, sync: sync, path: path, to: &writer, cache: cache)
     return writer.finish()
   }
 
   /// Writes the file content for `state` (see ``encode(_:sync:path:)``) to `output` as it is
-  /// made, a part at a time: O(n), holding one part of it in memory.
+  /// made, a part at a time: O(n), holding one part of it in memory. What did not change
+  /// since the last write with `cache` is copied from it (see ``StateSync/WriteCache``).
   @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
   @_specialize(
     exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
   )
   @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
   static func write<State: PersistentState, Sync: StateSync<State>>(
-    _ state: State, sync: Sync, path: String, to output: FileOutput
+    _ state: State, sync: Sync, path: String, to output: FileOutput, cache: Sync.WriteCache
   ) throws(StoreFileError) {
     var writer = JSONWriter(streamingTo: output)
-    try write(state, sync: sync, path: path, to: &writer)
+    try write(state, sync: sync, path: path, to: &writer, cache: cache)
     writer.finishStreaming()
   }
 
   @inline(__always)
   private static func write<State: PersistentState, Sync: StateSync<State>>(
-    _ state: State, sync: Sync, path: String, to writer: inout JSONWriter
+    _ state: State, sync: Sync, path: String, to writer: inout JSONWriter,
+    cache: Sync.WriteCache?
   ) throws(StoreFileError) {
     let version = fileVersion(State.self, Sync.self)
-    var envelope: [EnvelopeMember] = []
-    if !sync.isLeftOut {
-      envelope.append(
-        EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
-          try sync.write(to: &writer)
-        })
-    }
+    var envelope = sync.envelope(writing: state, cache: cache)
     envelope.append(EnvelopeMember(key: "version") { writer in writer.writeInt(version) })
+    envelope.sort { $0.key.precedesByUTF8($1.key) }
     writer.beginObject()
     do {
       try withUnsafePointer(to: state) { state throws(JSONCodingError) in

@@ -110,8 +110,9 @@ extension JSONObjectCodable {
 }
 
 /// A member of a file's envelope, written among the state's fields at its sorted place: the
-/// `"version"`, the `"sync"` section.
-struct EnvelopeMember {
+/// `"version"`, the `"sync"` section. A member with a field's key is written in the field's
+/// place, instead of it: a list written from the bytes of its last write (``EncodedList``).
+package struct EnvelopeMember {
   let key: StaticString
   let write: (inout JSONWriter) throws(JSONCodingError) -> Void
 }
@@ -156,7 +157,10 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     while let member = envelope.first, precedes(member.key, key) {
       try writeEnvelopeMember()
     }
-    if !object.pointee[keyPath: value].isLeftOut {
+    if let member = envelope.first, !precedes(key, member.key) {
+      // A member of the envelope with the field's key writes the field (see `EnvelopeMember`).
+      try writeEnvelopeMember()
+    } else if !object.pointee[keyPath: value].isLeftOut {
       writer.pointee.member(key)
       do throws(JSONCodingError) {
         try object.pointee[keyPath: value].write(to: &writer.pointee)
@@ -182,11 +186,17 @@ struct JSONObjectWriter<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     }
   }
 
-  /// Whether `first` sorts before `second` by their UTF-8 bytes.
   private func precedes(_ first: StaticString, _ second: StaticString) -> Bool {
-    UnsafeBufferPointer(start: first.utf8Start, count: first.utf8CodeUnitCount)
+    first.precedesByUTF8(second)
+  }
+}
+
+extension StaticString {
+  /// Whether this key sorts before `other` by their UTF-8 bytes, as a file's keys are.
+  func precedesByUTF8(_ other: StaticString) -> Bool {
+    UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
       .lexicographicallyPrecedes(
-        UnsafeBufferPointer(start: second.utf8Start, count: second.utf8CodeUnitCount))
+        UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount))
   }
 }
 

@@ -43,6 +43,14 @@ public struct JSONWriter: ~Copyable {
     self.output = .passUnretained(output)
   }
 
+  /// A writer for values that go into another writer's text at `depth` (that writer's
+  /// ``depth`` where the value goes): the bytes it writes are those the other would, so that
+  /// they can be kept and copied in with ``writeWritten(_:)`` (see ``EncodedList``).
+  init(depth: Int) {
+    self.init(capacity: 256)
+    self.depth = depth
+  }
+
   deinit {
     base.deallocate()
   }
@@ -389,6 +397,22 @@ public struct JSONWriter: ~Copyable {
     append(UInt8(ascii: "\n"))
   }
 
+  /// Writes `bytes`, a value's text as a writer at this depth wrote it before (see
+  /// ``init(depth:)``): the value, in O(its length).
+  mutating func writeWritten(_ bytes: UnsafeBufferPointer<UInt8>) {
+    append(bytes)
+  }
+
+  /// Calls `body` with the bytes held, of a writer that does not stream.
+  func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    body(UnsafeBufferPointer(start: base, count: count))
+  }
+
+  /// Forgets the bytes held, of a writer that does not stream, keeping its buffer and depth.
+  mutating func removeAll() {
+    count = 0
+  }
+
   // MARK: The buffer
 
   @inline(__always)
@@ -434,6 +458,7 @@ public struct JSONWriter: ~Copyable {
     count += text.utf8CodeUnitCount
   }
 
+  @inline(__always)
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let start = bytes.baseAddress else { return }
     reserve(bytes.count)

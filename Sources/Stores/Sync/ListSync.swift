@@ -398,10 +398,47 @@ extension ListSync {
   }
 
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    try write(to: &writer) { writer in ItemStamps.write(items, names: Self.names, to: &writer) }
+  }
+
+  package static func makeWriteCache() -> EncodedList<State> { EncodedList() }
+
+  /// The `"sync"` section and, with a `cache`, the list of items, both written from the
+  /// cache: the text of the items and stamps that did not change since its last write is
+  /// copied, not encoded again.
+  @_specialize(exported:true,where State == TodosStore.State)
+  @_specialize(exported:true,where State == WorkoutsStore.State)
+  package func envelope(writing state: State, cache: EncodedList<State>?) -> [EnvelopeMember] {
+    guard let cache else {
+      return [
+        EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in try write(to: &writer) }
+      ]
+    }
+    let list = state.syncedItems
+    let matches = cache.matches(for: list)
+    return [
+      EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
+        try write(to: &writer) { writer in
+          cache.writeStamps(items, matches: matches, names: Self.names, to: &writer)
+        }
+      },
+      EnvelopeMember(key: State.itemsName) { writer throws(JSONCodingError) in
+        try cache.writeItems(list, matches: matches, to: &writer)
+      },
+    ]
+  }
+
+  /// The fields' names in the stamps' text.
+  private static var names: [[UInt8]] { State.itemFields.map { Array($0.name.utf8) } }
+
+  /// Writes the section, its `"items"` elements written by `writeItems`.
+  private func write(
+    to writer: inout JSONWriter, itemStamps writeItems: (inout JSONWriter) -> Void
+  ) throws(JSONCodingError) {
     writer.beginObject()
     writer.member("items")
     writer.beginArray()
-    ItemStamps.write(items, names: State.itemFields.map { Array($0.name.utf8) }, to: &writer)
+    writeItems(&writer)
     writer.endArray()
     writer.member("removed")
     writer.beginArray()
@@ -439,7 +476,7 @@ extension ListSync {
   /// the position) stamped later, as `name=stamp`.
   static func text(of stamps: ItemStamps) -> String {
     var text: [UInt8] = []
-    stamps.append(names: State.itemFields.map { Array($0.name.utf8) }, to: &text)
+    stamps.append(names: names, to: &text)
     return String(decoding: text, as: UTF8.self)
   }
 

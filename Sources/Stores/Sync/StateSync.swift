@@ -36,11 +36,36 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// Whether a merge keeps all of `state`: not when it holds two items of one id (workouts
   /// may), which a merge, item by item, makes one. O(*n*).
   static func mergeKeepsAll(of state: State) -> Bool
+
+  /// What a backing keeps from one write of its file to the next, to write the next one
+  /// faster: ``EncodedList`` for a list; nothing by default.
+  associatedtype WriteCache: AnyObject = NoWriteCache
+
+  /// An empty cache, for a backing's first write.
+  static func makeWriteCache() -> WriteCache
+
+  /// The members this section adds to the file's object of `state`, in order by key: the
+  /// `"sync"` section unless it is left out — and, for a list written with a `cache`, the
+  /// list itself, written from the cache (see ``EnvelopeMember``).
+  func envelope(writing state: State, cache: WriteCache?) -> [EnvelopeMember]
 }
 
 extension StateSync {
   package static func mergeKeepsAll(of state: State) -> Bool { true }
+
+  package func envelope(writing state: State, cache: WriteCache?) -> [EnvelopeMember] {
+    isLeftOut
+      ? []
+      : [EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in try write(to: &writer) }]
+  }
 }
+
+extension StateSync where WriteCache == NoWriteCache {
+  package static func makeWriteCache() -> NoWriteCache { NoWriteCache() }
+}
+
+/// The cache of a section whose writes keep nothing (see ``StateSync/WriteCache``).
+package final class NoWriteCache {}
 
 extension Stamp {
   /// How long a tombstone is kept: 90 days. A copy older than that can bring back what was

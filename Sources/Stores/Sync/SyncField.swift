@@ -40,8 +40,8 @@ package struct SyncField<Root>: Sendable {
 /// (see ``ListSync``): the todos, the workouts.
 package protocol SyncedList: PersistentState {
   associatedtype Item: Identifiable, Equatable, Sendable, JSONCodable where Item.ID == UUID
-  /// The name of the list in the file (`"todos"`), for messages.
-  static var itemsName: String { get }
+  /// The key of the list in the file (`"todos"`), also its name in messages.
+  static var itemsName: StaticString { get }
   /// The items, in the order the file keeps them.
   var syncedItems: [Item] { get }
   /// The fields of an item besides its id.

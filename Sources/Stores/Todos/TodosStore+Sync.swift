@@ -1,7 +1,7 @@
 import Foundation
 
 extension TodosStore.State: SyncedList {
-  package static var itemsName: String { "todos" }
+  package static var itemsName: StaticString { "todos" }
   package var syncedItems: [Todo] { todos }
 
   package static let itemFields: [SyncField<Todo>] = [

@@ -1,7 +1,7 @@
 import Foundation
 
 extension WorkoutsStore.State: SyncedList {
-  package static var itemsName: String { "workouts" }
+  package static var itemsName: StaticString { "workouts" }
   package var syncedItems: [Workout] { workoutsInAddedOrder }
 
   package static let itemFields: [SyncField<Workout>] = [
