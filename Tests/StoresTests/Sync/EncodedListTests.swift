@@ -62,7 +62,9 @@ struct EncodedListTests {
   /// The size of `value`'s fields, one after another: the size of a value without padding.
   static func sizeOfFields(_ value: Any) -> Int {
     func size<Field>(_ field: Field) -> Int { MemoryLayout<Field>.size }
-    return Mirror(reflecting: value).children.reduce(0) { $0 + _openExistential($1.value, do: size) }
+    return Mirror(reflecting: value).children.reduce(0) {
+      $0 + _openExistential($1.value, do: size)
+    }
   }
 
   @Test("items and stamps have no padding, so that the same bits are the same value")
