@@ -127,7 +127,7 @@ extension WorkoutsStore {
     case .removeWorkouts(let ids):
       return .restoreWorkouts(
         WorkoutRun.runs(in: state.workoutsInAddedOrder) { ids.contains($1.id) })
-    case .removeWorkout:
+    case .removeWorkoutsAtOffsets:
       return inverse(of: resolve(action, in: state), in: state)
     case .sort(let sortType):
       return .restoreSort(state.sortType, replacing: sortType)
@@ -201,7 +201,8 @@ extension WorkoutsStore {
     case .addWorkouts, .restoreWorkouts: "Add Workouts"
     case .updateWorkout, .editWorkout: "Edit Workout"
     case .removeWorkouts(let ids): ids.count == 1 ? "Remove Workout" : "Remove Workouts"
-    case .removeWorkout(let offsets): offsets.count == 1 ? "Remove Workout" : "Remove Workouts"
+    case .removeWorkoutsAtOffsets(let offsets):
+      offsets.count == 1 ? "Remove Workout" : "Remove Workouts"
     case .discardWorkout: "Remove Workout"
     case .discardWorkouts(let workouts):
       workouts.count == 1 ? "Remove Workout" : "Remove Workouts"

@@ -273,7 +273,7 @@ public final class WorkoutsStore: Store {
     /// Removes the workouts with these ids; unknown ids are ignored.
     case removeWorkouts(ids: Set<UUID>)
     /// Removes the workouts at these offsets; offsets out of range are ignored.
-    case removeWorkout(at: IndexSet)
+    case removeWorkoutsAtOffsets(IndexSet)
     /// Sorts descending and stably by the sort type, and remembers it; `nil` forgets the sort
     /// and puts the workouts back in the order they were added.
     case sort(by: SortType?)
@@ -358,7 +358,7 @@ public final class WorkoutsStore: Store {
       return state.update(workout)
     case .removeWorkouts(let ids):
       return state.remove(ids)
-    case .removeWorkout(let offsets):
+    case .removeWorkoutsAtOffsets(let offsets):
       let valid = offsets.valid(forCount: state.workouts.count)
       return state.remove(Set(valid.map { state.workouts[$0].id }))
     case .sort(let sortType):
@@ -454,12 +454,12 @@ public final class WorkoutsStore: Store {
     case id
   }
 
-  /// The id form of ``Action/removeWorkout(at:)`` against `state`, the list the caller saw;
+  /// The id form of ``Action/removeWorkoutsAtOffsets(_:)`` against `state`, the list the caller saw;
   /// other actions as they are.
   ///
   /// - Complexity: O(*k*) for *k* offsets, O(1) for other actions.
   public nonisolated static func resolve(_ action: Action, in state: State) -> Action {
-    guard case .removeWorkout(let offsets) = action else { return action }
+    guard case .removeWorkoutsAtOffsets(let offsets) = action else { return action }
     let valid = offsets.valid(forCount: state.workouts.count)
     return .removeWorkouts(ids: Set(valid.map { state.workouts[$0].id }))
   }
@@ -516,7 +516,7 @@ extension WorkoutsStore {
   public func remove(ids: Set<UUID>) { send(.removeWorkouts(ids: ids)) }
   /// Removes the workouts at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
   /// ignored.
-  public func delete(atOffsets offsets: IndexSet) { send(.removeWorkout(at: offsets)) }
+  public func delete(atOffsets offsets: IndexSet) { send(.removeWorkoutsAtOffsets(offsets)) }
   /// Replaces the workout with `workout`'s id, keeping its id; an unknown id is ignored.
   public func update(_ workout: Workout) { send(.updateWorkout(workout)) }
   /// Sorts by `sortType`, descending and stably, and keeps new workouts in their place; `nil`
