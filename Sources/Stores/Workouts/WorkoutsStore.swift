@@ -48,6 +48,9 @@ public final class WorkoutsStore: Store {
   /// sorted stably by ``sortType`` when it is set: a function of that order and the sort, so
   /// that clearing the sort brings the order they were added in back, and a state read from
   /// its file equals the state that wrote it. The file keeps the order they were added in.
+  ///
+  /// No two workouts have one id: adding or restoring a workout whose id is taken changes
+  /// nothing, and a file with two workouts of one id is refused.
   public struct State: PersistentState {
     /// The workouts, in order: sorted by ``sortType`` while it is set, else as added.
     public internal(set) var workouts: [Workout]
@@ -56,6 +59,10 @@ public final class WorkoutsStore: Store {
     /// While sorted, the workouts in the order they were added; empty otherwise (then
     /// `workouts` is that order). Changed only together with `workouts`.
     var addedOrder: [Workout]
+    /// The ids of the workouts, so that an addition finds a taken id in O(1). Changed
+    /// together with `workouts`, of which it is a function: left out of `==`, which would
+    /// only hash every id again.
+    var ids: Set<UUID>
     /// Where the latest import is. Kept in memory only: the file holds the workouts.
     public private(set) var importStatus = ImportStatus.none
 
@@ -64,8 +71,12 @@ public final class WorkoutsStore: Store {
     }
 
     /// A state with `workouts`, taken as the order they were added, sorted by `sortType`
-    /// when it is given.
+    /// when it is given. Of workouts with one id, the first is kept. O(*n*), plus
+    /// O(*n* log *n*) to sort.
     public init(workouts: [Workout], sortType: SortType? = nil) {
+      var ids = Set<UUID>(minimumCapacity: workouts.count)
+      let workouts = workouts.filter { ids.insert($0.id).inserted }
+      self.ids = ids
       self.sortType = sortType
       if let sortType {
         addedOrder = workouts
@@ -79,17 +90,32 @@ public final class WorkoutsStore: Store {
     /// The workouts in the order they were added.
     public var workoutsInAddedOrder: [Workout] { sortType == nil ? workouts : addedOrder }
 
+    /// Equal when the workouts, their order added, the sort and the import status are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.workouts == rhs.workouts && lhs.sortType == rhs.sortType
+        && lhs.addedOrder == rhs.addedOrder && lhs.importStatus == rhs.importStatus
+    }
+
     private enum CodingKeys: String, CodingKey {
       case workouts, sortType
     }
 
-    /// Reads the workouts in the order they were added, and the sort.
+    /// Reads the workouts in the order they were added, and the sort, refusing two workouts
+    /// with one id.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
+      let workouts = try container.decode([Workout].self, forKey: .workouts)
       self.init(
-        workouts: try container.decode([Workout].self, forKey: .workouts),
+        workouts: workouts,
         sortType: try container.decodeIfPresent(SortType.self, forKey: .sortType))
+      guard ids.count == workouts.count else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .workouts, in: container, debugDescription: Self.duplicateIDs)
+      }
     }
+
+    /// Why a list of workouts with two of one id is refused.
+    static let duplicateIDs = "two workouts have the same id"
 
     /// Writes the workouts in the order they were added, and the sort.
     public func encode(to encoder: any Encoder) throws {
@@ -104,21 +130,24 @@ public final class WorkoutsStore: Store {
     }
 
     /// Adds `workout` last in the order added, and at its sorted place (after the equal
-    /// ones) while sorted. O(1) amortised unsorted, O(*n*) sorted.
-    mutating func add(_ workout: Workout) {
+    /// ones) while sorted, unless its id is taken; returns whether it was added. O(1)
+    /// amortised unsorted, O(*n*) sorted.
+    mutating func add(_ workout: Workout) -> Bool {
+      guard ids.insert(workout.id).inserted else { return false }
       guard let sortType else {
         workouts.append(workout)
-        return
+        return true
       }
       addedOrder.append(workout)
       workouts.insert(workout, at: WorkoutsStore.upperBound(of: workout, in: workouts, sortType))
+      return true
     }
 
-    /// Adds the workouts of `batch` whose ids are not taken, in order; returns whether any
-    /// was added. O(*n* + *m*), plus O((*n* + *m*) log (*n* + *m*)) to sort.
+    /// Adds the workouts of `batch` whose ids are not taken, in order (the first of two with
+    /// one id); returns whether any was added. O(*m*) for *m* workouts in the batch, plus
+    /// O(*n* + *m*) to append and O((*n* + *m*) log (*n* + *m*)) to sort.
     mutating func add(_ batch: [Workout]) -> Bool {
-      var taken = Set(workouts.map(\.id))
-      let new = batch.filter { taken.insert($0.id).inserted }
+      let new = batch.filter { ids.insert($0.id).inserted }
       guard !new.isEmpty else { return false }
       guard let sortType else {
         workouts += new
@@ -136,11 +165,11 @@ public final class WorkoutsStore: Store {
       workouts.removeAll { ids.contains($0.id) }
       guard workouts.count != count else { return false }
       if sortType != nil { addedOrder.removeAll { ids.contains($0.id) } }
+      self.ids.subtract(ids)
       return true
     }
 
-    /// Replaces the workout with `workout`'s id — the first added, should two have it —
-    /// moving it to its sorted place while sorted; returns whether anything changed. O(*n*).
+    /// Replaces the workout with `workout`'s id, moving it to its sorted place while sorted; returns whether anything changed. O(*n*).
     mutating func update(_ workout: Workout) -> Bool {
       guard let sortType else {
         guard let index = workouts.firstIndex(where: { $0.id == workout.id }),
@@ -181,7 +210,7 @@ public final class WorkoutsStore: Store {
     /// The rows of `imported` that ``finish(_:)`` adds, and the rows it leaves out.
     /// O(*n* + *m*).
     func newWorkouts(of imported: WorkoutsImport) -> (new: [Workout], skipped: [SkippedRow]) {
-      let taken = Set(workouts.map(\.id))
+      let taken = ids
       var contents: Set<Content> = []
       var namesAndDistances: Set<Content> = []
       if imported.rows.contains(where: { !$0.hasID }) {
@@ -262,10 +291,11 @@ public final class WorkoutsStore: Store {
   /// too.
   public enum Action: Equatable, Sendable {
     /// Adds the workout — at the end, or at its sorted place (after equal ones) while a sort
-    /// type is set. Adding is O(1) and does not look for the id among the workouts: add each
-    /// workout once (ids made by `UUID()` are unique).
+    /// type is set — unless its id is taken. O(1) amortised in an unsorted diary: the
+    /// state keeps a set of the ids.
     case addWorkout(Workout)
-    /// Adds the workouts whose ids are not in the diary yet, in one change (an import).
+    /// Adds the workouts whose ids are not taken (the first of two with one id), in one
+    /// change (an import).
     case addWorkouts([Workout])
     /// Replaces the workout with the same id — its name, distance, date and complexity —
     /// moving it to its sorted place while a sort type is set. Ignored for an unknown id.
@@ -300,13 +330,12 @@ public final class WorkoutsStore: Store {
     /// while sorted, each goes to its sorted place. Workouts whose ids are in the diary are
     /// skipped.
     case restoreWorkouts([WorkoutRun])
-    /// Removes each of these workouts that is still exactly as given — the one added last,
-    /// should two be — ; a workout changed since, or gone, is skipped.
+    /// Removes each of these workouts that is still exactly as given; a workout changed
+    /// since, or gone, is skipped.
     case discardWorkouts([Workout])
     /// ``discardWorkouts(_:)`` of one workout: what undoing ``addWorkout(_:)`` sends.
     case discardWorkout(Workout)
-    /// Changes back the workout the edit names by id (the first added, should two have it):
-    /// each field (name, distance, date, complexity) that still holds the edit's
+    /// Changes back the workout the edit names by id: each field (name, distance, date, complexity) that still holds the edit's
     /// ``WorkoutEdit/from`` value gets its ``WorkoutEdit/to`` value; a field changed since,
     /// or a workout gone, is skipped.
     case editWorkout(WorkoutEdit)
@@ -322,7 +351,8 @@ public final class WorkoutsStore: Store {
     core = StoreCore(state: State(), environment: environment)
   }
 
-  /// A diary of `workouts` in memory, unsorted, whose effects use `environment`.
+  /// A diary of `workouts` in memory, unsorted, whose effects use `environment`. Of
+  /// workouts with one id, the first is kept.
   public init(workouts: [Workout], environment: StoreEnvironment = .live) {
     core = StoreCore(state: State(workouts: workouts), environment: environment)
   }
@@ -350,8 +380,7 @@ public final class WorkoutsStore: Store {
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
     case .addWorkout(let workout):
-      state.add(workout)
-      return true
+      return state.add(workout)
     case .addWorkouts(let workouts):
       return state.add(workouts)
     case .updateWorkout(let workout):
@@ -383,7 +412,7 @@ public final class WorkoutsStore: Store {
     case .discardWorkout(let workout):
       return state.discard([workout])
     case .editWorkout(let edit):
-      guard let current = state.firstAdded(id: edit.to.id) else { return false }
+      guard let current = state.workout(withID: edit.to.id) else { return false }
       return state.update(edit.applied(to: current))
     case .restoreSort(let sortType, let replacing):
       return state.sortType == replacing && state.sort(by: sortType)
@@ -510,7 +539,8 @@ public final class WorkoutsStore: Store {
 }
 
 extension WorkoutsStore {
-  /// Adds `workout`: at the end, or at its sorted place while sorted.
+  /// Adds `workout`: at the end, or at its sorted place while sorted. Ignored when its id is
+  /// taken.
   public func add(_ workout: Workout) { send(.addWorkout(workout)) }
   /// Removes the workouts with `ids`; unknown ids are ignored.
   public func remove(ids: Set<UUID>) { send(.removeWorkouts(ids: ids)) }

@@ -30,7 +30,7 @@ struct WorkoutsModel: Equatable {
     var model = model
     switch action {
     case .addWorkout(let workout):
-      model.added.append(workout)
+      if !model.added.contains(where: { $0.id == workout.id }) { model.added.append(workout) }
     case .addWorkouts(let workouts):
       for workout in workouts where !model.added.contains(where: { $0.id == workout.id }) {
         model.added.append(workout)
@@ -64,8 +64,8 @@ struct WorkoutsModel: Equatable {
     case .importWorkouts, .cancelImport, .importProgress, .failImport:
       break  // The import status only, which the model leaves out.
     case .restoreWorkouts(let runs):
-      let present = Set(model.added.map(\.id))
-      model.added = RunsModel.restore(runs, in: model.added) { !present.contains($0.id) }
+      var taken = Set(model.added.map(\.id))
+      model.added = RunsModel.restore(runs, in: model.added) { taken.insert($0.id).inserted }
     case .discardWorkouts(let workouts):
       for workout in workouts {
         if let index = model.added.lastIndex(of: workout) { model.added.remove(at: index) }
