@@ -64,7 +64,7 @@ public final class WorkoutsStore: Store {
     /// only hash every id again.
     var ids: Set<UUID>
     /// Where the latest import is. Kept in memory only: the file holds the workouts.
-    public private(set) var importStatus = ImportStatus.none
+    public private(set) var importStatus = WorkoutsImportStatus.none
 
     public init() {
       self.init(workouts: [])
@@ -200,7 +200,7 @@ public final class WorkoutsStore: Store {
       let (new, skipped) = newWorkouts(of: imported)
       _ = add(new)
       importStatus = .finished(
-        ImportSummary(
+        WorkoutsImportSummary(
           file: imported.file, added: new.count,
           skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
           ignoredColumns: imported.ignoredColumns,
@@ -209,7 +209,9 @@ public final class WorkoutsStore: Store {
 
     /// The rows of `imported` that ``finish(_:)`` adds, and the rows it leaves out.
     /// O(*n* + *m*).
-    func newWorkouts(of imported: WorkoutsImport) -> (new: [Workout], skipped: [SkippedRow]) {
+    func newWorkouts(of imported: WorkoutsImport) -> (
+      new: [Workout], skipped: [WorkoutsImport.SkippedRow]
+    ) {
       let taken = ids
       var contents: Set<Content> = []
       var namesAndDistances: Set<Content> = []
@@ -223,13 +225,17 @@ public final class WorkoutsStore: Store {
       var new: [Workout] = []
       for row in imported.rows {
         if taken.contains(row.workout.id) {
-          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.idInDiary, file: row.file))
+          skipped.append(
+            WorkoutsImport.SkippedRow(
+              line: row.line, reason: WorkoutsImport.SkippedRow.idInDiary, file: row.file))
         } else if !row.hasID,
           row.hasDate
             ? contents.contains(Content(row.workout, withDate: true))
             : namesAndDistances.contains(Content(row.workout, withDate: false))
         {
-          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.inDiary, file: row.file))
+          skipped.append(
+            WorkoutsImport.SkippedRow(
+              line: row.line, reason: WorkoutsImport.SkippedRow.inDiary, file: row.file))
         } else {
           new.append(row.workout)
         }
@@ -257,7 +263,7 @@ public final class WorkoutsStore: Store {
     }
 
     /// Sets the import status; returns whether it changed.
-    mutating func setImportStatus(_ status: ImportStatus) -> Bool {
+    mutating func setImportStatus(_ status: WorkoutsImportStatus) -> Bool {
       defer { importStatus = status }
       return importStatus != status
     }
@@ -310,9 +316,9 @@ public final class WorkoutsStore: Store {
     /// Imports the workouts of the CSV or GPX file at `url`, or of the files of the folder
     /// (see ``WorkoutsImporter``), read as `options` say: reads them off the main actor,
     /// reporting progress, then adds them all in one ``finishImport(_:)`` — or none, when a
-    /// row is not valid (``ImportStatus/failed(_:)``). A new import cancels one still
+    /// row is not valid (``WorkoutsImportStatus/failed(_:)``). A new import cancels one still
     /// running.
-    case importWorkouts(from: URL, options: ImportOptions = ImportOptions())
+    case importWorkouts(from: URL, options: WorkoutsImportOptions = WorkoutsImportOptions())
     /// Adds the workouts of an import that are not in the diary (by id, or by date, name
     /// and distance for rows without one), in one change, and records what was added and
     /// left out in ``State/importStatus``.
@@ -320,9 +326,9 @@ public final class WorkoutsStore: Store {
     /// Stops the import that is running; nothing is added.
     case cancelImport
     /// How far the running import is (sent by its effect).
-    case importProgress(ImportProgress)
+    case importProgress(WorkoutsImportProgress)
     /// The import failed; nothing was added (sent by its effect).
-    case failImport(ImportError)
+    case failImport(WorkoutsImportError)
     /// Puts back workouts that were removed: the workouts of each run whose ids are not in
     /// the diary, in order, in the order they were added, just before the workout
     /// ``ListRun/before`` there (at the end when it is `nil`) — or, when that one was removed
@@ -394,7 +400,7 @@ public final class WorkoutsStore: Store {
       return state.sort(by: sortType)
     case .importWorkouts(let url, _):
       return state.setImportStatus(
-        .importing(ImportProgress(file: url.path, bytesRead: 0, totalBytes: 0, rows: 0)))
+        .importing(WorkoutsImportProgress(file: url.path, bytesRead: 0, totalBytes: 0, rows: 0)))
     case .finishImport(let imported):
       state.finish(imported)
       return true
@@ -430,7 +436,7 @@ public final class WorkoutsStore: Store {
   /// An import whose workouts could not be saved has failed: its status says so.
   public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {
     guard case .finishImport(let imported) = action else { return nil }
-    return .failImport(ImportError(file: imported.file, problem: .notSaved(error)))
+    return .failImport(WorkoutsImportError(file: imported.file, problem: .notSaved(error)))
   }
 
   /// The import: read the file, in parts with progress in between, then send the workouts.
@@ -455,7 +461,7 @@ public final class WorkoutsStore: Store {
   /// failure); a new import cancels the one running.
   @usableFromInline
   nonisolated static func importEffect(
-    _ url: URL, options: ImportOptions, environment: StoreEnvironment
+    _ url: URL, options: WorkoutsImportOptions, environment: StoreEnvironment
   ) -> Effect<Action> {
     .run(id: ImportEffect.id, cancelInFlight: true) { send in
       do {
@@ -466,7 +472,7 @@ public final class WorkoutsStore: Store {
         }
         try Task.checkCancellation()
         await send(.finishImport(importer.result))
-      } catch let error as ImportError {
+      } catch let error as WorkoutsImportError {
         await send(.failImport(error))
       }
     }
