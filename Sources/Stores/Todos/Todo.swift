@@ -19,11 +19,11 @@ public enum TodoError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Something to do: a one-line title, a date, whether it is done and a priority.
 ///
 /// Validation, as for ``Workout``: the initialiser normalises the title to one line,
-/// trimmed; a todo whose title is then empty is not valid (``isValid``, ``TodoError``). A
-/// `Todo` is a value whose fields can be set, so an invalid one can be made: the stores
-/// ignore it. A file or `Codable` data refuses a title that is empty or not normalised,
-/// rather than change it — one check, `problem(withTitle:)`, for the stores, `Codable` and
-/// the file format.
+/// trimmed; a todo whose title is then empty is not valid (``isValid``; ``problem`` says
+/// why). A `Todo` is a value whose fields can be set, so an invalid one can be made: the
+/// stores ignore it. A file or `Codable` data refuses a title that is empty or not
+/// normalised, rather than change it — one check, `problem(withTitle:)`, for the stores,
+/// `Codable` and the file format.
 public struct Todo: Identifiable, Hashable, Codable, Sendable {
   /// The todo's identity, kept through every change.
   public var id: UUID
@@ -40,9 +40,9 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
   /// A todo. `id` and `date` can be given, so that tests are deterministic.
   ///
   /// The title is normalised to one line: each line break (`\n`, `\r\n`, `\r`, and the
-  /// other characters Swift's `Character.isNewline` knows) becomes a space, and white space around the title is trimmed. A todo
-  /// list shows one line per todo, and a title pasted with a trailing newline should not
-  /// break that.
+  /// other characters Swift's `Character.isNewline` knows) becomes a space, and white
+  /// space around the title is trimmed. A todo list shows one line per todo, and a title
+  /// pasted with a trailing newline should not break that.
   public init(
     id: UUID = UUID(), title: String, date: Date = Date(), isDone: Bool = false,
     priority: Int = 0
@@ -55,7 +55,11 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
   }
 
   /// Whether the title has text and is one line, trimmed: the stores ignore todos without.
-  public var isValid: Bool { Self.problem(withTitle: title) == nil }
+  public var isValid: Bool { problem == nil }
+
+  /// Why the todo is not valid — its title is empty, or not one line, trimmed (a title set
+  /// after the initialiser) — or `nil`. O(length of the title).
+  public var problem: TodoError? { Self.problem(withTitle: title) }
 
   /// A todo whose `title` is taken as it is, refused unless valid: a todo read from a file
   /// or a decoder.

@@ -8,10 +8,10 @@ import Foundation
 /// `'`, which import takes off again.
 ///
 /// Import reads any CSV whose header names the columns, in any order and case, with `,`, `;`
-/// or a tab between fields (told from the header line); ``WorkoutsImportOptions`` maps other headers
-/// (Strava's `Activity Name`), and columns it does not use are ignored and listed. `name` and
-/// `distance` are required; `date`, `complexity` and `id` are optional, and so is each of
-/// their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
+/// or a tab between fields (told from the header line); ``WorkoutsImportOptions`` maps other
+/// headers (Strava's `Activity Name`), and columns it does not use are ignored and listed.
+/// `name` and `distance` are required; `date`, `complexity` and `id` are optional, and so is
+/// each of their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
 /// (`5.2`, `5km`, `3.1 mi`, 0 to 100,000; in a file separated by `;` or tabs also `5,2`); a
 /// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
 /// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format

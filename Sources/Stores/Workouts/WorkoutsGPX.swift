@@ -36,8 +36,8 @@ public enum WorkoutsGPX {
 
   /// The workouts of `data`, the GPX file at `path`, with `makeID` for their ids.
   ///
-  /// - Throws: ``WorkoutsImportError`` for a file that is not plain, well-formed GPX with a track, or
-  ///   a track without points or times.
+  /// - Throws: ``WorkoutsImportError`` for a file that is not plain, well-formed GPX with a
+  ///   track, or a track without points or times.
   /// - Complexity: O(*n*) in the bytes.
   public static func read(_ data: Data, path: String, makeID: () -> UUID)
     throws(WorkoutsImportError)

@@ -96,8 +96,8 @@ public struct WorkoutsImporter {
   /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for rows
   /// without an id; returns whether there is more to read.
   ///
-  /// - Throws: ``WorkoutsImportError`` for a file that cannot be read, is too large or has rows that
-  ///   are not valid.
+  /// - Throws: ``WorkoutsImportError`` for a file that cannot be read, is too large or has
+  ///   rows that are not valid.
   /// - Complexity: O(*n*) in the bytes read.
   public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
     throws(WorkoutsImportError) -> Bool

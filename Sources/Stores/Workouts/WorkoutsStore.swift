@@ -169,7 +169,8 @@ public final class WorkoutsStore: Store {
       return true
     }
 
-    /// Replaces the workout with `workout`'s id, moving it to its sorted place while sorted; returns whether anything changed. O(*n*).
+    /// Replaces the workout with `workout`'s id, moving it to its sorted place while sorted;
+    /// returns whether anything changed. O(*n*).
     mutating func update(_ workout: Workout) -> Bool {
       guard let sortType else {
         guard let index = workouts.firstIndex(where: { $0.id == workout.id }),
@@ -341,9 +342,9 @@ public final class WorkoutsStore: Store {
     case discardWorkouts([Workout])
     /// ``discardWorkouts(_:)`` of one workout: what undoing ``addWorkout(_:)`` sends.
     case discardWorkout(Workout)
-    /// Changes back the workout the edit names by id: each field (name, distance, date, complexity) that still holds the edit's
-    /// ``WorkoutEdit/from`` value gets its ``WorkoutEdit/to`` value; a field changed since,
-    /// or a workout gone, is skipped.
+    /// Changes back the workout the edit names by id: each field (name, distance, date,
+    /// complexity) that still holds the edit's ``WorkoutEdit/from`` value gets its
+    /// ``WorkoutEdit/to`` value; a field changed since, or a workout gone, is skipped.
     case editWorkout(WorkoutEdit)
     /// Sorts by the first sort type (`nil`: the order added) when the sort in effect is the
     /// second (`replacing`); otherwise changes nothing.
@@ -489,8 +490,8 @@ public final class WorkoutsStore: Store {
     case id
   }
 
-  /// The id form of ``Action/removeWorkoutsAtOffsets(_:)`` against `state`, the list the caller saw;
-  /// other actions as they are.
+  /// The id form of ``Action/removeWorkoutsAtOffsets(_:)`` against `state`, the list the
+  /// caller saw; other actions as they are.
   ///
   /// - Complexity: O(*k*) for *k* offsets, O(1) for other actions.
   public nonisolated static func resolve(_ action: Action, in state: State) -> Action {

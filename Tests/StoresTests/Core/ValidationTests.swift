@@ -72,9 +72,11 @@ struct ValidationTests {
   }
 
   static let todoFields =
-    #""date" : "2026-11-29T07:00:00Z", "id" : "6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01", "isDone" : false, "priority" : 0"#
+    #""date" : "2026-11-29T07:00:00Z", "id" : "6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01", "#
+    + #""isDone" : false, "priority" : 0"#
   static let workoutFields =
-    #""complexity" : "low", "date" : "2026-11-20T07:00:00Z", "distance" : 5, "id" : "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C11""#
+    #""complexity" : "low", "date" : "2026-11-20T07:00:00Z", "distance" : 5, "#
+    + #""id" : "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C11""#
 
   /// Writes a version-1 file of one item whose `item` field is `text`.
   func writeFile(_ url: URL, list: String, item: String, text: String, extra: String) throws {
@@ -142,5 +144,11 @@ struct ValidationTests {
     #expect(throws: WorkoutError.emptyName) { try Workout(name: " \n ", distance: 1) }
     #expect(try Workout(name: " Run\n", distance: 1).name == "Run")
     #expect(Todo(title: " Buy\nmilk ").title == "Buy milk")
+    var todo = Todo(title: "Buy milk")
+    #expect(todo.problem == nil)
+    todo.title = "Buy\nmilk"
+    #expect(todo.problem == .titleNotOneLine && !todo.isValid)
+    todo.title = " "
+    #expect(todo.problem == .emptyTitle && !todo.isValid)
   }
 }
