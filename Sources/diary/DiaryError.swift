@@ -55,7 +55,7 @@ struct DiaryError: Error, Equatable {
       self.init(Terminal.escaped(error.description), exitCode: Self.exitCode(for: error))
     case let error as SettingsError: self.init(Terminal.escaped(error.description))
     case let error as WorkoutError: self.init(error.description)
-    case let error as ImportError:
+    case let error as WorkoutsImportError:
       switch error.problem {
       case .unreadable(let cause), .notSaved(let cause): self.init(cause)
       case .invalid, .tooLarge: self.init(Terminal.escaped(error.description))

@@ -129,13 +129,15 @@ func observerBenchmarks(_ report: Report, quick: Bool) {
     goal: "≈ 1× (no notification)",
     ours: Side("", prepare: { MainActor.assumeIsolated { observedStore(many) } }) { prepared in
       MainActor.assumeIsolated {
-        for _ in 0..<actions { prepared.0.send(.removeWorkout(at: [])) }
+        for _ in 0..<actions { prepared.0.send(.removeWorkoutsAtOffsets([])) }
         precondition(prepared.2.changes == 0)
       }
     },
     baseline: Side("(no callbacks)", prepare: { MainActor.assumeIsolated { observedStore(0) } }) {
       prepared in
-      MainActor.assumeIsolated { for _ in 0..<actions { prepared.0.send(.removeWorkout(at: [])) } }
+      MainActor.assumeIsolated {
+        for _ in 0..<actions { prepared.0.send(.removeWorkoutsAtOffsets([])) }
+      }
     })
 }
 

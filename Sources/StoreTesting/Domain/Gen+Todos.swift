@@ -45,12 +45,12 @@ extension Gen where Value == TodosStore.Action {
         .markTodos(ids: $0, done: $1)
       },
       Gen<Set<UUID>>.set(of: ids, maxCount: 4).map { .removeTodos(ids: $0) },
-      offsets.map { .removeTodo(at: $0) },
+      offsets.map { .removeTodosAtOffsets($0) },
       Gen<([UUID], UUID?)>.zip(ids.array(maxCount: 4), ids.optional).map {
         .moveTodos(ids: $0, before: $1)
       },
       Gen<(IndexSet, Int)>.zip(offsets, .integer(in: -2...maxCount + 2)).map {
-        .moveTodo(at: $0, to: $1)
+        .moveTodosAtOffsets($0, to: $1)
       },
       .constant(.orderByDate),
       .constant(.orderByPriority),

@@ -46,7 +46,9 @@ extension Gen where Value == WorkoutsStore.Action {
       Gen<Workout>.workout(id: .id(among: 2 * maxCount)).array(maxCount: 4).map {
         .addWorkouts($0)
       },
-      Gen<IndexSet>.offsets(in: maxCount, includingOutOfRange: true).map { .removeWorkout(at: $0) },
+      Gen<IndexSet>.offsets(in: maxCount, includingOutOfRange: true).map {
+        .removeWorkoutsAtOffsets($0)
+      },
       Gen<Set<UUID>>.set(of: .id(among: maxCount + 4), maxCount: 4).map {
         .removeWorkouts(ids: $0)
       },

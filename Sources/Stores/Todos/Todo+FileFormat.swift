@@ -3,7 +3,8 @@ import Foundation
 extension Todo: JSONObjectCodable {
   /// A todo in a file:
   /// `{ "date" : "2026-11-29T09:00:00Z", "id" : "6F1C…", "isDone" : false, "priority" : 2,
-  /// "title" : "Buy milk" }`. A title that is empty or not one line is refused.
+  /// "title" : "Buy milk" }`. A title that is empty or not one line, trimmed, is refused
+  /// (`Todo.problem(withTitle:)`).
   public static func jsonFields<Coder: JSONFieldCoder<Todo> & ~Copyable>(
     _ coder: inout Coder
   ) throws(JSONCodingError) -> Coder.Result {
@@ -13,12 +14,12 @@ extension Todo: JSONObjectCodable {
     let priority = try coder.field("priority", \.priority)
     let title = try coder.field("title", \.title)
     return try coder.object { () throws(JSONCodingError) in
-      let todo = Todo(id: id, title: title, date: date, isDone: isDone, priority: priority)
-      // Valid when the title is stored as the initialiser leaves it: one line, trimmed.
-      if todo.title.isEmpty || todo.title != title, let problem = problem(withTitle: title) {
-        throw JSONCodingError(key: "title", problem)
+      do throws(TodoError) {
+        return try Todo(
+          id: id, validating: title, date: date, isDone: isDone, priority: priority)
+      } catch {
+        throw JSONCodingError(key: "title", error.description)
       }
-      return todo
     }
   }
 }

@@ -64,7 +64,7 @@ extension TodosStore {
       return .editTodos(Array(edits))
     case .removeTodos(let ids):
       return .restoreTodos(runs(in: todos) { ids.contains($0.id) })
-    case .removeTodo, .moveTodo:
+    case .removeTodosAtOffsets, .moveTodosAtOffsets:
       return inverse(of: resolve(action, in: state), in: state)
     case .removeCompleted:
       return .restoreTodos(runs(in: todos) { $0.isDone })
@@ -157,10 +157,10 @@ extension TodosStore {
     case .toggleTodo: "Toggle Todo"
     case .markTodos(_, let done): done ? "Mark Done" : "Mark Not Done"
     case .removeTodos(let ids): ids.count == 1 ? "Remove Todo" : "Remove Todos"
-    case .removeTodo(let offsets): offsets.count == 1 ? "Remove Todo" : "Remove Todos"
+    case .removeTodosAtOffsets(let offsets): offsets.count == 1 ? "Remove Todo" : "Remove Todos"
     case .discardTodos(let todos): todos.count == 1 ? "Remove Todo" : "Remove Todos"
     case .discardTodo: "Remove Todo"
-    case .moveTodos, .moveTodo, .returnTodos, .reorderTodos: "Move Todos"
+    case .moveTodos, .moveTodosAtOffsets, .returnTodos, .reorderTodos: "Move Todos"
     case .orderByDate: "Order by Date"
     case .orderByPriority: "Order by Priority"
     case .removeCompleted: "Remove Completed"

@@ -65,7 +65,7 @@ public final class TodosStore: Store {
     /// Removes the todos with these ids; unknown ids are ignored.
     case removeTodos(ids: Set<UUID>)
     /// Removes the todos at these offsets; offsets out of range are ignored.
-    case removeTodo(at: IndexSet)
+    case removeTodosAtOffsets(IndexSet)
     /// Moves the todos with these ids, in this order, to just before the todo with id
     /// `before` — or, when that todo is among the moved ones, before the first todo after it
     /// that is not — or to the end when `before` is `nil`. Unknown ids are ignored; an
@@ -74,7 +74,7 @@ public final class TodosStore: Store {
     /// Moves the todos at these offsets before the todo at offset `to`, counted before the
     /// move, as `MutableCollection.move(fromOffsets:toOffset:)` does; offsets out of range
     /// are ignored and the destination is clamped to the list.
-    case moveTodo(at: IndexSet, to: Int)
+    case moveTodosAtOffsets(IndexSet, to: Int)
     /// Sorts by date, earliest first; todos with the same date keep their order.
     case orderByDate
     /// Sorts by priority, highest first; todos with the same priority keep their order.
@@ -168,14 +168,14 @@ public final class TodosStore: Store {
       let count = state.todos.count
       state.todos.removeAll { ids.contains($0.id) }
       return state.todos.count != count
-    case .removeTodo(let offsets):
+    case .removeTodosAtOffsets(let offsets):
       let valid = offsets.valid(forCount: state.todos.count)
       guard !valid.isEmpty else { return false }
       state.todos.remove(atOffsets: valid)
       return true
     case .moveTodos(let ids, let before):
       return moveTodos(ids, before: before, in: &state.todos)
-    case .moveTodo(let offsets, let destination):
+    case .moveTodosAtOffsets(let offsets, let destination):
       let valid = offsets.valid(forCount: state.todos.count)
       let clamped = min(max(destination, 0), state.todos.count)
       guard !isNoOpMove(valid, to: clamped) else { return false }
@@ -211,10 +211,10 @@ public final class TodosStore: Store {
   /// - Complexity: O(*n*) for the offset actions, O(1) for the others.
   public nonisolated static func resolve(_ action: Action, in state: State) -> Action {
     switch action {
-    case .removeTodo(let offsets):
+    case .removeTodosAtOffsets(let offsets):
       let valid = offsets.valid(forCount: state.todos.count)
       return .removeTodos(ids: Set(valid.map { state.todos[$0].id }))
-    case .moveTodo(let offsets, let destination):
+    case .moveTodosAtOffsets(let offsets, let destination):
       let todos = state.todos
       let valid = offsets.valid(forCount: todos.count)
       // The moved todos land before the first todo at or after the destination that stays.
@@ -291,7 +291,7 @@ extension TodosStore {
   public func remove(ids: Set<UUID>) { send(.removeTodos(ids: ids)) }
   /// Removes the todos at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
   /// ignored.
-  public func delete(atOffsets offsets: IndexSet) { send(.removeTodo(at: offsets)) }
+  public func delete(atOffsets offsets: IndexSet) { send(.removeTodosAtOffsets(offsets)) }
   /// Moves the todos with `ids`, in this order, before the todo with id `before`, or to the
   /// end when it is `nil`.
   public func move(ids: [UUID], before: UUID?) { send(.moveTodos(ids: ids, before: before)) }
@@ -299,7 +299,7 @@ extension TodosStore {
   /// the move) — for SwiftUI's `onMove`; offsets out of range are ignored and the
   /// destination is clamped.
   public func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
-    send(.moveTodo(at: offsets, to: destination))
+    send(.moveTodosAtOffsets(offsets, to: destination))
   }
   /// Sorts the todos by date, earliest first, keeping the order of equal dates.
   public func orderByDate() { send(.orderByDate) }

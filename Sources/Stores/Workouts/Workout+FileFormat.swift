@@ -3,8 +3,8 @@ import Foundation
 extension Workout: JSONObjectCodable {
   /// A workout in a file:
   /// `{ "complexity" : "high", "date" : "2026-11-22T08:00:00Z", "distance" : 21.1,
-  /// "id" : "0B5E…", "name" : "Half marathon" }`. An empty name or a distance that is
-  /// negative is refused.
+  /// "id" : "0B5E…", "name" : "Half marathon" }`. A name that is empty or not one line,
+  /// trimmed, and a distance that is negative are refused (`Workout.problem(withName:distance:)`).
   public static func jsonFields<Coder: JSONFieldCoder<Workout> & ~Copyable>(
     _ coder: inout Coder
   ) throws(JSONCodingError) -> Coder.Result {
@@ -16,9 +16,9 @@ extension Workout: JSONObjectCodable {
     return try coder.object { () throws(JSONCodingError) in
       do throws(WorkoutError) {
         return try Workout(
-          id: id, name: name, distance: distance, date: date, complexity: complexity)
+          id: id, validating: name, distance: distance, date: date, complexity: complexity)
       } catch {
-        throw JSONCodingError(key: error == .emptyName ? "name" : "distance", error.description)
+        throw JSONCodingError(key: error.field, error.description)
       }
     }
   }

@@ -8,10 +8,10 @@ import Foundation
 /// `'`, which import takes off again.
 ///
 /// Import reads any CSV whose header names the columns, in any order and case, with `,`, `;`
-/// or a tab between fields (told from the header line); ``ImportOptions`` maps other headers
-/// (Strava's `Activity Name`), and columns it does not use are ignored and listed. `name` and
-/// `distance` are required; `date`, `complexity` and `id` are optional, and so is each of
-/// their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
+/// or a tab between fields (told from the header line); ``WorkoutsImportOptions`` maps other
+/// headers (Strava's `Activity Name`), and columns it does not use are ignored and listed.
+/// `name` and `distance` are required; `date`, `complexity` and `id` are optional, and so is
+/// each of their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
 /// (`5.2`, `5km`, `3.1 mi`, 0 to 100,000; in a file separated by `;` or tabs also `5,2`); a
 /// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
 /// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format
@@ -20,7 +20,7 @@ import Foundation
 /// before in the file is left out.
 public enum WorkoutsCSV {
   /// The columns, in the order export writes them.
-  public static let columns = ImportOptions.Field.allCases.map(\.rawValue)
+  public static let columns = WorkoutsImportOptions.Field.allCases.map(\.rawValue)
 
   /// `workouts` as CSV text, header first. O(*n*).
   public static func export(_ workouts: some Sequence<Workout>) -> String {
@@ -57,10 +57,10 @@ public enum WorkoutsCSV {
 
   /// Reads all the workouts of `data`, the content of the file at `path`.
   ///
-  /// - Throws: ``ImportError`` with every problem, with its line and column.
+  /// - Throws: ``WorkoutsImportError`` with every problem, with its line and column.
   public static func read(
-    _ data: Data, path: String, options: ImportOptions, now: Date, makeID: () -> UUID
-  ) throws(ImportError) -> WorkoutsImport {
+    _ data: Data, path: String, options: WorkoutsImportOptions, now: Date, makeID: () -> UUID
+  ) throws(WorkoutsImportError) -> WorkoutsImport {
     var reader = try Reader(data, path: path, options: options)
     while try reader.read(rows: .max, now: now, makeID: makeID) {}
     return reader.result
@@ -71,28 +71,30 @@ public enum WorkoutsCSV {
   public struct Reader {
     private var csv: CSV.Reader
     private let path: String
-    private let options: ImportOptions
+    private let options: WorkoutsImportOptions
     /// The position of the column of each field in a row.
-    private let positions: [ImportOptions.Field: Int]
+    private let positions: [WorkoutsImportOptions.Field: Int]
     private let width: Int
     private let ignoredColumns: [String]
     private var rows: [WorkoutsImport.Row] = []
-    private var skipped: [SkippedRow] = []
+    private var skipped: [WorkoutsImport.SkippedRow] = []
     private var distancesWithoutUnit = 0
     /// The line where each id was first seen.
     private var seen: [UUID: Int] = [:]
     /// The first problems found, and how many in all.
-    private var problems: [ImportError.RowProblem] = []
+    private var problems: [WorkoutsImportError.RowProblem] = []
     private var problemCount = 0
 
     /// Starts reading `data`, the content of the file at `path`, with its header.
     ///
-    /// - Throws: ``ImportError`` when the header is missing or lacks the name or distance
+    /// - Throws: ``WorkoutsImportError`` when the header is missing or lacks the name or distance
     ///   column.
-    public init(_ data: Data, path: String, options: ImportOptions) throws(ImportError) {
+    public init(_ data: Data, path: String, options: WorkoutsImportOptions)
+      throws(WorkoutsImportError)
+    {
       var csv = CSV.Reader(data, delimiter: CSV.delimiter(ofHeaderIn: data))
-      func invalid(_ message: String) -> ImportError {
-        ImportError(file: path, problem: .invalid(line: 1, column: 1, message: message))
+      func invalid(_ message: String) -> WorkoutsImportError {
+        WorkoutsImportError(file: path, problem: .invalid(line: 1, column: 1, message: message))
       }
       let first: [CSV.Field]?
       do {
@@ -103,10 +105,10 @@ public enum WorkoutsCSV {
       guard let header = first else {
         throw invalid("the file is empty — it needs a header such as name,distance")
       }
-      var positions: [ImportOptions.Field: Int] = [:]
+      var positions: [WorkoutsImportOptions.Field: Int] = [:]
       var ignored: [String] = []
       let headers = header.map { $0.text.trimmedOfSpaces.lowercased() }
-      for field in ImportOptions.Field.allCases {
+      for field in WorkoutsImportOptions.Field.allCases {
         let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
         // The first column of that name: Strava's file has two called Distance.
         positions[field] = headers.firstIndex(of: wanted)
@@ -115,7 +117,8 @@ public enum WorkoutsCSV {
       for (index, field) in header.enumerated() where !used.contains(index) {
         if !ignored.contains(field.text) { ignored.append(field.text) }
       }
-      for required in [ImportOptions.Field.name, .distance] where positions[required] == nil {
+      for required in [WorkoutsImportOptions.Field.name, .distance] where positions[required] == nil
+      {
         let wanted = options.header(for: required)
         let near = Self.closest(to: wanted.lowercased(), among: header.map(\.text))
         throw invalid(
@@ -152,9 +155,10 @@ public enum WorkoutsCSV {
     }
 
     /// How far the reading is.
-    public var progress: ImportProgress {
+    public var progress: WorkoutsImportProgress {
       let (read, total) = csv.progress
-      return ImportProgress(file: path, bytesRead: read, totalBytes: total, rows: rows.count)
+      return WorkoutsImportProgress(
+        file: path, bytesRead: read, totalBytes: total, rows: rows.count)
     }
 
     /// What was read so far.
@@ -167,12 +171,12 @@ public enum WorkoutsCSV {
     /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for
     /// rows without an id; returns whether the file has more.
     ///
-    /// - Throws: ``ImportError`` at the end of the file when rows are not valid — every
+    /// - Throws: ``WorkoutsImportError`` at the end of the file when rows are not valid — every
     ///   problem found, with its line and column and what was expected — or at once for text
     ///   that is not CSV (a quote never closed).
     /// - Complexity: O(*n*) in the bytes read.
     public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
-      throws(ImportError) -> Bool
+      throws(WorkoutsImportError) -> Bool
     {
       for _ in 0..<count {
         let next: [CSV.Field]?
@@ -193,20 +197,21 @@ public enum WorkoutsCSV {
     }
 
     /// The error of the problems found, or `nil`.
-    private var error: ImportError? {
+    private var error: WorkoutsImportError? {
       guard problemCount > 0 else { return nil }
       if problemCount == 1, let only = problems.first {
-        return ImportError(
+        return WorkoutsImportError(
           file: path, problem: .invalid(line: only.line, column: only.column, message: only.message)
         )
       }
-      return ImportError(file: path, problem: .invalidRows(problems, count: problemCount))
+      return WorkoutsImportError(file: path, problem: .invalidRows(problems, count: problemCount))
     }
 
     private mutating func report(_ line: Int, _ column: Int, _ message: String) {
       problemCount += 1
       if problems.count < WorkoutsImporter.problemsListed {
-        problems.append(ImportError.RowProblem(line: line, column: column, message: message))
+        problems.append(
+          WorkoutsImportError.RowProblem(line: line, column: column, message: message))
       }
     }
 
@@ -216,7 +221,7 @@ public enum WorkoutsCSV {
         return report(line, 1, "this row has \(record.count) fields, the header \(width)")
       }
       let problemsBefore = problemCount
-      func field(_ field: ImportOptions.Field) -> CSV.Field? {
+      func field(_ field: WorkoutsImportOptions.Field) -> CSV.Field? {
         positions[field].map { record[$0] }
       }
       func invalid(_ field: CSV.Field, _ message: String) {
@@ -278,7 +283,8 @@ public enum WorkoutsCSV {
       }
       guard problemCount == problemsBefore else { return }
       if let id, let first = seen[id] {
-        skipped.append(SkippedRow(line: line, reason: "the same id as line \(first)"))
+        skipped.append(
+          WorkoutsImport.SkippedRow(line: line, reason: "the same id as line \(first)"))
         return
       }
       do {
@@ -294,15 +300,15 @@ public enum WorkoutsCSV {
 
     /// The date `text` names: a form ``LocalDate`` reads, `today`, `yesterday`, `tomorrow`,
     /// or the options' date format.
-    private static func date(_ text: String, _ options: ImportOptions, now: Date) -> Date? {
+    private static func date(_ text: String, _ options: WorkoutsImportOptions, now: Date) -> Date? {
       if let date = options.dateFormat?.date(from: text, in: options.timeZone) { return date }
       if let date = LocalDate.date(from: text, in: options.timeZone) { return date }
       let days = ["yesterday": -1, "today": 0, "tomorrow": 1][text.lowercased()]
       return days.map { LocalDate.startOfDay($0, from: now, in: options.timeZone) }
     }
 
-    private static func error(_ problem: CSVProblem, _ path: String) -> ImportError {
-      ImportError(
+    private static func error(_ problem: CSVProblem, _ path: String) -> WorkoutsImportError {
+      WorkoutsImportError(
         file: path,
         problem: .invalid(line: problem.line, column: problem.column, message: problem.message))
     }

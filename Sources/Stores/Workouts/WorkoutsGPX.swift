@@ -36,14 +36,16 @@ public enum WorkoutsGPX {
 
   /// The workouts of `data`, the GPX file at `path`, with `makeID` for their ids.
   ///
-  /// - Throws: ``ImportError`` for a file that is not plain, well-formed GPX with a track, or
-  ///   a track without points or times.
+  /// - Throws: ``WorkoutsImportError`` for a file that is not plain, well-formed GPX with a
+  ///   track, or a track without points or times.
   /// - Complexity: O(*n*) in the bytes.
-  public static func read(_ data: Data, path: String, makeID: () -> UUID) throws(ImportError)
+  public static func read(_ data: Data, path: String, makeID: () -> UUID)
+    throws(WorkoutsImportError)
     -> WorkoutsImport
   {
-    func invalid(_ line: Int, _ column: Int, _ message: String) -> ImportError {
-      ImportError(file: path, problem: .invalid(line: line, column: column, message: message))
+    func invalid(_ line: Int, _ column: Int, _ message: String) -> WorkoutsImportError {
+      WorkoutsImportError(
+        file: path, problem: .invalid(line: line, column: column, message: message))
     }
     guard data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
       throw invalid(1, 1, "the file is empty — a GPX file holds <gpx> with tracks")

@@ -37,7 +37,7 @@ public struct WorkoutsImport: Equatable, Sendable {
   public var skipped: [SkippedRow]
   /// The CSV columns that were not read, each named once, in the order of the header.
   public var ignoredColumns: [String]
-  /// How many distances had no unit (and were read in ``ImportOptions/unit``, else km).
+  /// How many distances had no unit (and were read in ``WorkoutsImportOptions/unit``, else km).
   public var distancesWithoutUnit: Int
 
   public init(
@@ -52,31 +52,33 @@ public struct WorkoutsImport: Equatable, Sendable {
   }
 }
 
-/// A row of a file that was not imported, and why.
-public struct SkippedRow: Equatable, Sendable {
-  public var line: Int
-  public var reason: String
-  /// The file the row is from, when the import read several; `nil` for the import's file.
-  public var file: String?
+extension WorkoutsImport {
+  /// A row of a file that was not imported, and why.
+  public struct SkippedRow: Equatable, Sendable {
+    public var line: Int
+    public var reason: String
+    /// The file the row is from, when the import read several; `nil` for the import's file.
+    public var file: String?
 
-  public init(line: Int, reason: String, file: String? = nil) {
-    self.line = line
-    self.reason = reason
-    self.file = file
+    public init(line: Int, reason: String, file: String? = nil) {
+      self.line = line
+      self.reason = reason
+      self.file = file
+    }
+
+    /// Why a row equal to a workout in the diary is left out.
+    public static let inDiary = "the same date, name and distance as a workout in the diary"
+    /// Why a row whose id is in the diary is left out.
+    public static let idInDiary = "its id is in the diary already"
+
+    /// Whether the row was left out because the diary has it already (rather than because it
+    /// repeats an earlier row of the file).
+    public var isInDiary: Bool { reason == Self.inDiary || reason == Self.idInDiary }
   }
-
-  /// Why a row equal to a workout in the diary is left out.
-  public static let inDiary = "the same date, name and distance as a workout in the diary"
-  /// Why a row whose id is in the diary is left out.
-  public static let idInDiary = "its id is in the diary already"
-
-  /// Whether the row was left out because the diary has it already (rather than because it
-  /// repeats an earlier row of the file).
-  public var isInDiary: Bool { reason == Self.inDiary || reason == Self.idInDiary }
 }
 
 /// How far an import has read its file.
-public struct ImportProgress: Equatable, Sendable {
+public struct WorkoutsImportProgress: Equatable, Sendable {
   public var file: String
   public var bytesRead: Int
   public var totalBytes: Int
@@ -97,19 +99,19 @@ public struct ImportProgress: Equatable, Sendable {
 }
 
 /// What an import added and left out.
-public struct ImportSummary: Equatable, Sendable {
+public struct WorkoutsImportSummary: Equatable, Sendable {
   public var file: String
   /// How many workouts were added.
   public var added: Int
   /// The rows left out: the same id twice in the file, or already in the diary.
-  public var skipped: [SkippedRow]
+  public var skipped: [WorkoutsImport.SkippedRow]
   /// The CSV columns that were not read.
   public var ignoredColumns: [String]
   /// How many distances had no unit.
   public var distancesWithoutUnit: Int
 
   public init(
-    file: String, added: Int, skipped: [SkippedRow], ignoredColumns: [String] = [],
+    file: String, added: Int, skipped: [WorkoutsImport.SkippedRow], ignoredColumns: [String] = [],
     distancesWithoutUnit: Int = 0
   ) {
     self.file = file
@@ -122,7 +124,7 @@ public struct ImportSummary: Equatable, Sendable {
 
 /// Why an import added nothing: the file could not be read, is too large, or rows are not
 /// valid.
-public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct WorkoutsImportError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What is wrong at a line and column (1-based).
   public struct RowProblem: Equatable, Sendable {
     public var line: Int
@@ -183,15 +185,15 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Indirect, so that copying the state — once per action, for its callbacks — costs one
 /// reference at most, not a copy of the progress or the summary.
-public indirect enum ImportStatus: Equatable, Sendable {
+public indirect enum WorkoutsImportStatus: Equatable, Sendable {
   /// No import has run.
   case none
   /// Reading the file.
-  case importing(ImportProgress)
+  case importing(WorkoutsImportProgress)
   /// Done: what was added and left out.
-  case finished(ImportSummary)
+  case finished(WorkoutsImportSummary)
   /// Nothing was added.
-  case failed(ImportError)
+  case failed(WorkoutsImportError)
   /// Cancelled before anything was added.
   case cancelled
 }

@@ -17,7 +17,7 @@ public struct WorkoutsImporter {
   /// How many of the problems of a file an error lists.
   public static let problemsListed = 20
 
-  private let options: ImportOptions
+  private let options: WorkoutsImportOptions
   /// What the result calls the files: the one path given (as given, relative or not), or
   /// "N files".
   private let name: String
@@ -29,8 +29,8 @@ public struct WorkoutsImporter {
 
   /// An import of `files` (and of the `.csv` and `.gpx` files in the folders among them).
   ///
-  /// - Throws: ``ImportError`` for a folder that cannot be listed or has no such file.
-  public init(files: [URL], options: ImportOptions) throws(ImportError) {
+  /// - Throws: ``WorkoutsImportError`` for a folder that cannot be listed or has no such file.
+  public init(files: [URL], options: WorkoutsImportOptions) throws(WorkoutsImportError) {
     var expanded: [URL] = []
     for url in files {
       var isFolder: ObjCBool = false
@@ -44,7 +44,7 @@ public struct WorkoutsImporter {
       do {
         names = try FileManager.default.contentsOfDirectory(atPath: url.path)
       } catch {
-        throw ImportError(
+        throw WorkoutsImportError(
           file: url.relativePath,
           problem: .unreadable(
             StoreFileError(path: url.relativePath, problem: .cannotRead(errno: EACCES))))
@@ -54,7 +54,7 @@ public struct WorkoutsImporter {
       }
       .sorted().map { url.appendingPathComponent($0) }
       guard !found.isEmpty else {
-        throw ImportError(
+        throw WorkoutsImportError(
           file: url.relativePath,
           problem: .invalid(line: 1, column: 1, message: "the folder has no .csv or .gpx file"))
       }
@@ -67,9 +67,9 @@ public struct WorkoutsImporter {
   }
 
   /// How far the reading of the current file is.
-  public var progress: ImportProgress {
+  public var progress: WorkoutsImportProgress {
     if let reader { return reader.progress }
-    return ImportProgress(
+    return WorkoutsImportProgress(
       file: current?.relativePath ?? name, bytesRead: 0, totalBytes: 0,
       rows: done.reduce(0) { $0 + $1.rows.count })
   }
@@ -85,7 +85,7 @@ public struct WorkoutsImporter {
         return row
       }
       all.skipped += part.skipped.map {
-        SkippedRow(line: $0.line, reason: $0.reason, file: file)
+        WorkoutsImport.SkippedRow(line: $0.line, reason: $0.reason, file: file)
       }
       all.ignoredColumns += part.ignoredColumns.filter { !all.ignoredColumns.contains($0) }
       all.distancesWithoutUnit += part.distancesWithoutUnit
@@ -96,11 +96,11 @@ public struct WorkoutsImporter {
   /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for rows
   /// without an id; returns whether there is more to read.
   ///
-  /// - Throws: ``ImportError`` for a file that cannot be read, is too large or has rows that
-  ///   are not valid.
+  /// - Throws: ``WorkoutsImportError`` for a file that cannot be read, is too large or has
+  ///   rows that are not valid.
   /// - Complexity: O(*n*) in the bytes read.
   public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
-    throws(ImportError) -> Bool
+    throws(WorkoutsImportError) -> Bool
   {
     if reader == nil {
       guard !pending.isEmpty else { return false }
@@ -134,13 +134,14 @@ public struct WorkoutsImporter {
   /// The bytes of the file at `url`: a regular file, or a pipe or socket read to its end —
   /// never a folder or a device.
   ///
-  /// - Throws: ``ImportError`` when it cannot be read or holds more than
+  /// - Throws: ``WorkoutsImportError`` when it cannot be read or holds more than
   ///   ``maximumFileSize`` bytes.
-  public static func contents(of url: URL) throws(ImportError) -> Data {
+  public static func contents(of url: URL) throws(WorkoutsImportError) -> Data {
     // Messages name the file as it was given (`Fixtures/runs.csv`), not its absolute path.
     let path = url.relativePath
-    func unreadable(_ problem: StoreFileError.Problem) -> ImportError {
-      ImportError(file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
+    func unreadable(_ problem: StoreFileError.Problem) -> WorkoutsImportError {
+      WorkoutsImportError(
+        file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
     }
     // Opening a FIFO must not wait for a writer: O_NONBLOCK. Reading it then blocks, as its
     // writer writes — and ends at once when it has none.
@@ -155,7 +156,7 @@ public struct WorkoutsImporter {
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     if type == S_IFREG, Int(info.st_size) > maximumFileSize {
-      throw ImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+      throw WorkoutsImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
     }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -170,7 +171,7 @@ public struct WorkoutsImporter {
       }
       bytes += buffer[..<count]
       if bytes.count > maximumFileSize {
-        throw ImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+        throw WorkoutsImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
       }
     }
     return Data(bytes)

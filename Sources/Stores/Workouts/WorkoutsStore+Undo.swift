@@ -39,13 +39,14 @@ public struct WorkoutEdit: Equatable, Sendable, Codable {
 }
 
 extension WorkoutsStore.State {
-  /// The workout with `id` added first, if any. O(*n*).
-  func firstAdded(id: UUID) -> Workout? {
-    workoutsInAddedOrder.first { $0.id == id }
+  /// The workout with `id`, if any. O(*n*).
+  func workout(withID id: UUID) -> Workout? {
+    guard ids.contains(id) else { return nil }
+    return workouts.first { $0.id == id }
   }
 
   /// The positions, in the order added, of the workouts that discarding `discarded` removes:
-  /// for each, the last added that is exactly as given. O(*n* + *k*).
+  /// those still exactly as given. O(*n* + *k*).
   func discardedPositions(_ discarded: [Workout]) -> Set<Int> {
     guard !discarded.isEmpty else { return [] }
     var wanted: [Workout: Int] = [:]
@@ -66,12 +67,12 @@ extension WorkoutsStore.State {
     guard !positions.isEmpty else { return false }
     let added = workoutsInAddedOrder
     let kept = added.indices.filter { !positions.contains($0) }.map { added[$0] }
+    for position in positions { ids.remove(added[position].id) }
     guard sortType != nil else {
       workouts = kept
       return true
     }
-    // The same workouts leave the sorted list: equal workouts sort together, in the order
-    // added, so the last ones there are the last added.
+    // The same workouts leave the sorted list.
     var wanted: [Workout: Int] = [:]
     for position in positions { wanted[added[position], default: 0] += 1 }
     var shown: [Workout] = []
@@ -92,10 +93,11 @@ extension WorkoutsStore.State {
   /// sort while sorted.
   mutating func restore(_ runs: [WorkoutRun]) -> Bool {
     var added = workoutsInAddedOrder
-    let present = Set(added.map(\.id))
-    guard WorkoutRun.restore(runs, in: &added, where: { !present.contains($0.id) }) else {
+    var taken = ids
+    guard WorkoutRun.restore(runs, in: &added, where: { taken.insert($0.id).inserted }) else {
       return false
     }
+    ids = taken
     guard let sortType else {
       workouts = added
       return true
@@ -119,15 +121,15 @@ extension WorkoutsStore {
     case .addWorkout(let workout):
       return .discardWorkout(workout)
     case .addWorkouts(let workouts):
-      var taken = Set(state.workouts.map(\.id))
+      var taken = state.ids
       return .discardWorkouts(workouts.filter { taken.insert($0.id).inserted })
     case .updateWorkout(let workout):
-      guard let old = state.firstAdded(id: workout.id), old != workout else { return nil }
+      guard let old = state.workout(withID: workout.id), old != workout else { return nil }
       return .editWorkout(WorkoutEdit(from: workout, to: old))
     case .removeWorkouts(let ids):
       return .restoreWorkouts(
         WorkoutRun.runs(in: state.workoutsInAddedOrder) { ids.contains($1.id) })
-    case .removeWorkout:
+    case .removeWorkoutsAtOffsets:
       return inverse(of: resolve(action, in: state), in: state)
     case .sort(let sortType):
       return .restoreSort(state.sortType, replacing: sortType)
@@ -136,8 +138,8 @@ extension WorkoutsStore {
     case .importWorkouts, .cancelImport, .importProgress, .failImport:
       return nil
     case .restoreWorkouts(let runs):
-      let present = Set(state.workouts.map(\.id))
-      return .discardWorkouts(runs.flatMap(\.elements).filter { !present.contains($0.id) })
+      var taken = state.ids
+      return .discardWorkouts(runs.flatMap(\.elements).filter { taken.insert($0.id).inserted })
     case .discardWorkout(let workout):
       return inverse(of: .discardWorkouts([workout]), in: state)
     case .discardWorkouts(let workouts):
@@ -145,7 +147,7 @@ extension WorkoutsStore {
       return .restoreWorkouts(
         WorkoutRun.runs(in: state.workoutsInAddedOrder) { index, _ in positions.contains(index) })
     case .editWorkout(let edit):
-      guard let current = state.firstAdded(id: edit.to.id) else { return nil }
+      guard let current = state.workout(withID: edit.to.id) else { return nil }
       return .editWorkout(WorkoutEdit(from: edit.applied(to: current), to: current))
     case .restoreSort(let sortType, let replacing):
       return .restoreSort(replacing, replacing: sortType)
@@ -159,12 +161,10 @@ extension WorkoutsStore {
   public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
     switch action {
     case .restoreWorkouts(let runs):
-      let present = Set(state.workouts.map(\.id))
-      return runs.flatMap(\.elements).filter { present.contains($0.id) }.map {
+      return runs.flatMap(\.elements).filter { state.ids.contains($0.id) }.map {
         "\(quoted($0.name)) (already in the diary)"
       }
     case .discardWorkouts(let workouts):
-      let present = Set(state.workouts.map(\.id))
       let positions = state.discardedPositions(workouts)
       let removed = positions.map { state.workoutsInAddedOrder[$0] }
       var left: [Workout: Int] = [:]
@@ -175,12 +175,12 @@ extension WorkoutsStore {
           return nil
         }
         return "\(quoted(workout.name)) "
-          + (present.contains(workout.id) ? "(changed meanwhile)" : "(removed meanwhile)")
+          + (state.ids.contains(workout.id) ? "(changed meanwhile)" : "(removed meanwhile)")
       }
     case .discardWorkout(let workout):
       return skippedParts(of: .discardWorkouts([workout]), in: state)
     case .editWorkout(let edit):
-      guard let current = state.firstAdded(id: edit.to.id) else {
+      guard let current = state.workout(withID: edit.to.id) else {
         return ["\(quoted(edit.from.name)) (removed meanwhile)"]
       }
       let fields = edit.conflicts(with: current)
@@ -201,7 +201,8 @@ extension WorkoutsStore {
     case .addWorkouts, .restoreWorkouts: "Add Workouts"
     case .updateWorkout, .editWorkout: "Edit Workout"
     case .removeWorkouts(let ids): ids.count == 1 ? "Remove Workout" : "Remove Workouts"
-    case .removeWorkout(let offsets): offsets.count == 1 ? "Remove Workout" : "Remove Workouts"
+    case .removeWorkoutsAtOffsets(let offsets):
+      offsets.count == 1 ? "Remove Workout" : "Remove Workouts"
     case .discardWorkout: "Remove Workout"
     case .discardWorkouts(let workouts):
       workouts.count == 1 ? "Remove Workout" : "Remove Workouts"

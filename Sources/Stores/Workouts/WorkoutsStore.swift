@@ -48,6 +48,9 @@ public final class WorkoutsStore: Store {
   /// sorted stably by ``sortType`` when it is set: a function of that order and the sort, so
   /// that clearing the sort brings the order they were added in back, and a state read from
   /// its file equals the state that wrote it. The file keeps the order they were added in.
+  ///
+  /// No two workouts have one id: adding or restoring a workout whose id is taken changes
+  /// nothing, and a file with two workouts of one id is refused.
   public struct State: PersistentState {
     /// The workouts, in order: sorted by ``sortType`` while it is set, else as added.
     public internal(set) var workouts: [Workout]
@@ -56,16 +59,24 @@ public final class WorkoutsStore: Store {
     /// While sorted, the workouts in the order they were added; empty otherwise (then
     /// `workouts` is that order). Changed only together with `workouts`.
     var addedOrder: [Workout]
+    /// The ids of the workouts, so that an addition finds a taken id in O(1). Changed
+    /// together with `workouts`, of which it is a function: left out of `==`, which would
+    /// only hash every id again.
+    var ids: Set<UUID>
     /// Where the latest import is. Kept in memory only: the file holds the workouts.
-    public private(set) var importStatus = ImportStatus.none
+    public private(set) var importStatus = WorkoutsImportStatus.none
 
     public init() {
       self.init(workouts: [])
     }
 
     /// A state with `workouts`, taken as the order they were added, sorted by `sortType`
-    /// when it is given.
+    /// when it is given. Of workouts with one id, the first is kept. O(*n*), plus
+    /// O(*n* log *n*) to sort.
     public init(workouts: [Workout], sortType: SortType? = nil) {
+      var ids = Set<UUID>(minimumCapacity: workouts.count)
+      let workouts = workouts.filter { ids.insert($0.id).inserted }
+      self.ids = ids
       self.sortType = sortType
       if let sortType {
         addedOrder = workouts
@@ -79,17 +90,32 @@ public final class WorkoutsStore: Store {
     /// The workouts in the order they were added.
     public var workoutsInAddedOrder: [Workout] { sortType == nil ? workouts : addedOrder }
 
+    /// Equal when the workouts, their order added, the sort and the import status are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.workouts == rhs.workouts && lhs.sortType == rhs.sortType
+        && lhs.addedOrder == rhs.addedOrder && lhs.importStatus == rhs.importStatus
+    }
+
     private enum CodingKeys: String, CodingKey {
       case workouts, sortType
     }
 
-    /// Reads the workouts in the order they were added, and the sort.
+    /// Reads the workouts in the order they were added, and the sort, refusing two workouts
+    /// with one id.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
+      let workouts = try container.decode([Workout].self, forKey: .workouts)
       self.init(
-        workouts: try container.decode([Workout].self, forKey: .workouts),
+        workouts: workouts,
         sortType: try container.decodeIfPresent(SortType.self, forKey: .sortType))
+      guard ids.count == workouts.count else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .workouts, in: container, debugDescription: Self.duplicateIDs)
+      }
     }
+
+    /// Why a list of workouts with two of one id is refused.
+    static let duplicateIDs = "two workouts have the same id"
 
     /// Writes the workouts in the order they were added, and the sort.
     public func encode(to encoder: any Encoder) throws {
@@ -104,21 +130,24 @@ public final class WorkoutsStore: Store {
     }
 
     /// Adds `workout` last in the order added, and at its sorted place (after the equal
-    /// ones) while sorted. O(1) amortised unsorted, O(*n*) sorted.
-    mutating func add(_ workout: Workout) {
+    /// ones) while sorted, unless its id is taken; returns whether it was added. O(1)
+    /// amortised unsorted, O(*n*) sorted.
+    mutating func add(_ workout: Workout) -> Bool {
+      guard ids.insert(workout.id).inserted else { return false }
       guard let sortType else {
         workouts.append(workout)
-        return
+        return true
       }
       addedOrder.append(workout)
       workouts.insert(workout, at: WorkoutsStore.upperBound(of: workout, in: workouts, sortType))
+      return true
     }
 
-    /// Adds the workouts of `batch` whose ids are not taken, in order; returns whether any
-    /// was added. O(*n* + *m*), plus O((*n* + *m*) log (*n* + *m*)) to sort.
+    /// Adds the workouts of `batch` whose ids are not taken, in order (the first of two with
+    /// one id); returns whether any was added. O(*m*) for *m* workouts in the batch, plus
+    /// O(*n* + *m*) to append and O((*n* + *m*) log (*n* + *m*)) to sort.
     mutating func add(_ batch: [Workout]) -> Bool {
-      var taken = Set(workouts.map(\.id))
-      let new = batch.filter { taken.insert($0.id).inserted }
+      let new = batch.filter { ids.insert($0.id).inserted }
       guard !new.isEmpty else { return false }
       guard let sortType else {
         workouts += new
@@ -136,11 +165,12 @@ public final class WorkoutsStore: Store {
       workouts.removeAll { ids.contains($0.id) }
       guard workouts.count != count else { return false }
       if sortType != nil { addedOrder.removeAll { ids.contains($0.id) } }
+      self.ids.subtract(ids)
       return true
     }
 
-    /// Replaces the workout with `workout`'s id — the first added, should two have it —
-    /// moving it to its sorted place while sorted; returns whether anything changed. O(*n*).
+    /// Replaces the workout with `workout`'s id, moving it to its sorted place while sorted;
+    /// returns whether anything changed. O(*n*).
     mutating func update(_ workout: Workout) -> Bool {
       guard let sortType else {
         guard let index = workouts.firstIndex(where: { $0.id == workout.id }),
@@ -171,7 +201,7 @@ public final class WorkoutsStore: Store {
       let (new, skipped) = newWorkouts(of: imported)
       _ = add(new)
       importStatus = .finished(
-        ImportSummary(
+        WorkoutsImportSummary(
           file: imported.file, added: new.count,
           skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
           ignoredColumns: imported.ignoredColumns,
@@ -180,8 +210,10 @@ public final class WorkoutsStore: Store {
 
     /// The rows of `imported` that ``finish(_:)`` adds, and the rows it leaves out.
     /// O(*n* + *m*).
-    func newWorkouts(of imported: WorkoutsImport) -> (new: [Workout], skipped: [SkippedRow]) {
-      let taken = Set(workouts.map(\.id))
+    func newWorkouts(of imported: WorkoutsImport) -> (
+      new: [Workout], skipped: [WorkoutsImport.SkippedRow]
+    ) {
+      let taken = ids
       var contents: Set<Content> = []
       var namesAndDistances: Set<Content> = []
       if imported.rows.contains(where: { !$0.hasID }) {
@@ -194,13 +226,17 @@ public final class WorkoutsStore: Store {
       var new: [Workout] = []
       for row in imported.rows {
         if taken.contains(row.workout.id) {
-          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.idInDiary, file: row.file))
+          skipped.append(
+            WorkoutsImport.SkippedRow(
+              line: row.line, reason: WorkoutsImport.SkippedRow.idInDiary, file: row.file))
         } else if !row.hasID,
           row.hasDate
             ? contents.contains(Content(row.workout, withDate: true))
             : namesAndDistances.contains(Content(row.workout, withDate: false))
         {
-          skipped.append(SkippedRow(line: row.line, reason: SkippedRow.inDiary, file: row.file))
+          skipped.append(
+            WorkoutsImport.SkippedRow(
+              line: row.line, reason: WorkoutsImport.SkippedRow.inDiary, file: row.file))
         } else {
           new.append(row.workout)
         }
@@ -228,7 +264,7 @@ public final class WorkoutsStore: Store {
     }
 
     /// Sets the import status; returns whether it changed.
-    mutating func setImportStatus(_ status: ImportStatus) -> Bool {
+    mutating func setImportStatus(_ status: WorkoutsImportStatus) -> Bool {
       defer { importStatus = status }
       return importStatus != status
     }
@@ -262,10 +298,11 @@ public final class WorkoutsStore: Store {
   /// too.
   public enum Action: Equatable, Sendable {
     /// Adds the workout — at the end, or at its sorted place (after equal ones) while a sort
-    /// type is set. Adding is O(1) and does not look for the id among the workouts: add each
-    /// workout once (ids made by `UUID()` are unique).
+    /// type is set — unless its id is taken. O(1) amortised in an unsorted diary: the
+    /// state keeps a set of the ids.
     case addWorkout(Workout)
-    /// Adds the workouts whose ids are not in the diary yet, in one change (an import).
+    /// Adds the workouts whose ids are not taken (the first of two with one id), in one
+    /// change (an import).
     case addWorkouts([Workout])
     /// Replaces the workout with the same id — its name, distance, date and complexity —
     /// moving it to its sorted place while a sort type is set. Ignored for an unknown id.
@@ -273,16 +310,16 @@ public final class WorkoutsStore: Store {
     /// Removes the workouts with these ids; unknown ids are ignored.
     case removeWorkouts(ids: Set<UUID>)
     /// Removes the workouts at these offsets; offsets out of range are ignored.
-    case removeWorkout(at: IndexSet)
+    case removeWorkoutsAtOffsets(IndexSet)
     /// Sorts descending and stably by the sort type, and remembers it; `nil` forgets the sort
     /// and puts the workouts back in the order they were added.
     case sort(by: SortType?)
     /// Imports the workouts of the CSV or GPX file at `url`, or of the files of the folder
     /// (see ``WorkoutsImporter``), read as `options` say: reads them off the main actor,
     /// reporting progress, then adds them all in one ``finishImport(_:)`` — or none, when a
-    /// row is not valid (``ImportStatus/failed(_:)``). A new import cancels one still
+    /// row is not valid (``WorkoutsImportStatus/failed(_:)``). A new import cancels one still
     /// running.
-    case importWorkouts(from: URL, options: ImportOptions = ImportOptions())
+    case importWorkouts(from: URL, options: WorkoutsImportOptions = WorkoutsImportOptions())
     /// Adds the workouts of an import that are not in the diary (by id, or by date, name
     /// and distance for rows without one), in one change, and records what was added and
     /// left out in ``State/importStatus``.
@@ -290,9 +327,9 @@ public final class WorkoutsStore: Store {
     /// Stops the import that is running; nothing is added.
     case cancelImport
     /// How far the running import is (sent by its effect).
-    case importProgress(ImportProgress)
+    case importProgress(WorkoutsImportProgress)
     /// The import failed; nothing was added (sent by its effect).
-    case failImport(ImportError)
+    case failImport(WorkoutsImportError)
     /// Puts back workouts that were removed: the workouts of each run whose ids are not in
     /// the diary, in order, in the order they were added, just before the workout
     /// ``ListRun/before`` there (at the end when it is `nil`) — or, when that one was removed
@@ -300,15 +337,14 @@ public final class WorkoutsStore: Store {
     /// while sorted, each goes to its sorted place. Workouts whose ids are in the diary are
     /// skipped.
     case restoreWorkouts([WorkoutRun])
-    /// Removes each of these workouts that is still exactly as given — the one added last,
-    /// should two be — ; a workout changed since, or gone, is skipped.
+    /// Removes each of these workouts that is still exactly as given; a workout changed
+    /// since, or gone, is skipped.
     case discardWorkouts([Workout])
     /// ``discardWorkouts(_:)`` of one workout: what undoing ``addWorkout(_:)`` sends.
     case discardWorkout(Workout)
-    /// Changes back the workout the edit names by id (the first added, should two have it):
-    /// each field (name, distance, date, complexity) that still holds the edit's
-    /// ``WorkoutEdit/from`` value gets its ``WorkoutEdit/to`` value; a field changed since,
-    /// or a workout gone, is skipped.
+    /// Changes back the workout the edit names by id: each field (name, distance, date,
+    /// complexity) that still holds the edit's ``WorkoutEdit/from`` value gets its
+    /// ``WorkoutEdit/to`` value; a field changed since, or a workout gone, is skipped.
     case editWorkout(WorkoutEdit)
     /// Sorts by the first sort type (`nil`: the order added) when the sort in effect is the
     /// second (`replacing`); otherwise changes nothing.
@@ -322,7 +358,8 @@ public final class WorkoutsStore: Store {
     core = StoreCore(state: State(), environment: environment)
   }
 
-  /// A diary of `workouts` in memory, unsorted, whose effects use `environment`.
+  /// A diary of `workouts` in memory, unsorted, whose effects use `environment`. Of
+  /// workouts with one id, the first is kept.
   public init(workouts: [Workout], environment: StoreEnvironment = .live) {
     core = StoreCore(state: State(workouts: workouts), environment: environment)
   }
@@ -350,22 +387,21 @@ public final class WorkoutsStore: Store {
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
     case .addWorkout(let workout):
-      state.add(workout)
-      return true
+      return state.add(workout)
     case .addWorkouts(let workouts):
       return state.add(workouts)
     case .updateWorkout(let workout):
       return state.update(workout)
     case .removeWorkouts(let ids):
       return state.remove(ids)
-    case .removeWorkout(let offsets):
+    case .removeWorkoutsAtOffsets(let offsets):
       let valid = offsets.valid(forCount: state.workouts.count)
       return state.remove(Set(valid.map { state.workouts[$0].id }))
     case .sort(let sortType):
       return state.sort(by: sortType)
     case .importWorkouts(let url, _):
       return state.setImportStatus(
-        .importing(ImportProgress(file: url.path, bytesRead: 0, totalBytes: 0, rows: 0)))
+        .importing(WorkoutsImportProgress(file: url.path, bytesRead: 0, totalBytes: 0, rows: 0)))
     case .finishImport(let imported):
       state.finish(imported)
       return true
@@ -383,7 +419,7 @@ public final class WorkoutsStore: Store {
     case .discardWorkout(let workout):
       return state.discard([workout])
     case .editWorkout(let edit):
-      guard let current = state.firstAdded(id: edit.to.id) else { return false }
+      guard let current = state.workout(withID: edit.to.id) else { return false }
       return state.update(edit.applied(to: current))
     case .restoreSort(let sortType, let replacing):
       return state.sortType == replacing && state.sort(by: sortType)
@@ -401,7 +437,7 @@ public final class WorkoutsStore: Store {
   /// An import whose workouts could not be saved has failed: its status says so.
   public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {
     guard case .finishImport(let imported) = action else { return nil }
-    return .failImport(ImportError(file: imported.file, problem: .notSaved(error)))
+    return .failImport(WorkoutsImportError(file: imported.file, problem: .notSaved(error)))
   }
 
   /// The import: read the file, in parts with progress in between, then send the workouts.
@@ -426,7 +462,7 @@ public final class WorkoutsStore: Store {
   /// failure); a new import cancels the one running.
   @usableFromInline
   nonisolated static func importEffect(
-    _ url: URL, options: ImportOptions, environment: StoreEnvironment
+    _ url: URL, options: WorkoutsImportOptions, environment: StoreEnvironment
   ) -> Effect<Action> {
     .run(id: ImportEffect.id, cancelInFlight: true) { send in
       do {
@@ -437,7 +473,7 @@ public final class WorkoutsStore: Store {
         }
         try Task.checkCancellation()
         await send(.finishImport(importer.result))
-      } catch let error as ImportError {
+      } catch let error as WorkoutsImportError {
         await send(.failImport(error))
       }
     }
@@ -454,12 +490,12 @@ public final class WorkoutsStore: Store {
     case id
   }
 
-  /// The id form of ``Action/removeWorkout(at:)`` against `state`, the list the caller saw;
-  /// other actions as they are.
+  /// The id form of ``Action/removeWorkoutsAtOffsets(_:)`` against `state`, the list the
+  /// caller saw; other actions as they are.
   ///
   /// - Complexity: O(*k*) for *k* offsets, O(1) for other actions.
   public nonisolated static func resolve(_ action: Action, in state: State) -> Action {
-    guard case .removeWorkout(let offsets) = action else { return action }
+    guard case .removeWorkoutsAtOffsets(let offsets) = action else { return action }
     let valid = offsets.valid(forCount: state.workouts.count)
     return .removeWorkouts(ids: Set(valid.map { state.workouts[$0].id }))
   }
@@ -510,13 +546,14 @@ public final class WorkoutsStore: Store {
 }
 
 extension WorkoutsStore {
-  /// Adds `workout`: at the end, or at its sorted place while sorted.
+  /// Adds `workout`: at the end, or at its sorted place while sorted. Ignored when its id is
+  /// taken.
   public func add(_ workout: Workout) { send(.addWorkout(workout)) }
   /// Removes the workouts with `ids`; unknown ids are ignored.
   public func remove(ids: Set<UUID>) { send(.removeWorkouts(ids: ids)) }
   /// Removes the workouts at `offsets` — for SwiftUI's `onDelete`; offsets out of range are
   /// ignored.
-  public func delete(atOffsets offsets: IndexSet) { send(.removeWorkout(at: offsets)) }
+  public func delete(atOffsets offsets: IndexSet) { send(.removeWorkoutsAtOffsets(offsets)) }
   /// Replaces the workout with `workout`'s id, keeping its id; an unknown id is ignored.
   public func update(_ workout: Workout) { send(.updateWorkout(workout)) }
   /// Sorts by `sortType`, descending and stably, and keeps new workouts in their place; `nil`

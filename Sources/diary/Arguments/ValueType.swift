@@ -149,19 +149,19 @@ func numberText(_ value: Double) -> String {
   value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }
 
-extension ValueType where Value == (ImportOptions.Field, String) {
+extension ValueType where Value == (WorkoutsImportOptions.Field, String) {
   /// `FIELD=HEADER`: the CSV column that holds a field, such as `name=Activity Name`.
   static var column: Self {
     ValueType(
       placeholder: "FIELD=HEADER",
       expected:
         "FIELD=HEADER, FIELD one of "
-        + ImportOptions.Field.allCases.map(\.rawValue).joined(
+        + WorkoutsImportOptions.Field.allCases.map(\.rawValue).joined(
           separator: ", ", lastSeparator: " or "),
-      suggestions: ImportOptions.Field.allCases.map(\.rawValue),
+      suggestions: WorkoutsImportOptions.Field.allCases.map(\.rawValue),
       read: { text, _ in
         guard let equals = text.firstIndex(of: "="),
-          let field = ImportOptions.Field(rawValue: text[..<equals].lowercased()),
+          let field = WorkoutsImportOptions.Field(rawValue: text[..<equals].lowercased()),
           !text[text.index(after: equals)...].isEmpty
         else { return nil }
         return (field, String(text[text.index(after: equals)...]))

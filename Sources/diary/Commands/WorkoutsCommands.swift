@@ -391,14 +391,14 @@ enum WorkoutsCommands {
       """
     var files: [String] = []
     var source: Source?
-    var columns: [(ImportOptions.Field, String)] = []
+    var columns: [(WorkoutsImportOptions.Field, String)] = []
     var unit: BareUnit?
     var dateFormat: DatePattern?
     var verbose = false
 
     /// The import's options: `--from`'s, then each `--column`, `--unit` and `--date-format`.
-    func options(_ timeZone: TimeZone) -> ImportOptions {
-      var options = source == .strava ? .strava() : ImportOptions(timeZone: timeZone)
+    func options(_ timeZone: TimeZone) -> WorkoutsImportOptions {
+      var options = source == .strava ? .strava() : WorkoutsImportOptions(timeZone: timeZone)
       for (field, header) in columns { options.columns[field] = header }
       options.unit = unit?.unit
       if let dateFormat { options.dateFormat = dateFormat }
@@ -479,7 +479,7 @@ enum WorkoutsCommands {
     var ignoredColumns: [String]
     var distancesWithoutUnit: Int
 
-    init(_ summary: ImportSummary) {
+    init(_ summary: WorkoutsImportSummary) {
       file = summary.file
       added = summary.added
       skipped = summary.skipped.map { Skipped(file: $0.file, line: $0.line, reason: $0.reason) }

@@ -84,7 +84,7 @@ struct IntentTests {
     #expect(app.state.workouts.map(\.distance) == [10, 5, 3])
     let tool = try WorkoutsStore(contentsOf: url)
     try tool.trySend(.addWorkout(try Workout(name: "Marathon", distance: 42.195)))
-    app.send(.removeWorkout(at: [1]))  // the 5 km the user saw second
+    app.send(.removeWorkoutsAtOffsets([1]))  // the 5 km the user saw second
     #expect(app.state.workouts.map(\.distance) == [42.195, 10, 3])
     #expect(try WorkoutsStore(contentsOf: url).state == app.state)
   }
@@ -138,9 +138,9 @@ struct IntentTests {
   /// What `action` means to someone who sees `todos`: offsets become the todos at them.
   static func intent(of action: TodosStore.Action, seeing todos: [Todo]) -> TodosStore.Action {
     switch action {
-    case .removeTodo(let offsets):
+    case .removeTodosAtOffsets(let offsets):
       return .removeTodos(ids: Set(offsets.filter { $0 < todos.count }.map { todos[$0].id }))
-    case .moveTodo(let offsets, let destination):
+    case .moveTodosAtOffsets(let offsets, let destination):
       let valid = offsets.filter { $0 < todos.count }
       let target = min(max(destination, 0), todos.count)
       let anchor = todos.indices.first { $0 >= target && !valid.contains($0) }
@@ -164,7 +164,7 @@ struct IntentTests {
       for (second, action) in steps {
         let store = stores[second ? 1 : 0]
         var intent = action
-        if case .removeWorkout(let offsets) = action {
+        if case .removeWorkoutsAtOffsets(let offsets) = action {
           let shown = store.state.workouts
           intent = .removeWorkouts(
             ids: Set(offsets.filter { $0 < shown.count }.map { shown[$0].id }))

@@ -52,12 +52,12 @@ struct TodosMachine: StateMachine {
       Rule(
         "delete at offsets", when: !todos.isEmpty,
         Gen<IndexSet>.offsets(in: todos.count, includingOutOfRange: true).map {
-          .removeTodo(at: $0)
+          .removeTodosAtOffsets($0)
         }),
       Rule(
         "move offsets", when: !todos.isEmpty,
         Gen.zip(Gen<IndexSet>.offsets(in: todos.count), Gen<Int>.integer(in: 0...todos.count)).map {
-          .moveTodo(at: $0, to: $1)
+          .moveTodosAtOffsets($0, to: $1)
         }),
       Rule(
         "move todos before one", when: !ids.isEmpty,

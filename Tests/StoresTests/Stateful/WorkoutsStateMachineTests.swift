@@ -21,7 +21,7 @@ struct WorkoutsMachine: StateMachine {
       Rule(
         "remove at offsets", when: !workouts.isEmpty,
         Gen<IndexSet>.offsets(in: workouts.count, includingOutOfRange: true).map {
-          .removeWorkout(at: $0)
+          .removeWorkoutsAtOffsets($0)
         }),
       Rule(
         "sort, or clear the sort",

@@ -22,7 +22,7 @@ enum TodosModel {
         if ids.contains(todo.id) { todo.isDone = isDone }
         return todo
       }
-    case .removeTodo(let offsets):
+    case .removeTodosAtOffsets(let offsets):
       return OffsetReference.remove(todos, atOffsets: IndexSet(valid(offsets)))
     case .moveTodos(let ids, let before):
       var seen: Set<UUID> = []
@@ -34,7 +34,7 @@ enum TodosModel {
       guard let anchor = todos.firstIndex(where: { $0.id == before }) else { return todos }
       let split = todos[..<anchor].filter { !seen.contains($0.id) }.count
       return Array(staying[..<split]) + moved + staying[split...]
-    case .moveTodo(let offsets, let destination):
+    case .moveTodosAtOffsets(let offsets, let destination):
       return OffsetReference.move(
         todos, fromOffsets: IndexSet(valid(offsets)),
         toOffset: min(max(destination, 0), todos.count))

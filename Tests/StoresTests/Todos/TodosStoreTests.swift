@@ -185,7 +185,7 @@ struct TodosStoreTests {
     #expect(
       actions == [
         .addTodo(a), .addTodo(b), .orderByDate, .orderByPriority, .toggleTodo(id: a.id),
-        .moveTodo(at: [1], to: 0),
+        .moveTodosAtOffsets([1], to: 0),
         .removeCompleted, .removeTodos(ids: [b.id]),
       ])
     token.cancel()

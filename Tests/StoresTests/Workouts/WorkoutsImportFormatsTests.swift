@@ -23,7 +23,9 @@ struct WorkoutsImportFormatsTests {
   }
 
   /// Every workout of `urls`, read as `options` say.
-  func read(_ urls: [URL], _ options: ImportOptions) throws(ImportError) -> WorkoutsImport {
+  func read(_ urls: [URL], _ options: WorkoutsImportOptions) throws(WorkoutsImportError)
+    -> WorkoutsImport
+  {
     var importer = try WorkoutsImporter(files: urls, options: options)
     var next = 0
     while try importer.read(
@@ -36,11 +38,12 @@ struct WorkoutsImportFormatsTests {
     return importer.result
   }
 
-  func read(_ text: String, _ options: ImportOptions? = nil) throws(ImportError)
+  func read(_ text: String, _ options: WorkoutsImportOptions? = nil) throws(WorkoutsImportError)
     -> WorkoutsImport
   {
     try WorkoutsCSV.read(
-      Data(text.utf8), path: "f.csv", options: options ?? ImportOptions(timeZone: utc), now: now,
+      Data(text.utf8), path: "f.csv", options: options ?? WorkoutsImportOptions(timeZone: utc),
+      now: now,
       makeID: UUID.init)
   }
 
@@ -65,7 +68,7 @@ struct WorkoutsImportFormatsTests {
 
   @Test("semicolons, a decimal comma, miles and DD/MM/YYYY dates")
   func european() throws {
-    let options = ImportOptions(dateFormat: try DatePattern("%d/%m/%Y"), timeZone: utc)
+    let options = WorkoutsImportOptions(dateFormat: try DatePattern("%d/%m/%Y"), timeZone: utc)
     let imported = try read([importFixture("european.csv")], options)
     #expect(
       imported.rows.map(\.workout.name) == [
@@ -87,7 +90,7 @@ struct WorkoutsImportFormatsTests {
       let imported = try read(text)
       #expect(imported.rows.map(\.workout.distance) == [expected], "\(text)")
     }
-    #expect(throws: ImportError.self, "a decimal comma only where commas do not separate") {
+    #expect(throws: WorkoutsImportError.self, "a decimal comma only where commas do not separate") {
       try read("name,distance\nRun,\"5,5\"\n")
     }
   }
@@ -102,11 +105,11 @@ struct WorkoutsImportFormatsTests {
       let imported = try read("name,distance\nRun,\(typed)\n")
       #expect(imported.rows.first?.workout.distance == kilometres, "\(typed)")
     }
-    let miles = ImportOptions(unit: .miles, timeZone: utc)
+    let miles = WorkoutsImportOptions(unit: .miles, timeZone: utc)
     #expect(try read("name,distance\nRun,5\n", miles).rows.first?.workout.distance == 5 * mile)
     #expect(try read("name,distance\nRun,5km\n", miles).rows.first?.workout.distance == 5)
     for refused in ["100001", "1e300", "-1", "nan", "inf", "5 parsecs", "", "0x10", "1.2.3"] {
-      #expect(throws: ImportError.self, "\(refused)") {
+      #expect(throws: WorkoutsImportError.self, "\(refused)") {
         try read("name,distance\nRun,\(refused)\n")
       }
     }
@@ -140,8 +143,8 @@ struct WorkoutsImportFormatsTests {
     for bad in ["%Q/%d/%Y", "%m/%d", "%Y-%m-%d %I:%M", "%Y-%m-%d %"] {
       #expect(throws: DatePattern.Invalid.self, "\(bad)") { try DatePattern(bad) }
     }
-    let options = ImportOptions(dateFormat: american, timeZone: utc)
-    let error = #expect(throws: ImportError.self) {
+    let options = WorkoutsImportOptions(dateFormat: american, timeZone: utc)
+    let error = #expect(throws: WorkoutsImportError.self) {
       try read("name,distance,date\nRun,1,2026/11/29\n", options)
     }
     #expect(error?.description.contains("or as %m/%d/%Y, found \"2026/11/29\"") == true)
@@ -149,12 +152,14 @@ struct WorkoutsImportFormatsTests {
 
   @Test("columns mapped by header; the others ignored and named once")
   func columns() throws {
-    let options = ImportOptions(
+    let options = WorkoutsImportOptions(
       columns: [.name: "Activity Name", .distance: "KM"], timeZone: utc)
     let imported = try read("Activity Name,Notes,km,notes\nRun,x,5,y\n", options)
     #expect(imported.rows.map(\.workout.name) == ["Run"])
     #expect(imported.ignoredColumns == ["Notes", "notes"])
-    let error = #expect(throws: ImportError.self) { try read("Activity Name,Distance\nRun,5\n") }
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read("Activity Name,Distance\nRun,5\n")
+    }
     #expect(error?.description.contains("the header has no name column") == true)
     #expect(error?.description.contains("--column name=HEADER") == true)
   }
@@ -166,7 +171,7 @@ struct WorkoutsImportFormatsTests {
       text += index % 6 == 0 ? "Run,\(index)km,extreme\n" : "Run,\(index)km,low\n"
     }
     for index in 0..<24 { text += "Bad,\(index)e9,low\n" }
-    let error = #expect(throws: ImportError.self) { try read(text) }
+    let error = #expect(throws: WorkoutsImportError.self) { try read(text) }
     guard case .invalidRows(let problems, let count) = error?.problem else {
       Issue.record("\(String(describing: error))")
       return
@@ -261,7 +266,7 @@ struct WorkoutsImportFormatsTests {
   @Test("the same limits as add: one-line names, distances to 100,000")
   func limits() {
     for row in ["\"Two\nlines\",5", "Run,100000.5", "Run,1e300", " ,5"] {
-      #expect(throws: ImportError.self, "\(row)") { try read("name,distance\n\(row)\n") }
+      #expect(throws: WorkoutsImportError.self, "\(row)") { try read("name,distance\n\(row)\n") }
     }
   }
 
@@ -282,7 +287,7 @@ struct WorkoutsImportFormatsTests {
       </trkseg></trk><trk><trkseg><trkpt lat="1" lon="1"><time>2026-11-30T07:00:00.5Z</time>
       </trkpt></trkseg></trk></gpx>
       """, to: "equator walk.gpx")
-    let imported = try read([file], ImportOptions())
+    let imported = try read([file], WorkoutsImportOptions())
     #expect(imported.rows.map(\.workout.name) == ["Along the equator", "equator walk"])
     let expected = 2 * WorkoutsGPX.distance(from: (0, 0), to: (0, 0.01))
     #expect(abs(imported.rows[0].workout.distance - expected) < 1e-12)
@@ -290,7 +295,7 @@ struct WorkoutsImportFormatsTests {
     #expect(imported.rows[1].workout.distance == 0)
     #expect(imported.rows.map(\.line) == [2, 7])
     #expect(imported.rows.allSatisfy { !$0.hasID })
-    let tracks = try read([importFixture("tracks")], ImportOptions())
+    let tracks = try read([importFixture("tracks")], WorkoutsImportOptions())
     #expect(tracks.rows.count == 4)
     #expect(
       tracks.rows.map(\.workout.name) == ["Lap 1", "Lap 2", "2026-11-28-ride", "Morning Run"])
@@ -332,7 +337,9 @@ struct WorkoutsImportFormatsTests {
     ])
   func hostileGPX(text: String, message: String) {
     let file = folder.write(text, to: "track.gpx")
-    let error = #expect(throws: ImportError.self) { try read([file], ImportOptions()) }
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read([file], WorkoutsImportOptions())
+    }
     #expect(error?.description.contains(message) == true, "\(String(describing: error))")
     #expect(error?.description.hasSuffix("nothing was imported") == true)
   }
@@ -347,7 +354,9 @@ struct WorkoutsImportFormatsTests {
     let file = folder.write(
       "<?xml version=\"1.0\"?><!DOCTYPE gpx [\(entities)]><gpx><trk><name>&lol9;</name>"
         + "</trk></gpx>", to: "laughs.gpx")
-    let error = #expect(throws: ImportError.self) { try read([file], ImportOptions()) }
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read([file], WorkoutsImportOptions())
+    }
     #expect(error?.description.contains("<!DOCTYPE is not allowed") == true)
   }
 
@@ -356,14 +365,16 @@ struct WorkoutsImportFormatsTests {
     let big = folder.file("big.csv")
     #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
     #expect(truncate(big.path, 100_000_000) == 0, "a sparse 100 MB file")
-    let error = #expect(throws: ImportError.self) { try read([big], ImportOptions()) }
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read([big], WorkoutsImportOptions())
+    }
     #expect(error?.problem == .tooLarge(limit: WorkoutsImporter.maximumFileSize))
     #expect(error?.description.contains("larger than 50 MB") == true)
     let empty = folder.file("empty")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-    #expect(throws: ImportError.self) { try read([empty], ImportOptions()) }
-    let missing = #expect(throws: ImportError.self) {
-      try read([folder.file("missing.csv")], ImportOptions())
+    #expect(throws: WorkoutsImportError.self) { try read([empty], WorkoutsImportOptions()) }
+    let missing = #expect(throws: WorkoutsImportError.self) {
+      try read([folder.file("missing.csv")], WorkoutsImportOptions())
     }
     guard case .unreadable = missing?.problem else {
       Issue.record("\(String(describing: missing))")
@@ -382,12 +393,14 @@ struct WorkoutsImportFormatsTests {
       try writing.close()
     }
     let path = URL(fileURLWithPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
-    let imported = try read([path], ImportOptions(timeZone: utc))
+    let imported = try read([path], WorkoutsImportOptions(timeZone: utc))
     try await writer.value
     #expect(imported.rows.count == 20_000)
     let fifo = folder.file("fifo.csv")
     #expect(mkfifo(fifo.path, 0o600) == 0)
-    let error = #expect(throws: ImportError.self) { try read([fifo], ImportOptions()) }
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read([fifo], WorkoutsImportOptions())
+    }
     #expect(error?.description.contains("the file is empty") == true)
   }
 

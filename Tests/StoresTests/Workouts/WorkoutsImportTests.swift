@@ -16,14 +16,14 @@ struct WorkoutsCSVTests {
       .appendingPathComponent("Fixtures/csv/\(name)")
   }
 
-  func read(_ text: String) throws(ImportError) -> WorkoutsImport {
+  func read(_ text: String) throws(WorkoutsImportError) -> WorkoutsImport {
     try read(Data(text.utf8))
   }
 
-  func read(_ data: Data, path: String = "f.csv") throws(ImportError) -> WorkoutsImport {
+  func read(_ data: Data, path: String = "f.csv") throws(WorkoutsImportError) -> WorkoutsImport {
     var next = 0
     return try WorkoutsCSV.read(
-      data, path: path, options: ImportOptions(timeZone: utc), now: now
+      data, path: path, options: WorkoutsImportOptions(timeZone: utc), now: now
     ) {
       defer { next += 1 }
       return Gen<UUID>.testID(next)
@@ -63,7 +63,8 @@ struct WorkoutsCSVTests {
   func duplicateIDs() throws {
     let imported = try read(try Data(contentsOf: fixture("duplicate-ids.csv")))
     #expect(imported.rows.map(\.workout.name) == ["First", "Third"])
-    #expect(imported.skipped == [SkippedRow(line: 3, reason: "the same id as line 2")])
+    #expect(
+      imported.skipped == [WorkoutsImport.SkippedRow(line: 3, reason: "the same id as line 2")])
   }
 
   @Test(
@@ -87,7 +88,7 @@ struct WorkoutsCSVTests {
       ("empty-name.csv", 2, 1, "a workout needs a name"),
     ])
   func refused(name: String, line: Int, column: Int, message: String) throws {
-    let error = #expect(throws: ImportError.self) {
+    let error = #expect(throws: WorkoutsImportError.self) {
       try read(try Data(contentsOf: fixture(name)))
     }
     guard case .invalid(let foundLine, let foundColumn, let found) = error?.problem else {
@@ -108,7 +109,7 @@ struct WorkoutsCSVTests {
       ("name,distance\nRun,nan\n", "line 2, column 5: expected a distance"),
     ]
     for (text, expected) in cases {
-      let error = #expect(throws: ImportError.self) { try read(text) }
+      let error = #expect(throws: WorkoutsImportError.self) { try read(text) }
       #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
     }
   }
@@ -121,7 +122,7 @@ struct WorkoutsCSVTests {
     for index in 0..<100_000 { text += "Run \(index),\(index % 50),low\n" }
     #expect(try read(text).rows.count == 100_000)
     let fields = String(repeating: ",", count: 200_000)
-    #expect(throws: ImportError.self) { try read("name,distance\nRun,1\(fields)\n") }
+    #expect(throws: WorkoutsImportError.self) { try read("name,distance\nRun,1\(fields)\n") }
   }
 
 }
@@ -135,7 +136,7 @@ struct WorkoutsImportTests {
   let csv = WorkoutsCSVTests()
 
   func fixture(_ name: String) -> URL { csv.fixture(name) }
-  func read(_ data: Data, path: String) throws(ImportError) -> WorkoutsImport {
+  func read(_ data: Data, path: String) throws(WorkoutsImportError) -> WorkoutsImport {
     try csv.read(data, path: path)
   }
 
@@ -146,20 +147,20 @@ struct WorkoutsImportTests {
     for index in 0..<4_500 { text += "Run \(index),\(index % 20),2026-11-29\n" }
     try Data(text.utf8).write(to: file)
     let tester = StoreTester(WorkoutsStore(environment: .test()))
-    let started = ImportProgress(file: file.path, bytesRead: 0, totalBytes: 0, rows: 0)
-    await tester.send(.importWorkouts(from: file, options: ImportOptions(timeZone: utc))) {
+    let started = WorkoutsImportProgress(file: file.path, bytesRead: 0, totalBytes: 0, rows: 0)
+    await tester.send(.importWorkouts(from: file, options: WorkoutsImportOptions(timeZone: utc))) {
       _ = $0.setImportStatus(.importing(started))
     }
     for rows in [2_000, 4_000] {
       await tester.receive(
         .importProgress(
-          ImportProgress(
+          WorkoutsImportProgress(
             file: file.path, bytesRead: progressBytes(text, rows: rows),
             totalBytes: text.utf8.count, rows: rows))
       ) {
         _ = $0.setImportStatus(
           .importing(
-            ImportProgress(
+            WorkoutsImportProgress(
               file: file.path, bytesRead: progressBytes(text, rows: rows),
               totalBytes: text.utf8.count, rows: rows)))
       }
@@ -169,7 +170,7 @@ struct WorkoutsImportTests {
       $0 = WorkoutsStore.State(workouts: imported.rows.map(\.workout))
       _ = $0.setImportStatus(
         .finished(
-          ImportSummary(
+          WorkoutsImportSummary(
             file: file.path, added: 4_500, skipped: [], distancesWithoutUnit: 4_500)))
     }
     await tester.finish()
@@ -186,7 +187,8 @@ struct WorkoutsImportTests {
     let store = try WorkoutsStore(contentsOf: folder.file("workouts.json"), environment: .test())
     for round in 0..<2 {
       store.send(
-        .importWorkouts(from: fixture("workouts.csv"), options: ImportOptions(timeZone: utc)))
+        .importWorkouts(
+          from: fixture("workouts.csv"), options: WorkoutsImportOptions(timeZone: utc)))
       await store.settle()
       guard case .finished(let summary) = store.state.importStatus else {
         Issue.record("round \(round): \(store.state.importStatus)")
@@ -204,7 +206,8 @@ struct WorkoutsImportTests {
   func allOrNothing() async throws {
     let store = try WorkoutsStore(contentsOf: folder.file("workouts.json"), environment: .test())
     store.send(
-      .importWorkouts(from: fixture("negative-distance.csv"), options: ImportOptions(timeZone: utc))
+      .importWorkouts(
+        from: fixture("negative-distance.csv"), options: WorkoutsImportOptions(timeZone: utc))
     )
     await store.settle()
     guard case .failed(let error) = store.state.importStatus else {
@@ -215,7 +218,8 @@ struct WorkoutsImportTests {
     #expect(store.state.workouts.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.file("workouts.json").path))
     store.send(
-      .importWorkouts(from: folder.file("missing.csv"), options: ImportOptions(timeZone: utc)))
+      .importWorkouts(
+        from: folder.file("missing.csv"), options: WorkoutsImportOptions(timeZone: utc)))
     await store.settle()
     guard case .failed(let unreadable) = store.state.importStatus,
       case .unreadable = unreadable.problem
@@ -232,7 +236,7 @@ struct WorkoutsImportTests {
     try store.trySend(.addWorkout(try Workout(name: "Run", distance: 5)))
     #expect(chmod(url.path, 0o444) == 0)
     store.send(
-      .importWorkouts(from: fixture("workouts.csv"), options: ImportOptions(timeZone: utc)))
+      .importWorkouts(from: fixture("workouts.csv"), options: WorkoutsImportOptions(timeZone: utc)))
     await store.settle()
     guard case .failed(let error) = store.state.importStatus, case .notSaved = error.problem else {
       Issue.record("\(store.state.importStatus)")
@@ -250,7 +254,7 @@ struct WorkoutsImportTests {
     for index in 0..<50_000 { text += "Run \(index),1\n" }
     try Data(text.utf8).write(to: file)
     let store = WorkoutsStore(environment: .test())
-    store.send(.importWorkouts(from: file, options: ImportOptions(timeZone: utc)))
+    store.send(.importWorkouts(from: file, options: WorkoutsImportOptions(timeZone: utc)))
     store.send(.cancelImport)
     await store.settle()
     #expect(store.state.importStatus == .cancelled)
@@ -262,7 +266,7 @@ struct WorkoutsImportTests {
     let url = folder.file("workouts.json")
     let store = try WorkoutsStore(contentsOf: url, environment: .test())
     store.send(
-      .importWorkouts(from: fixture("workouts.csv"), options: ImportOptions(timeZone: utc)))
+      .importWorkouts(from: fixture("workouts.csv"), options: WorkoutsImportOptions(timeZone: utc)))
     await store.settle()
     let status = store.state.importStatus
     try WorkoutsStore(contentsOf: url).trySend(.sort(by: .distance))

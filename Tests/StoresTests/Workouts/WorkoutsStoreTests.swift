@@ -30,7 +30,7 @@ struct WorkoutsModel: Equatable {
     var model = model
     switch action {
     case .addWorkout(let workout):
-      model.added.append(workout)
+      if !model.added.contains(where: { $0.id == workout.id }) { model.added.append(workout) }
     case .addWorkouts(let workouts):
       for workout in workouts where !model.added.contains(where: { $0.id == workout.id }) {
         model.added.append(workout)
@@ -41,7 +41,7 @@ struct WorkoutsModel: Equatable {
       }
     case .removeWorkouts(let ids):
       model.added.removeAll { ids.contains($0.id) }
-    case .removeWorkout(let offsets):
+    case .removeWorkoutsAtOffsets(let offsets):
       let shown = model.shown
       let ids = Set(offsets.filter { $0 < shown.count }.map { shown[$0].id })
       model.added.removeAll { ids.contains($0.id) }
@@ -64,8 +64,8 @@ struct WorkoutsModel: Equatable {
     case .importWorkouts, .cancelImport, .importProgress, .failImport:
       break  // The import status only, which the model leaves out.
     case .restoreWorkouts(let runs):
-      let present = Set(model.added.map(\.id))
-      model.added = RunsModel.restore(runs, in: model.added) { !present.contains($0.id) }
+      var taken = Set(model.added.map(\.id))
+      model.added = RunsModel.restore(runs, in: model.added) { taken.insert($0.id).inserted }
     case .discardWorkouts(let workouts):
       for workout in workouts {
         if let index = model.added.lastIndex(of: workout) { model.added.remove(at: index) }
@@ -191,7 +191,7 @@ struct WorkoutsStoreTests {
       .workouts(maxCount: 12), .offsets(in: 14, includingOutOfRange: true))
     check(cases) { workouts, offsets in
       var state = WorkoutsStore.State(workouts: workouts)
-      WorkoutsStore.reduce(&state, .removeWorkout(at: offsets))
+      WorkoutsStore.reduce(&state, .removeWorkoutsAtOffsets(offsets))
       return state.workouts
         == workouts.enumerated().filter { !offsets.contains($0.offset) }.map(\.element)
     }
@@ -295,10 +295,10 @@ struct WorkoutsStoreTests {
     store.send(.sort(by: .distance))
     store.send(.sort(by: .distance))
     store.send(.updateWorkout(run))
-    store.send(.removeWorkout(at: [3]))
+    store.send(.removeWorkoutsAtOffsets([3]))
     store.send(.updateWorkout(try Workout(name: "Ghost", distance: 1)))
-    store.send(.removeWorkout(at: [0]))
-    #expect(changes == [.sort(by: .distance), .removeWorkout(at: [0])])
+    store.send(.removeWorkoutsAtOffsets([0]))
+    #expect(changes == [.sort(by: .distance), .removeWorkoutsAtOffsets([0])])
     token.cancel()
   }
 

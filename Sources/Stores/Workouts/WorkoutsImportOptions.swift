@@ -3,7 +3,7 @@ import Foundation
 /// How an import reads its files: which CSV column holds which field, what a bare distance
 /// means, how dates are written and in which time zone. The defaults read the files
 /// ``WorkoutsCSV/export(_:)`` writes, and any CSV whose header names the fields.
-public struct ImportOptions: Equatable, Hashable, Sendable {
+public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
   /// A field of a workout that a CSV column can hold.
   public enum Field: String, CaseIterable, Hashable, Sendable {
     case id, name, distance, date, complexity
@@ -35,8 +35,8 @@ public struct ImportOptions: Equatable, Hashable, Sendable {
   /// Strava's `activities.csv` (from "Download your data"): `Activity Name`, `Distance` (the
   /// first column of that name), `Activity Date` as `Nov 29, 2026, 7:30:00 AM` in UTC; the
   /// other columns are ignored. Bare distances are in `unit` (`nil`: kilometres).
-  public static func strava(unit: DistanceUnit? = nil) -> ImportOptions {
-    ImportOptions(
+  public static func strava(unit: DistanceUnit? = nil) -> WorkoutsImportOptions {
+    WorkoutsImportOptions(
       columns: [.name: "Activity Name", .distance: "Distance", .date: "Activity Date"],
       unit: unit,
       // The pattern is valid: it has a year, a month and a day.
