@@ -164,12 +164,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
             // a write that landed in between — this store's last one — is gone, though the
             // engine thinks the file held nothing new. So the version this store knew is
             // merged back in: a join, which changes nothing when the file descends from it.
-            // Only between stamped versions whose merge keeps all they hold: a file written
-            // without stamps (by hand, or by version 1) is taken as it is, and so is one with
-            // two workouts of one id.
-            if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps),
-              Sync.mergeKeepsAll(of: read), Sync.mergeKeepsAll(of: current)
-            {
+            // Only between stamped versions: a file written without stamps (by hand, or by
+            // version 1) is taken as it is.
+            if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
               (state, newStamps) = Sync.merge((read, readStamps), (current, stamps))
               restored = state != read
             }

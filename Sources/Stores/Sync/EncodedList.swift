@@ -6,7 +6,7 @@ import Foundation
 /// the others' bytes, O(*n*) in the size of the file with a small constant.
 ///
 /// An item's text is reused when the item is the one written before bit for bit (see
-/// ``hasSameBits(_:_:)``), and so are its stamps. The list holds the values it
+/// ``SyncedList/hasSameBits(_:_:)``), and so are its stamps. The list holds the values it
 /// wrote, so that the strings and arrays they point to stay alive, unchanged: the same bits
 /// are then the same value, written the same. A value equal but not identical (read again
 /// from the file) is encoded again, never taken for another — so the bytes are always those
@@ -74,7 +74,9 @@ package final class EncodedList<List: SyncedList> {
   func writeStamps(
     _ stamps: [ItemStamps], matches: [Int], names: [[UInt8]], to writer: inout JSONWriter
   ) {
-    self.stamps = self.stamps.writing(stamps, matches: matches, to: &writer) { stamps, text in
+    self.stamps = self.stamps.writing(
+      stamps, matches: matches, to: &writer, isSame: hasSameBits
+    ) { stamps, text in
       // Letters, digits, `.`, `=` and spaces: nothing to escape.
       text.append(UInt8(ascii: "\""))
       stamps.pointee.append(names: names, to: &text)
@@ -94,7 +96,9 @@ package final class EncodedList<List: SyncedList> {
     writer.beginArray()
     var encoder = JSONWriter(depth: writer.depth)
     var failure: JSONCodingError?
-    let written = self.items.writing(items, matches: matches, to: &writer) { item, text in
+    let written = self.items.writing(
+      items, matches: matches, to: &writer, isSame: List.hasSameBits
+    ) { item, text in
       guard failure == nil else { return }
       encoder.removeAll()
       do throws(JSONCodingError) {
@@ -120,11 +124,12 @@ private struct Texts<Value> {
   var reused = 0
 
   /// Writes `values` as elements of `writer`'s open array, and returns them with their text:
-  /// for each value that is bit for bit the one `matches` names here (-1: none), the text it
-  /// had; for the others, what `encode` appends. O(*n*) in the length of the text.
+  /// for each value that is bit for bit (`isSame`) the one `matches` names here (-1: none),
+  /// the text it had; for the others, what `encode` appends. O(*n*) in the length of the text.
   @inline(__always)
   func writing(
     _ values: [Value], matches: [Int], to writer: inout JSONWriter,
+    isSame: (UnsafePointer<Value>, UnsafePointer<Value>) -> Bool,
     encode: (UnsafePointer<Value>, inout [UInt8]) -> Void
   ) -> Texts {
     var result = Texts(values: values)
@@ -139,7 +144,7 @@ private struct Texts<Value> {
                 let match = matches[offset]
                 writer.element()
                 if match >= 0, match < old.count,
-                  hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
+                  isSame(new.baseAddress! + offset, old.baseAddress! + match)
                 {
                   let from = match == 0 ? 0 : oldEnds[match - 1]
                   let text = UnsafeBufferPointer(rebasing: oldText[from..<oldEnds[match]])
@@ -165,12 +170,22 @@ private struct Texts<Value> {
 }
 
 /// Whether the values at `a` and `b` are the same bits: for a value without padding between
-/// its fields (each item, ``ItemStamps``; a test checks them), the same value while one of
+/// its fields (``ItemStamps``, ``Stamp``; a test checks them), the same value while one of
 /// them is held — the strings and arrays they point to cannot change then (see
-/// ``EncodedList``). Where a type had padding, its bytes there could differ between copies:
-/// the text would be encoded again, never taken for another value's. O(1): the characters
-/// of a string are not compared.
+/// ``EncodedList``). O(1): the characters of a string are not compared.
 @inline(__always)
 func hasSameBits<Value>(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
   memcmp(a, b, MemoryLayout<Value>.size) == 0
+}
+
+/// Whether the `field`s of the values at `a` and `b` are the same bits (see
+/// ``hasSameBits(_:_:)``): for a value with padding, compared field by field; the key path
+/// is a constant, its offset folded when the code is optimised.
+@inline(__always)
+func hasSameBits<Value, Field>(
+  _ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>, at field: KeyPath<Value, Field>
+) -> Bool {
+  let offset = MemoryLayout<Value>.offset(of: field)!
+  return memcmp(
+    UnsafeRawPointer(a) + offset, UnsafeRawPointer(b) + offset, MemoryLayout<Field>.size) == 0
 }

@@ -116,11 +116,6 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   package var isLeftOut: Bool { false }
 
-  package static func mergeKeepsAll(of state: State) -> Bool {
-    var ids = Set<UUID>()
-    return state.syncedItems.allSatisfy { ids.insert($0.id).inserted }
-  }
-
   package var latest: Stamp? {
     var latest = state.max()
     for stamps in items { latest = max(latest ?? stamps.latest, stamps.latest) }

@@ -33,10 +33,6 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// the changes stamped before it. O(*n*) in their sizes, plus O(*n* log *n*) to order.
   static func merge(_ a: (State, Self), _ b: (State, Self)) -> (State, Self)
 
-  /// Whether a merge keeps all of `state`: not when it holds two items of one id (workouts
-  /// may), which a merge, item by item, makes one. O(*n*).
-  static func mergeKeepsAll(of state: State) -> Bool
-
   /// What a backing keeps from one write of its file to the next, to write the next one
   /// faster: ``EncodedList`` for a list; nothing by default.
   associatedtype WriteCache: AnyObject = NoWriteCache
@@ -51,8 +47,6 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
 }
 
 extension StateSync {
-  package static func mergeKeepsAll(of state: State) -> Bool { true }
-
   package func envelope(writing state: State, cache: WriteCache?) -> [EnvelopeMember] {
     isLeftOut
       ? []

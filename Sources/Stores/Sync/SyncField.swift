@@ -55,6 +55,10 @@ package protocol SyncedList: PersistentState {
   /// each list calls so that it runs specialised for its items (generic, each item would be
   /// copied through its type's metadata, many times slower).
   static func itemsInPlace(_ old: [Item], _ new: [Item]) -> (count: Int, changed: [Int])
+  /// Whether the items at `a` and `b` are the same bits, field by field (see
+  /// ``hasSameBits(_:_:at:)``): then, while one of them is held, the same item, written the
+  /// same (see ``EncodedList``).
+  static func hasSameBits(_ a: UnsafePointer<Item>, _ b: UnsafePointer<Item>) -> Bool
 }
 
 /// See ``SyncedList/itemsInPlace(_:_:)``. O(*n*), without copying an item.

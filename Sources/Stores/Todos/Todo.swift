@@ -32,11 +32,10 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
   public var title: String
   /// When the todo is due or was written down.
   public var date: Date
+  /// Whether the todo is done.
+  public var isDone: Bool
   /// How important the todo is: higher is more important; 0 is the default.
   public var priority: Int
-  /// Whether the todo is done. (Stored last: a todo has no padding between its fields, see
-  /// ``EncodedList``.)
-  public var isDone: Bool
 
   /// A todo. `id` and `date` can be given, so that tests are deterministic.
   ///

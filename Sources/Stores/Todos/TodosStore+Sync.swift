@@ -16,4 +16,10 @@ extension TodosStore.State: SyncedList {
   package static func itemsInPlace(_ old: [Todo], _ new: [Todo]) -> (count: Int, changed: [Int]) {
     sameIDsInPlace(old, new)
   }
+
+  package static func hasSameBits(_ a: UnsafePointer<Todo>, _ b: UnsafePointer<Todo>) -> Bool {
+    Stores.hasSameBits(a, b, at: \.id) && Stores.hasSameBits(a, b, at: \.title)
+      && Stores.hasSameBits(a, b, at: \.date) && Stores.hasSameBits(a, b, at: \.isDone)
+      && Stores.hasSameBits(a, b, at: \.priority)
+  }
 }

@@ -21,6 +21,14 @@ extension WorkoutsStore.State: SyncedList {
     sameIDsInPlace(old, new)
   }
 
+  package static func hasSameBits(_ a: UnsafePointer<Workout>, _ b: UnsafePointer<Workout>)
+    -> Bool
+  {
+    Stores.hasSameBits(a, b, at: \.id) && Stores.hasSameBits(a, b, at: \.name)
+      && Stores.hasSameBits(a, b, at: \.distance) && Stores.hasSameBits(a, b, at: \.date)
+      && Stores.hasSameBits(a, b, at: \.complexity)
+  }
+
   package func replacingItems(_ items: [Workout]) -> Self {
     var state = Self(workouts: items, sortType: sortType)
     state.keepMemoryOnlyState(from: self)
