@@ -109,11 +109,35 @@ extension JSONObjectCodable {
   }
 }
 
-/// A member of a file's envelope, written among the state's fields at its sorted place: the
-/// `"version"`, the `"sync"` section.
-struct EnvelopeMember {
+extension JSONObjectCodable {
+  /// Writes the object with `members` among its fields, each at its sorted place: the
+  /// fields as the files write them, plus the `"number"` that `diary --json` adds to an item.
+  ///
+  /// - Precondition: `members` are sorted by key, and no field has their keys.
+  package func write(
+    to writer: inout JSONWriter, adding members: [EnvelopeMember]
+  ) throws(JSONCodingError) {
+    writer.beginObject()
+    try withUnsafePointer(to: self) { value throws(JSONCodingError) in
+      try JSONObjectWriter.writeFields(of: value, to: &writer, envelope: members)
+    }
+    writer.endObject()
+  }
+}
+
+/// A member written among an object's fields at its sorted place: a file envelope's
+/// `"version"` and `"sync"` section, the `"number"` of an item `diary --json` prints.
+package struct EnvelopeMember {
   let key: StaticString
   let write: (inout JSONWriter) throws(JSONCodingError) -> Void
+
+  /// The member `key`, whose value `write` writes.
+  package init(
+    key: StaticString, write: @escaping (inout JSONWriter) throws(JSONCodingError) -> Void
+  ) {
+    self.key = key
+    self.write = write
+  }
 }
 
 /// Writes the fields of an object, each as a member of the open object.

@@ -28,7 +28,7 @@ public struct JSONWriter: ~Copyable {
   private let output: Unmanaged<FileOutput>?
 
   /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
-  init(capacity: Int = 4096) {
+  package init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
     output = nil
@@ -54,7 +54,7 @@ public struct JSONWriter: ~Copyable {
 
   /// The bytes written, handed over without a copy; for a writer that keeps them (one that
   /// streams ends with ``finishStreaming()``).
-  consuming func finish() -> Data {
+  package consuming func finish() -> Data {
     precondition(output == nil, "a streaming writer has sent its bytes on")
     let data = Data(
       bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
