@@ -393,18 +393,23 @@ enum WorkoutsCommands {
       var importer = try WorkoutsImporter(
         files: files.map { URL(fileURLWithPath: $0) }, options: options(context.time.timeZone))
       let started = ContinuousClock.now
-      while try importer.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
-        // A bar only for a file that takes long.
-        guard ContinuousClock.now - started > .milliseconds(300) else { continue }
-        let progress = importer.progress
-        let filled = Int(progress.fraction * 30)
-        context.output.progress(
-          "Importing [\(String(repeating: "#", count: filled))"
-            + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
-      }
+      let imported = try importer.readAll(
+        rowsPerPart: 5_000, now: { context.time.now }, makeID: UUID.init,
+        goOn: { progress in
+          // A bar only for a file that takes long.
+          if ContinuousClock.now - started > .milliseconds(300) {
+            let filled = Int(progress.fraction * 30)
+            context.output.progress(
+              "Importing [\(String(repeating: "#", count: filled))"
+                + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
+          }
+          return true
+        })
       context.output.progress("")
       let store = try context.workouts()
-      try store.trySend(.finishImport(importer.result))
+      // Never nil: the import goes on to its end.
+      guard let imported else { return }
+      try store.trySend(.finishImport(imported))
       guard case .finished(let summary) = store.state.importStatus else { return }
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
       if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
