@@ -3,7 +3,21 @@
 ///
 /// `Bool`, `Int`, `Double`, `String`, `UUID`, `Date` (an exact ISO 8601 timestamp), arrays,
 /// optionals, dictionaries with `String` keys and ``JSONValue`` conform; an object describes
-/// its fields once with ``JSONObjectCodable``.
+/// its fields once with ``JSONObjectCodable``, an enumeration stored by name conforms to
+/// ``JSONNamedCases``. Any other type of your own is stored as one of those:
+///
+/// ```swift
+/// struct Celsius: JSONCodable {
+///   var degrees: Double
+///   init(degrees: Double) { self.degrees = degrees }
+///   init(from reader: inout JSONReader) throws(JSONCodingError) {
+///     degrees = try Double(from: &reader)
+///   }
+///   func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+///     try degrees.write(to: &writer)
+///   }
+/// }
+/// ```
 public protocol JSONCodable {
   /// Reads a value from `reader`, which is positioned at it, and moves past it.
   ///

@@ -100,8 +100,10 @@ public struct WorkoutsImporter {
   /// `nil`.
   ///
   /// - Parameters:
+  ///   - rowsPerPart: How many rows to read between two calls of `goOn`.
   ///   - now: The date of rows without one, asked once per part.
   ///   - makeID: The id of each row without one.
+  ///   - goOn: Shown the progress after each part but the last; `false` stops the import.
   /// - Throws: ``ImportError`` for a file that cannot be read, is too large or has rows that
   ///   are not valid.
   /// - Complexity: O(*n*) in the bytes read.
