@@ -26,7 +26,7 @@ enum Diary {
       switch try Parser(groups: groups, time: time).parse(arguments) {
       case .version(let json):
         if json {
-          try JSONOutput.write(["version": Help.version], to: output)
+          try JSONOutput.write(JSONValue.object(["version": JSONValue(Help.version)]), to: output)
         } else {
           try output.line("diary \(Help.version)")
         }

@@ -39,4 +39,16 @@ struct DiaryFileValueTests {
     #expect(text.contains(#""ratio" : 2.50"#), "\(text)")
     #expect(text.contains(#""sleepGoal" : 7"#), "\(text)")
   }
+
+  @Test("--json prints a setting's number as the file holds it, as the human output does")
+  func numbersPrintedAsInTheFile() {
+    folder.write(
+      #"{"version": 1, "values": {"counter": 9007199254740993, "ratio": 2.50}}"#,
+      to: "settings.json")
+    #expect(diary.run("settings", "get", "counter").output == "9007199254740993\n")
+    let counter = diary.run("--json", "settings", "get", "counter").output
+    #expect(counter.contains(#""value" : 9007199254740993"#), "\(counter)")
+    let ratio = diary.run("--json", "settings", "get", "ratio").output
+    #expect(ratio.contains(#""value" : 2.50"#), "\(ratio)")
+  }
 }

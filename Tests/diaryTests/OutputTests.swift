@@ -95,28 +95,56 @@ struct OutputTests {
   @Test("a JSON array written a block at a time is the whole array's JSON, empties compact")
   @MainActor
   func streamedJSON() throws {
-    struct Item: Encodable {
-      var title: String
-      var tags: [String]
-    }
-    let items = (0..<2_345).map {
-      Item(title: "item \($0) [ ] { }", tags: $0 % 2 == 0 ? [] : ["a"])
+    let items = (0..<2_345).map { index in
+      JSONValue.object([
+        "title": .string("item \(index) [ ] { }"),
+        "tags": .array(index % 2 == 0 ? [] : [.string("a")]),
+      ])
     }
     let sink = TextSink()
     let output = Output(standardOutput: sink, standardError: TextSink())
     try JSONOutput.writeArray(items, to: output)
     try output.flush()
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let whole = JSONOutput.compactingEmpties(Array(try encoder.encode(items)))
-    #expect(sink.text == String(decoding: whole, as: UTF8.self) + "\n")
+    var writer = JSONWriter()
+    try JSONValue.array(items).write(to: &writer)
+    let whole = String(decoding: writer.finish(), as: UTF8.self)
+    #expect(sink.text == whole + "\n")
     #expect(sink.text.contains(#""tags" : [],"#))
     #expect(sink.text.contains(#""title" : "item 0 [ ] { }""#))
+  }
+
+  @Test("an item --json prints is written as in the files, with its number at its sorted place")
+  func numberedItems() throws {
+    let id = UUID(uuidString: "6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01")!
+    let date = Date(timeIntervalSince1970: 1_764_406_800.25)
+    func printed(_ item: some JSONObjectCodable) throws -> String {
+      var writer = JSONWriter()
+      try Numbered(number: 12, item: item).write(to: &writer)
+      return String(decoding: writer.finish(), as: UTF8.self)
+    }
     #expect(
-      String(
-        decoding: JSONOutput.compactingEmpties(
-          Array(#"{"a" : [\#n\#n  ], "b" : "[\#n\#n]"}"#.utf8)), as: UTF8.self)
-        == #"{"a" : [], "b" : "[\#n\#n]"}"#)
+      try printed(Todo(id: id, title: "Buy \"milk\"", date: date, priority: 2)) == """
+        {
+          "date" : "2025-11-29T09:00:00.25Z",
+          "id" : "6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01",
+          "isDone" : false,
+          "number" : 12,
+          "priority" : 2,
+          "title" : "Buy \\"milk\\""
+        }
+        """)
+    #expect(
+      try printed(Workout(id: id, name: "Run", distance: 5.2, date: date, complexity: .high))
+        == """
+        {
+          "complexity" : "high",
+          "date" : "2025-11-29T09:00:00.25Z",
+          "distance" : 5.2,
+          "id" : "6F1C2A4E-3B1D-4C7A-9E2F-0A1B2C3D4E01",
+          "name" : "Run",
+          "number" : 12
+        }
+        """)
   }
 
   @Test("control characters and bidirectional overrides never reach the terminal raw")

@@ -16,6 +16,8 @@ where Element: Equatable & Sendable & Codable, Element.ID == UUID {
   /// and `after` are both gone.
   public var offset: Int
 
+  /// The run of `elements`, which stood just before `before` and just after `after`, with
+  /// `offset` of the elements that stay before them.
   public init(_ elements: [Element], before: UUID?, after: UUID? = nil, offset: Int) {
     self.elements = elements
     self.before = before

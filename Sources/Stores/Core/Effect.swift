@@ -100,7 +100,7 @@ public struct Send<Action: Sendable>: Sendable {
   private let deliver: @MainActor @Sendable (Action) -> Void
 
   /// A `Send` that passes each action to `deliver` while the sending task is not cancelled.
-  public init(_ deliver: @escaping @MainActor @Sendable (Action) -> Void) {
+  init(_ deliver: @escaping @MainActor @Sendable (Action) -> Void) {
     self.deliver = deliver
   }
 

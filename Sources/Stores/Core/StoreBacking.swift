@@ -2,8 +2,8 @@
 ///
 /// ``StoreCore`` calls a backing for every action of a store opened on a file; the backing
 /// decides how the state is loaded, locked and saved (see `JSONFileBacking`).
-@MainActor
-public protocol StoreBacking<State>: AnyObject {
+@MainActor @usableFromInline
+package protocol StoreBacking<State>: AnyObject {
   associatedtype State
 
   /// Runs `update` as one transaction on the freshest state: the state in memory, or the
@@ -36,16 +36,17 @@ public protocol StoreBacking<State>: AnyObject {
   func stopWatching()
 }
 
-/// What a ``StoreBacking`` transaction did.
-public struct BackingTransaction<State> {
+/// What a `StoreBacking` transaction did.
+@usableFromInline
+package struct BackingTransaction<State> {
   /// The state after the transaction.
-  public var state: State
+  package var state: State
   /// Whether the stored state differed from the one in memory and was reloaded first.
-  public var reloaded: Bool
+  package var reloaded: Bool
   /// Whether the update changed the state (and so the new state was saved).
-  public var changed: Bool
+  package var changed: Bool
 
-  public init(state: State, reloaded: Bool, changed: Bool) {
+  package init(state: State, reloaded: Bool, changed: Bool) {
     self.state = state
     self.reloaded = reloaded
     self.changed = changed

@@ -2,7 +2,7 @@ import Observation
 
 /// The machinery behind every ``Store``: holds the state, runs the reducer, tells
 /// Observation, change callbacks and change streams what changed, and talks to the
-/// persistence (a ``StoreBacking``) of a store opened on a file.
+/// persistence (a `StoreBacking`) of a store opened on a file.
 ///
 /// The state is mutated in place, so an action costs what the reducer costs: appending to a
 /// list of 100,000 items costs what appending to a list of 10 does. "Really changed" comes
@@ -67,7 +67,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// A core whose state lives in `backing`, starting from `state` (the state `backing` read),
   /// whose effects use `environment`.
-  public init(
+  package init(
     state: State, backing: any StoreBacking<State>, environment: StoreEnvironment = .live
   ) {
     storedState = state

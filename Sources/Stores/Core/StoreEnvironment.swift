@@ -51,6 +51,8 @@ public struct StoreEnvironment: Sendable {
     set { dependencies[ObjectIdentifier(key)] = newValue }
   }
 
+  /// An environment whose effects take the time from `now`, ids from `uuid` and wait with
+  /// `sleep`.
   public init(
     now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,
     sleep: @escaping @Sendable (Duration) async throws -> Void

@@ -17,6 +17,7 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     /// action recorded first; empty when the store names none.
     public var name: String
 
+    /// A step that sends `action`, shown as `name`.
     @inlinable
     public init(action: consuming Action, name: String) {
       self.action = action
@@ -141,6 +142,7 @@ public struct UndoOutcome: Equatable, Sendable {
   /// step would make it).
   public var changed: Bool
 
+  /// The outcome of the step `name`, which skipped `skipped` and `changed` the state or not.
   public init(name: String, skipped: [String], changed: Bool) {
     self.name = name
     self.skipped = skipped

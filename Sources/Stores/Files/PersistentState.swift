@@ -17,7 +17,7 @@ import Foundation
 /// the bytes `JSONEncoder` would write for the state's `Codable` form (with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`), except that empty arrays and
 /// objects are `[]` and `{}`. Dates are UTC ISO 8601 strings with as many fractional digits as
-/// an exact round trip needs (see ``ISO8601Timestamp``), so loading what was saved gives back
+/// an exact round trip needs (see `ISO8601Timestamp`), so loading what was saved gives back
 /// an equal state.
 public protocol PersistentState: Codable, Equatable, Sendable, JSONObjectCodable {
   /// The state a missing file stands for.

@@ -50,6 +50,7 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
   /// What went wrong.
   public var problem: Problem
 
+  /// The error `problem` with the data file at `path`.
   public init(path: String, problem: Problem) {
     self.path = path
     self.problem = problem

@@ -6,7 +6,7 @@ extension Double {
   /// round to zero (`1e-400`), as the store files refuse both.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
-  public init?(decimal text: String) {
+  package init?(decimal text: String) {
     guard Self.isDecimal(text), let value = Double(text), value.isFinite else { return nil }
     if value == 0
       && text.utf8.prefix(while: { $0 | 0x20 != UInt8(ascii: "e") }).contains(where: {

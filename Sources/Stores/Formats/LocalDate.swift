@@ -3,7 +3,7 @@ import Foundation
 /// Dates as people write and read them — a day, or a wall-clock time in a time zone — in the
 /// proleptic Gregorian calendar that ISO 8601 and the data files use, also before 1582, where
 /// Foundation's `.gregorian` calendar is Julian. Used by `diary` and by the CSV import.
-public enum LocalDate {
+package enum LocalDate {
   /// The instant `text` names: ISO 8601 with a zone (`2026-11-29T07:30:00Z`,
   /// `2026-11-29T08:30:00+01:00`), or in `timeZone` a day (`2026-11-29`, its start) or a
   /// wall-clock time (`2026-11-29T07:30`, `2026-11-29T07:30:15`, also with a space for the
@@ -12,7 +12,7 @@ public enum LocalDate {
   ///
   /// In a gap of a change to summer time, a wall-clock time is the instant as many seconds
   /// after the gap's start.
-  public static func date(from text: String, in timeZone: TimeZone) -> Date? {
+  package static func date(from text: String, in timeZone: TimeZone) -> Date? {
     if let date = ISO8601Timestamp.date(from: text) { return date }
     let bytes = Array(text.utf8)
     func number(_ start: Int, _ count: Int) -> Int? {
@@ -48,7 +48,7 @@ public enum LocalDate {
   }
 
   /// The day `date` falls on in `timeZone`, or `nil` for a date too far from now to have one.
-  public static func day(of date: Date, in timeZone: TimeZone) -> (
+  package static func day(of date: Date, in timeZone: TimeZone) -> (
     year: Int, month: Int, day: Int
   )? {
     let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
@@ -58,7 +58,7 @@ public enum LocalDate {
 
   /// The start of the day `days` days after the one `now` falls on in `timeZone` (`-1`:
   /// yesterday, `0`: today, `1`: tomorrow).
-  public static func startOfDay(_ days: Int, from now: Date, in timeZone: TimeZone) -> Date {
+  package static func startOfDay(_ days: Int, from now: Date, in timeZone: TimeZone) -> Date {
     let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
     let today = Int((local / 86_400).rounded(.down))
     return instant(ofLocalSecond: (today + days) * 86_400, in: timeZone)

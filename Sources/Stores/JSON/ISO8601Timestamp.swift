@@ -6,7 +6,7 @@ import Foundation
 /// `date(from: string(from: d)!)` gives back `d` exactly: the same `timeIntervalSinceReferenceDate`
 /// bit for bit, except that `-0.0` comes back as `+0.0`. The calendar is the proleptic Gregorian
 /// one, in integer arithmetic; `DateFormatter`, `Calendar` and friends are not used.
-public enum ISO8601Timestamp {
+package enum ISO8601Timestamp {
   /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted:
   /// 730,485 days before (`CivilDate.days(year: 1, month: 1, day: 1) - referenceDay`).
   static let firstSecond = -63_113_904_000
@@ -28,7 +28,7 @@ public enum ISO8601Timestamp {
   ///   0001...9999 in UTC.
   /// - Complexity: O(1), apart from the length of the output: one shortest-digits conversion of
   ///   the `Double` when it has a fraction, then integer arithmetic.
-  public static func string(from date: Date) -> String? {
+  package static func string(from date: Date) -> String? {
     guard let (whole, fraction) = parts(of: date) else { return nil }
     let length = length(of: fraction)
     return String(unsafeUninitializedCapacity: length) { buffer in
@@ -83,7 +83,7 @@ public enum ISO8601Timestamp {
   /// be written back by ``string(from:)``.
   ///
   /// - Complexity: O(n) in the length of `string`.
-  public static func date(from string: String) -> Date? {
+  package static func date(from string: String) -> Date? {
     var text = string
     guard case .date(let date) = text.withUTF8({ parse($0) }) else { return nil }
     return date

@@ -125,7 +125,7 @@ extension Date: JSONCodable {
   /// An example in messages.
   private static let example = "\"2026-11-29T07:30:00Z\""
 
-  /// Reads an ISO 8601 timestamp (see ``ISO8601Timestamp/date(from:)``).
+  /// Reads an ISO 8601 timestamp (see `ISO8601Timestamp.date(from:)`).
   public init(from reader: inout JSONReader) throws(JSONCodingError) {
     self = try reader.withString(expected: "a date such as \(Self.example)") {
       text throws(JSONCodingError) in

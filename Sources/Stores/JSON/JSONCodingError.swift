@@ -5,7 +5,7 @@
 /// adds its key and each array its index, so finding nothing wrong costs nothing.
 public struct JSONCodingError: Error, Equatable, Sendable {
   /// One step of a key path: a key of an object or an index in an array.
-  public enum PathComponent: Equatable, Sendable {
+  package enum PathComponent: Equatable, Sendable {
     case key(String)
     case index(Int)
   }
@@ -21,12 +21,13 @@ public struct JSONCodingError: Error, Equatable, Sendable {
   }
 
   /// The place, outermost first; empty for the whole document.
-  public private(set) var path: [PathComponent]
+  package private(set) var path: [PathComponent]
   /// The problem and what was expected, such as `expected a whole number, found 1.5`.
   public var detail: String
+  /// What kind of problem it is.
   public var kind: Kind
 
-  /// A problem with the value being read or written (add where it is with ``at(_:)``).
+  /// A problem with the value being read or written (the place is added as the error travels up).
   public init(_ detail: String, kind: Kind = .invalidValue) {
     self.path = []
     self.detail = detail
@@ -40,14 +41,14 @@ public struct JSONCodingError: Error, Equatable, Sendable {
   }
 
   /// The same error, one level further out: inside `component`.
-  public func at(_ component: PathComponent) -> Self {
+  package func at(_ component: PathComponent) -> Self {
     var error = self
     error.path.insert(component, at: 0)
     return error
   }
 
   /// The path as people read it: `todos[3].priority`; empty for the whole document.
-  public var keyPath: String {
+  package var keyPath: String {
     var result = ""
     for component in path {
       switch component {

@@ -8,6 +8,9 @@ import Foundation
 /// valid only during that call (it points into the bytes of the file). Reading a value moves
 /// it past the value. Every problem is a ``JSONCodingError`` that names what was expected and
 /// what was found, and gets its key path on the way out.
+///
+/// Outside the package a reader is opaque: a type of your own reads itself with the
+/// ``JSONCodable/init(from:)`` of the values it is made of (see ``JSONCodable``).
 public struct JSONReader: ~Copyable {
   let bytes: UnsafePointer<UInt8>
   let count: Int
@@ -29,12 +32,12 @@ public struct JSONReader: ~Copyable {
   }
 
   /// The JSON type of a value.
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     case string, number, bool, null, array, object
 
     /// The type in words, for messages: "a string", "a number", "true or false", "null",
     /// "a list", "an object".
-    public var description: String {
+    package var description: String {
       switch self {
       case .string: "a string"
       case .number: "a number"
@@ -47,7 +50,7 @@ public struct JSONReader: ~Copyable {
   }
 
   /// The type of the value to read next.
-  public var kind: Kind {
+  package var kind: Kind {
     switch bytes[position] {
     case Byte.quote: .string
     case Byte.openBrace: .object
@@ -60,14 +63,14 @@ public struct JSONReader: ~Copyable {
 
   /// The error for a value of another type than `expected` (in words, such as "a whole
   /// number"): `expected a whole number, found a string`.
-  public func typeMismatch(expected: String) -> JSONCodingError {
+  package func typeMismatch(expected: String) -> JSONCodingError {
     JSONCodingError("expected \(expected), found \(kind.description)", kind: .typeMismatch)
   }
 
   // MARK: Scalars
 
   /// Reads `true` or `false`.
-  public mutating func readBool() throws(JSONCodingError) -> Bool {
+  package mutating func readBool() throws(JSONCodingError) -> Bool {
     switch bytes[position] {
     case UInt8(ascii: "t"):
       advance(to: position + 4)
@@ -81,21 +84,21 @@ public struct JSONReader: ~Copyable {
   }
 
   /// Reads `null` if that is the next value, and says whether it was.
-  public mutating func readNull() -> Bool {
+  package mutating func readNull() -> Bool {
     guard bytes[position] == UInt8(ascii: "n") else { return false }
     advance(to: position + 4)
     return true
   }
 
   /// Reads a string. O(length).
-  public mutating func readString() throws(JSONCodingError) -> String {
+  package mutating func readString() throws(JSONCodingError) -> String {
     try withString(expected: "a string") { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Calls `body` with the UTF-8 of the string to read next (its escapes resolved), then
   /// moves past it; a value that is not a string is a type mismatch with `expected`. A string
   /// without escapes is passed in place, without a copy.
-  public mutating func withString<Result>(
+  package mutating func withString<Result>(
     expected: @autoclosure () -> String,
     _ body: (UnsafeBufferPointer<UInt8>) throws(JSONCodingError) -> Result
   ) throws(JSONCodingError) -> Result {
@@ -117,7 +120,7 @@ public struct JSONReader: ~Copyable {
   ///
   /// - Throws: "expected a whole number, found 1.5", or "… that fits in 64 bits" when it is
   ///   too large.
-  public mutating func readInt() throws(JSONCodingError) -> Int {
+  package mutating func readInt() throws(JSONCodingError) -> Int {
     guard kind == .number else { throw typeMismatch(expected: "a whole number") }
     let text = numberBytes()
     switch JSONNumber.integer(text) {
@@ -133,7 +136,7 @@ public struct JSONReader: ~Copyable {
 
   /// Reads a number as the nearest `Double` (validation refused those a `Double` cannot
   /// hold).
-  public mutating func readDouble() throws(JSONCodingError) -> Double {
+  package mutating func readDouble() throws(JSONCodingError) -> Double {
     guard kind == .number else { throw typeMismatch(expected: "a number") }
     return JSONNumber.double(numberBytes())
   }
@@ -164,7 +167,7 @@ public struct JSONReader: ~Copyable {
 
   /// Reads an array, calling `element` for each element with the reader positioned at it;
   /// `element` must read the element (or skip it). An error in an element gets its index.
-  public mutating func readArray(
+  package mutating func readArray(
     _ element: (inout JSONReader) throws(JSONCodingError) -> Void
   ) throws(JSONCodingError) {
     guard bytes[position] == Byte.openBracket else { throw typeMismatch(expected: "a list") }
@@ -190,7 +193,7 @@ public struct JSONReader: ~Copyable {
   /// Reads an object, calling `member` with each key, in the order of the text, and the
   /// reader positioned at its value; `member` must read the value (or skip it). An error in
   /// a value gets its key.
-  public mutating func readMembers(
+  package mutating func readMembers(
     _ member: (String, inout JSONReader) throws(JSONCodingError) -> Void
   ) throws(JSONCodingError) {
     guard bytes[position] == Byte.openBrace else { throw typeMismatch(expected: "an object") }
@@ -214,7 +217,7 @@ public struct JSONReader: ~Copyable {
   }
 
   /// Moves past the value to read next, whatever it is. O(its length).
-  public mutating func skipValue() {
+  package mutating func skipValue() {
     position = Self.endOfValue(bytes, count: count, at: position)
     advance(to: position)
   }

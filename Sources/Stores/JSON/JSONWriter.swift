@@ -7,12 +7,14 @@ import Foundation
 /// The layout: two spaces of indentation per level, each element and member on a line of its
 /// own, `"key" : value`; strings escape `"`, `\`, and the control characters below U+0020 (as
 /// `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` in lower-case hex) and nothing else; numbers as
-/// `JSONEncoder` spells them (see ``writeNumber(_:)``).
+/// `JSONEncoder` spells them (see `writeNumber(_:)`).
 ///
-/// The caller writes members in sorted order (by their UTF-8 bytes, as `JSONEncoder` sorts
-/// them); ``JSONObjectCodable`` models list their fields that way. Writing appends to one
-/// growing buffer (or, streaming to a file, one that is sent on whenever it is full): O(1)
-/// amortised per byte, and no allocation per value.
+/// Outside the package a writer is opaque: a type of your own writes itself with the
+/// ``JSONCodable/write(to:)`` of the values it is made of (see ``JSONCodable``). Inside, the
+/// caller writes members in sorted order (by their UTF-8 bytes, as `JSONEncoder` sorts them);
+/// ``JSONObjectCodable`` models list their fields that way. Writing appends to one growing
+/// buffer (or, streaming to a file, one that is sent on whenever it is full): O(1) amortised
+/// per byte, and no allocation per value.
 public struct JSONWriter: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
@@ -28,7 +30,7 @@ public struct JSONWriter: ~Copyable {
   private let output: Unmanaged<FileOutput>?
 
   /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
-  init(capacity: Int = 4096) {
+  package init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
     output = nil
@@ -62,7 +64,7 @@ public struct JSONWriter: ~Copyable {
 
   /// The bytes written, handed over without a copy; for a writer that keeps them (one that
   /// streams ends with ``finishStreaming()``).
-  consuming func finish() -> Data {
+  package consuming func finish() -> Data {
     precondition(output == nil, "a streaming writer has sent its bytes on")
     let data = Data(
       bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
@@ -75,7 +77,7 @@ public struct JSONWriter: ~Copyable {
   /// Opens an object: `{`. Write each member's key with ``member(_:)`` and then its value,
   /// in sorted order, then ``endObject()``.
   @inline(__always)
-  public mutating func beginObject() {
+  package mutating func beginObject() {
     append(UInt8(ascii: "{"))
     depth += 1
     isEmptyContainer = true
@@ -97,7 +99,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Starts a member whose key is any string, escaped as needed.
-  public mutating func member(_ key: String) {
+  package mutating func member(_ key: String) {
     count = startLine() - base
     writeString(key)
     append(" : ")
@@ -105,13 +107,13 @@ public struct JSONWriter: ~Copyable {
 
   /// Closes the innermost object: `}` on a line of its own, or right after `{` when empty.
   @inline(__always)
-  public mutating func endObject() {
+  package mutating func endObject() {
     endContainer(UInt8(ascii: "}"))
   }
 
   /// Opens an array: `[`. Start each element with ``element()``, then ``endArray()``.
   @inline(__always)
-  public mutating func beginArray() {
+  package mutating func beginArray() {
     append(UInt8(ascii: "["))
     depth += 1
     isEmptyContainer = true
@@ -119,13 +121,13 @@ public struct JSONWriter: ~Copyable {
 
   /// Starts an element of the innermost array: the line break and indentation.
   @inline(__always)
-  public mutating func element() {
+  package mutating func element() {
     count = startLine() - base
   }
 
   /// Closes the innermost array: `]` on a line of its own, or right after `[` when empty.
   @inline(__always)
-  public mutating func endArray() {
+  package mutating func endArray() {
     endContainer(UInt8(ascii: "]"))
   }
 
@@ -179,19 +181,19 @@ public struct JSONWriter: ~Copyable {
   // MARK: Scalars
 
   /// Writes `null`.
-  public mutating func writeNull() {
+  package mutating func writeNull() {
     append("null")
   }
 
   /// Writes `true` or `false`.
   @inline(__always)
-  public mutating func writeBool(_ value: Bool) {
+  package mutating func writeBool(_ value: Bool) {
     value ? append("true") : append("false")
   }
 
   /// Writes `value` in decimal, two digits at a time. O(number of digits).
   @inline(__always)
-  public mutating func writeInt(_ value: Int) {
+  package mutating func writeInt(_ value: Int) {
     reserve(20)
     var magnitude = value.magnitude
     if value < 0 {
@@ -229,7 +231,7 @@ public struct JSONWriter: ~Copyable {
   /// (`description`) without a trailing `.0` — `5`, `5.2`, `1e-05`, `1e+16`, `-0`.
   ///
   /// - Precondition: `value` is finite (the caller refuses NaN and infinities).
-  public mutating func writeNumber(_ value: Double) {
+  package mutating func writeNumber(_ value: Double) {
     precondition(value.isFinite, "JSON has no \(value)")
     var digits = ASCIISink()
     value.write(to: &digits)
@@ -245,14 +247,14 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Writes `text`, already valid JSON (a number's literal text, say), as it is.
-  public mutating func writeRaw(_ text: String) {
+  package mutating func writeRaw(_ text: String) {
     var text = text
     text.withUTF8 { append($0) }
   }
 
   /// Writes `text` as a JSON string, escaping what must be escaped. O(length), copying runs
   /// without escapes eight bytes at a time.
-  public mutating func writeString(_ text: String) {
+  package mutating func writeString(_ text: String) {
     // A native string's UTF-8 in place; a bridged one's through a contiguous copy.
     if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0) }) == nil {
       var text = text

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Date: SettingValue {
-  /// Reads an ISO 8601 timestamp (see ``ISO8601Timestamp/date(from:)``).
+  /// Reads an ISO 8601 timestamp (see `ISO8601Timestamp.date(from:)`).
   public init?(json: JSONValue) {
     guard case .string(let text) = json, let date = ISO8601Timestamp.date(from: text) else {
       return nil

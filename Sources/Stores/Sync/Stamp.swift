@@ -8,34 +8,34 @@ import Synchronization
 /// equal stamps, and a device's stamps grow even when its wall clock goes back (the counter
 /// grows instead: a hybrid logical clock). In a file a stamp is one word,
 /// `<milliseconds>.<counter>.<device>` with both numbers in base 36: `mip1k3c0.0.k3j5q8x1z0`.
-public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
+package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// Milliseconds since 1970 on the device's clock, or later when it saw later stamps.
-  public var milliseconds: Int64
+  package var milliseconds: Int64
   /// Orders the stamps of one millisecond.
-  public var counter: Int
+  package var counter: Int
   /// The device that made the change (see ``DeviceID``).
-  public var device: DeviceID
+  package var device: DeviceID
 
-  public init(milliseconds: Int64, counter: Int = 0, device: DeviceID) {
+  package init(milliseconds: Int64, counter: Int = 0, device: DeviceID) {
     self.milliseconds = milliseconds
     self.counter = counter
     self.device = device
   }
 
   /// The stamp of what a version 1 file held: older than every change made since.
-  public static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
+  package static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
 
-  public static func < (a: Stamp, b: Stamp) -> Bool {
+  package static func < (a: Stamp, b: Stamp) -> Bool {
     if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
     if a.counter != b.counter { return a.counter < b.counter }
     return a.device != b.device && a.device.text < b.device.text
   }
 
-  public static func == (a: Stamp, b: Stamp) -> Bool {
+  package static func == (a: Stamp, b: Stamp) -> Bool {
     a.milliseconds == b.milliseconds && a.counter == b.counter && a.device == b.device
   }
 
-  public var description: String {
+  package var description: String {
     var text: [UInt8] = []
     append(to: &text)
     return String(decoding: text, as: UTF8.self)
@@ -67,7 +67,7 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The stamp written as `text`, or `nil` when `text` is not one.
-  public init?(_ text: Substring) {
+  package init?(_ text: Substring) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count <= 12, parts[1].count <= 12,
       let milliseconds = Int64(parts[0], radix: 36), milliseconds >= 0,
@@ -81,12 +81,12 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
 
 /// The identity of one device: random, made once per machine and kept outside the synced
 /// folder, so that two devices never share one. 1 to 32 lowercase letters and digits.
-public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
+package struct DeviceID: Hashable, Sendable, CustomStringConvertible {
   /// The identity as written in stamps.
-  public let text: String
+  package let text: String
 
   /// The identity `text`, or `nil` when it is not 1 to 32 lowercase letters and digits.
-  public init?(_ text: Substring) {
+  package init?(_ text: Substring) {
     guard (1...32).contains(text.count), text.allSatisfy(\.isBase36) else { return nil }
     self.text = String(text)
   }
@@ -96,11 +96,11 @@ public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A new random identity of 13 characters (64 bits).
-  public static func random() -> DeviceID {
+  package static func random() -> DeviceID {
     DeviceID(unchecked: String(UInt64.random(in: .min ... .max), radix: 36))
   }
 
-  public var description: String { text }
+  package var description: String { text }
 }
 
 extension Character {

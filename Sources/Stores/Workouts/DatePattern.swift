@@ -1,7 +1,8 @@
 import Foundation
 
 /// A date format in the style of `strptime`, for the dates of files that use none of the forms
-/// ``LocalDate`` reads: `%m/%d/%Y`, `%d.%m.%Y %H:%M`, Strava's `%b %d, %Y, %I:%M:%S %p`.
+/// import reads by itself (ISO 8601, `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`): `%m/%d/%Y`,
+/// `%d.%m.%Y %H:%M`, Strava's `%b %d, %Y, %I:%M:%S %p`.
 ///
 /// Directives: `%Y` year (1–4 digits), `%y` two-digit year (69–99: 19xx, else 20xx), `%m`
 /// month, `%d` / `%e` day, `%H` hour 0–23, `%I` hour 1–12 with `%p` (`AM`/`PM`), `%M`

@@ -298,7 +298,7 @@ public enum WorkoutsCSV {
       }
     }
 
-    /// The date `text` names: a form ``LocalDate`` reads, `today`, `yesterday`, `tomorrow`,
+    /// The date `text` names: a form `LocalDate` reads, `today`, `yesterday`, `tomorrow`,
     /// or the options' date format.
     private static func date(_ text: String, _ options: WorkoutsImportOptions, now: Date) -> Date? {
       if let date = options.dateFormat?.date(from: text, in: options.timeZone) { return date }

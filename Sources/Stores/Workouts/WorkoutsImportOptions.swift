@@ -14,7 +14,8 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
   public var columns: [Field: String]
   /// What a distance without a unit is in; `nil`: kilometres.
   public var unit: DistanceUnit?
-  /// The form of dates that are not in one of the forms ``LocalDate`` reads; `nil`: none.
+  /// The form of dates that are not in one of the forms import reads by itself (ISO 8601,
+  /// `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`); `nil`: none.
   public var dateFormat: DatePattern?
   /// The time zone of days and wall-clock times in the file.
   public var timeZone: TimeZone

@@ -9,7 +9,7 @@ import Foundation
 /// files, by name. A pipe (`/dev/stdin`, `<(command)`) is read as a stream, to its end; a
 /// named FIFO without a writer reads as empty rather than waiting. The first file that cannot be
 /// read, is larger than ``maximumFileSize`` or has rows that are not valid fails the whole
-/// import; its ``result`` is every workout of every file.
+/// import; ``readAll(rowsPerPart:now:makeID:goOn:)`` returns every workout of every file.
 public struct WorkoutsImporter {
   /// The largest file an import reads: 50 MB, some 500,000 CSV rows or a GPX track of a
   /// week at a point a second.
@@ -75,7 +75,7 @@ public struct WorkoutsImporter {
   }
 
   /// Every workout read, of every file, in order.
-  public var result: WorkoutsImport {
+  private var result: WorkoutsImport {
     var all = WorkoutsImport(file: name, rows: [])
     for part in done + (reader.map { [$0.result] } ?? []) {
       let file = isSeveral ? part.file : nil
@@ -93,13 +93,36 @@ public struct WorkoutsImporter {
     return all
   }
 
+  /// Reads every file to its end, `rowsPerPart` rows at a time, and returns every workout
+  /// read: the import loop of both ``WorkoutsStore``'s import effect and
+  /// `diary workouts import`. Between two parts it calls `goOn` with the ``progress``, to
+  /// show it; when `goOn` returns `false` (the import was cancelled), it stops and returns
+  /// `nil`.
+  ///
+  /// - Parameters:
+  ///   - rowsPerPart: How many rows to read between two calls of `goOn`.
+  ///   - now: The date of rows without one, asked once per part.
+  ///   - makeID: The id of each row without one.
+  ///   - goOn: Shown the progress after each part but the last; `false` stops the import.
+  /// - Throws: ``WorkoutsImportError`` for a file that cannot be read, is too large or has rows that
+  ///   are not valid.
+  /// - Complexity: O(*n*) in the bytes read.
+  public mutating func readAll(
+    rowsPerPart: Int, now: () -> Date, makeID: () -> UUID, goOn: (WorkoutsImportProgress) -> Bool
+  ) throws(WorkoutsImportError) -> WorkoutsImport? {
+    while try read(rows: rowsPerPart, now: now(), makeID: makeID) {
+      guard goOn(progress) else { return nil }
+    }
+    return result
+  }
+
   /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for rows
   /// without an id; returns whether there is more to read.
   ///
   /// - Throws: ``WorkoutsImportError`` for a file that cannot be read, is too large or has
   ///   rows that are not valid.
   /// - Complexity: O(*n*) in the bytes read.
-  public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
+  private mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
     throws(WorkoutsImportError) -> Bool
   {
     if reader == nil {

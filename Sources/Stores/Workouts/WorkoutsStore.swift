@@ -458,22 +458,38 @@ public final class WorkoutsStore: Store {
     }
   }
 
-  /// Reads the files at `url` in parts, sending their progress, then the workouts (or the
-  /// failure); a new import cancels the one running.
+  /// Reads the files at `url` in parts (``WorkoutsImporter/readAll(rowsPerPart:now:makeID:goOn:)``),
+  /// sending their progress as it goes, then the workouts (or the failure); a new import
+  /// cancels the one running.
   @usableFromInline
   nonisolated static func importEffect(
     _ url: URL, options: WorkoutsImportOptions, environment: StoreEnvironment
   ) -> Effect<Action> {
     .run(id: ImportEffect.id, cancelInFlight: true) { send in
-      do {
+      // The progress goes to the store beside the reading, which does not wait for it; all
+      // of it is sent, in order, before the result.
+      let (parts, progress) = AsyncStream.makeStream(of: WorkoutsImportProgress.self)
+      async let sent: Void = {
+        for await part in parts { await send(.importProgress(part)) }
+      }()
+      let imported = Result { () throws(WorkoutsImportError) -> WorkoutsImport? in
         var importer = try WorkoutsImporter(files: [url], options: options)
-        while try importer.read(rows: 2_000, now: environment.now(), makeID: environment.uuid) {
-          try Task.checkCancellation()
-          await send(.importProgress(importer.progress))
+        return try importer.readAll(
+          rowsPerPart: 2_000, now: environment.now, makeID: environment.uuid
+        ) { part in
+          progress.yield(part)
+          return !Task.isCancelled
         }
+      }
+      progress.finish()
+      await sent
+      switch imported {
+      case .success(let imported?):
         try Task.checkCancellation()
-        await send(.finishImport(importer.result))
-      } catch let error as WorkoutsImportError {
+        await send(.finishImport(imported))
+      case .success(nil):
+        return  // Cancelled.
+      case .failure(let error):
         await send(.failImport(error))
       }
     }

@@ -6,7 +6,7 @@ import Stores
 /// every type an app's setting can have (see `SettingValue`): a date is stored as the
 /// library stores a `Date` (ISO 8601), data as base64, a list, a set, a dictionary, a range
 /// or a `Codable` value as the JSON typed (`--type json`).
-enum SettingType: Choice, Encodable {
+enum SettingType: Choice {
   case string, number, integer, bool, date, url, uuid, data, json
 
   var names: [String] {
@@ -34,34 +34,17 @@ enum SettingType: Choice, Encodable {
     case .null, .array, .object: self = .json
     }
   }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(name)
-  }
 }
 
-/// What values a setting takes, as `settings list --json` prints them: a list, a range
-/// `{"min": …, "max": …}`, or the rule in words.
-extension AllowedValues: Encodable {
-  private enum CodingKeys: String, CodingKey {
-    case min, max
-  }
-
-  public func encode(to encoder: any Encoder) throws {
+extension AllowedValues {
+  /// What values a setting takes, as `settings list --json` prints them: `null` for any, a
+  /// list, a range `{"min": …, "max": …}`, or the rule in words.
+  var json: JSONValue {
     switch self {
-    case .any:
-      var container = encoder.singleValueContainer()
-      try container.encodeNil()
-    case .oneOf(let values):
-      try values.encode(to: encoder)
-    case .range(let min, let max):
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(min, forKey: .min)
-      try container.encode(max, forKey: .max)
-    case .described(let words):
-      var container = encoder.singleValueContainer()
-      try container.encode(words)
+    case .any: .null
+    case .oneOf(let values): .array(values)
+    case .range(let min, let max): .object(["min": min, "max": max])
+    case .described(let words): .string(words)
     }
   }
 }

@@ -69,27 +69,21 @@ enum SettingsCommands {
     var formatted: String { value.map(setting.format) ?? "" }
   }
 
-  /// A setting as `--json` prints it; every field is there, `null` when it has no value.
-  private struct Entry: Encodable {
-    var current: Current
-
-    private enum CodingKeys: String, CodingKey {
-      case key, value, isDefault, type, allowedValues, summary, problem
-      case defaultValue = "default"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      let setting = current.setting
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(setting.name, forKey: .key)
-      try container.encode(current.value, forKey: .value)
-      try container.encode(setting.defaultValue, forKey: .defaultValue)
-      try container.encode(current.isDefault, forKey: .isDefault)
-      try container.encode(setting.type, forKey: .type)
-      try container.encode(setting.allowedValues, forKey: .allowedValues)
-      try container.encode(setting.summary, forKey: .summary)
-      try container.encode(current.problem, forKey: .problem)
-    }
+  /// A setting as `--json` prints it: `key`, `value`, `default`, `isDefault`, `type`,
+  /// `allowedValues`, `summary` and `problem`; every field is there, `null` when it has no
+  /// value.
+  private static func entry(_ current: Current) -> JSONValue {
+    let setting = current.setting
+    return .object([
+      "key": JSONValue(setting.name),
+      "value": current.value ?? .null,
+      "default": setting.defaultValue ?? .null,
+      "isDefault": .bool(current.isDefault),
+      "type": JSONValue(setting.type.name),
+      "allowedValues": JSONValue(setting.allowedValues, \.json),
+      "summary": JSONValue(setting.summary, JSONValue.init),
+      "problem": JSONValue(current.problem, JSONValue.init),
+    ])
   }
 
   struct List: ParsableCommand {
@@ -105,7 +99,7 @@ enum SettingsCommands {
     func run(_ context: Context) throws {
       let settings = try context.appSettings()
       let all = Current.all(in: settings)
-      if context.json { return try JSONOutput.writeArray(all.map(Entry.init), to: context.output) }
+      if context.json { return try JSONOutput.writeArray(all.map(entry), to: context.output) }
       try SettingsTable(all, terminal: context.terminal).write(to: context.output)
       if all.contains(where: { !$0.isDefault && $0.setting.isDeclared }) {
         try context.output.line("* differs from the default")
@@ -139,7 +133,7 @@ enum SettingsCommands {
         throw unknownSetting(key, in: settings, usage: Self.usage(in: "settings"))
       }
       if context.json {
-        try JSONOutput.write(Entry(current: current), to: context.output)
+        try JSONOutput.write(entry(current), to: context.output)
       } else {
         try context.output.line(Terminal.escaped(current.formatted))
       }
@@ -207,7 +201,7 @@ enum SettingsCommands {
       let stored = Current.named(key, in: settings)
       context.output.recordSaved("set \(Terminal.escaped(key))")
       if context.json, let stored {
-        return try JSONOutput.write(Entry(current: stored), to: context.output)
+        return try JSONOutput.write(entry(stored), to: context.output)
       }
       try context.output.line(
         "\(Terminal.escapedKey(key)) = \(Terminal.escaped(stored?.formatted ?? ""))")
@@ -233,7 +227,7 @@ enum SettingsCommands {
         context.output.recordSaved("reset the settings")
         let all = settings.entries.map(Current.init)
         if context.json {
-          return try JSONOutput.writeArray(all.map(Entry.init), to: context.output)
+          return try JSONOutput.writeArray(all.map(entry), to: context.output)
         }
         for current in all { try context.output.line(Self.isDefault(current)) }
         return
@@ -246,7 +240,7 @@ enum SettingsCommands {
       let after =
         Current.named(key, in: settings)
         ?? Current(setting: current.setting, value: nil, isDefault: false, problem: nil)
-      if context.json { return try JSONOutput.write(Entry(current: after), to: context.output) }
+      if context.json { return try JSONOutput.write(entry(after), to: context.output) }
       try context.output.line(
         after.setting.isDeclared
           ? Self.isDefault(after) : "\(Terminal.escapedKey(key)) is not set any more")
@@ -268,10 +262,10 @@ enum SettingsCommands {
       let paths = context.paths
       if context.json {
         return try JSONOutput.write(
-          [
-            "settings": paths.settings.path, "todos": paths.todos.path,
-            "workouts": paths.workouts.path,
-          ], to: context.output)
+          JSONValue.object([
+            "settings": JSONValue(paths.settings.path), "todos": JSONValue(paths.todos.path),
+            "workouts": JSONValue(paths.workouts.path),
+          ]), to: context.output)
       }
       var table = TextTable(headers: ["FILE", "PATH"], alignments: [.left, .left])
       table.rows = [

@@ -17,14 +17,25 @@ enum SyncCommands {
       """
 
     /// What the command found of one data file.
-    struct File: Encodable {
+    struct File {
       var name: String
       var path: String
       var exists: Bool
       var copiesNotMerged: [Copy]
+
+      /// What `--json` prints of the file.
+      var json: JSONValue {
+        .object([
+          "name": JSONValue(name), "path": JSONValue(path), "exists": .bool(exists),
+          "copiesNotMerged": .array(
+            copiesNotMerged.map {
+              .object(["path": JSONValue($0.path), "problem": JSONValue($0.problem)])
+            }),
+        ])
+      }
     }
 
-    struct Copy: Encodable {
+    struct Copy {
       var path: String
       var problem: String
     }
@@ -38,11 +49,9 @@ enum SyncCommands {
       ]
       let device = DeviceID.local.text
       if context.json {
-        struct Report: Encodable {
-          var device: String
-          var files: [File]
-        }
-        return try JSONOutput.write(Report(device: device, files: files), to: context.output)
+        return try JSONOutput.write(
+          JSONValue.object(["device": JSONValue(device), "files": .array(files.map(\.json))]),
+          to: context.output)
       }
       try context.output.line("This device: \(device)")
       var table = TextTable(headers: ["FILE", "PATH", "STATE"], alignments: [.left, .left, .left])

@@ -62,7 +62,7 @@ enum UndoCommands {
     }
     guard let (step, skipped) = done else {
       if context.json {
-        return try JSONOutput.write(Outcome(step: nil, skipped: []), to: context.output)
+        return try JSONOutput.write(outcome(step: nil, skipped: []), to: context.output)
       }
       return try context.output.line(
         undoing
@@ -72,7 +72,7 @@ enum UndoCommands {
     context.output.recordSaved("\(undoing ? "undid" : "redid") \(step.description)")
     if context.json {
       return try JSONOutput.write(
-        Outcome(step: step.description, skipped: skipped), to: context.output)
+        outcome(step: step.description, skipped: skipped), to: context.output)
     }
     try context.output.line("\(undoing ? "Undid" : "Redid"): \(Terminal.escaped(step.description))")
     if !skipped.isEmpty {
@@ -82,11 +82,12 @@ enum UndoCommands {
     }
   }
 
-  /// What `--json` prints: the command undone or redone (`null` when there was none) and
-  /// what was skipped.
-  private struct Outcome: Encodable {
-    var step: String?
-    var skipped: [String]
+  /// What `--json` prints: the command undone or redone as `step` (left out when there was
+  /// none) and what was `skipped`.
+  private static func outcome(step: String?, skipped: [String]) -> JSONValue {
+    var outcome = ["skipped": JSONValue.array(skipped.map(JSONValue.init))]
+    if let step { outcome["step"] = JSONValue(step) }
+    return .object(outcome)
   }
 
   /// Sends `action` to its store as that store's undo, on the file as it is now; returns the

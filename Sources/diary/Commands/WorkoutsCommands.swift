@@ -226,42 +226,31 @@ enum WorkoutsCommands {
     }
   }
 
-  /// The statistics as `--json` prints them: distances in kilometres, like the files.
-  private struct Statistics: Encodable {
-    struct Week: Encodable {
-      var year: Int
-      var week: Int
-      var count: Int
-      var distance: Double
-
-      init(_ week: WorkoutStatistics.Week) {
-        (year, self.week, count, distance) = (week.year, week.week, week.count, week.distance)
-      }
+  /// The statistics as `--json` prints them, distances in kilometres like the files:
+  /// `count`, `totalDistance`, `longestDistance` (`null` when there are no workouts),
+  /// `countByComplexity`, `weeks` (every week with workouts) and `recentWeeks` (the weeks of
+  /// the chart: the last `--weeks`, with or without workouts).
+  private static func json(
+    _ statistics: WorkoutStatistics, recentWeeks: [WorkoutStatistics.Week]
+  ) -> JSONValue {
+    func week(_ week: WorkoutStatistics.Week) -> JSONValue {
+      .object([
+        "year": JSONValue(week.year), "week": JSONValue(week.week),
+        "count": JSONValue(week.count), "distance": JSONValue(week.distance),
+      ])
     }
-
-    var count: Int
-    var totalDistance: Double
-    /// `null` when there are no workouts.
-    var longestDistance: Double?
-    var countByComplexity: [String: Int]
-    /// Every week with workouts.
-    var weeks: [Week]
-    /// The weeks of the chart: the last `--weeks`, with or without workouts.
-    var recentWeeks: [Week]
-
-    private enum CodingKeys: String, CodingKey {
-      case count, totalDistance, longestDistance, countByComplexity, weeks, recentWeeks
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(count, forKey: .count)
-      try container.encode(totalDistance, forKey: .totalDistance)
-      try container.encode(longestDistance, forKey: .longestDistance)
-      try container.encode(countByComplexity, forKey: .countByComplexity)
-      try container.encode(weeks, forKey: .weeks)
-      try container.encode(recentWeeks, forKey: .recentWeeks)
-    }
+    return .object([
+      "count": JSONValue(statistics.count),
+      "totalDistance": JSONValue(statistics.totalDistance),
+      "longestDistance": JSONValue(statistics.longestDistance, JSONValue.init),
+      "countByComplexity": .object(
+        Dictionary(
+          uniqueKeysWithValues: statistics.countByComplexity.map {
+            ($0.key.name, JSONValue($0.value))
+          })),
+      "weeks": .array(statistics.weeks.map(week)),
+      "recentWeeks": .array(recentWeeks.map(week)),
+    ])
   }
 
   struct Stats: ParsableCommand {
@@ -292,13 +281,7 @@ enum WorkoutsCommands {
         weeks, endingAt: until ?? context.time.now, timeZone: timeZone)
       if context.json {
         return try JSONOutput.write(
-          Statistics(
-            count: statistics.count, totalDistance: statistics.totalDistance,
-            longestDistance: statistics.longestDistance,
-            countByComplexity: Dictionary(
-              uniqueKeysWithValues: statistics.countByComplexity.map { ($0.key.name, $0.value) }),
-            weeks: statistics.weeks.map(Statistics.Week.init),
-            recentWeeks: recent.map(Statistics.Week.init)), to: context.output)
+          WorkoutsCommands.json(statistics, recentWeeks: recent), to: context.output)
       }
       guard statistics.count > 0 else {
         return try context.output.line(
@@ -410,18 +393,23 @@ enum WorkoutsCommands {
       var importer = try WorkoutsImporter(
         files: files.map { URL(fileURLWithPath: $0) }, options: options(context.time.timeZone))
       let started = ContinuousClock.now
-      while try importer.read(rows: 5_000, now: context.time.now, makeID: UUID.init) {
-        // A bar only for a file that takes long.
-        guard ContinuousClock.now - started > .milliseconds(300) else { continue }
-        let progress = importer.progress
-        let filled = Int(progress.fraction * 30)
-        context.output.progress(
-          "Importing [\(String(repeating: "#", count: filled))"
-            + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
-      }
+      let imported = try importer.readAll(
+        rowsPerPart: 5_000, now: { context.time.now }, makeID: UUID.init,
+        goOn: { progress in
+          // A bar only for a file that takes long.
+          if ContinuousClock.now - started > .milliseconds(300) {
+            let filled = Int(progress.fraction * 30)
+            context.output.progress(
+              "Importing [\(String(repeating: "#", count: filled))"
+                + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
+          }
+          return true
+        })
       context.output.progress("")
       let store = try context.workouts()
-      try store.trySend(.finishImport(importer.result))
+      // Never nil: the import goes on to its end.
+      guard let imported else { return }
+      try store.trySend(.finishImport(imported))
       guard case .finished(let summary) = store.state.importStatus else { return }
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
       if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
@@ -431,7 +419,9 @@ enum WorkoutsCommands {
             + " read as kilometres, though your distanceUnit is miles; if they are miles, "
             + "import with --unit mi")
       }
-      if context.json { return try JSONOutput.write(ImportReport(summary), to: context.output) }
+      if context.json {
+        return try JSONOutput.write(WorkoutsCommands.json(summary), to: context.output)
+      }
       try context.output.line(
         "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(summary.file)).")
       if !summary.skipped.isEmpty {
@@ -465,27 +455,22 @@ enum WorkoutsCommands {
     }
   }
 
-  /// What `workouts import --json` prints.
-  private struct ImportReport: Encodable {
-    struct Skipped: Encodable {
-      var file: String?
-      var line: Int
-      var reason: String
-    }
-
-    var file: String
-    var added: Int
-    var skipped: [Skipped]
-    var ignoredColumns: [String]
-    var distancesWithoutUnit: Int
-
-    init(_ summary: WorkoutsImportSummary) {
-      file = summary.file
-      added = summary.added
-      skipped = summary.skipped.map { Skipped(file: $0.file, line: $0.line, reason: $0.reason) }
-      ignoredColumns = summary.ignoredColumns
-      distancesWithoutUnit = summary.distancesWithoutUnit
-    }
+  /// What `workouts import --json` prints: `file`, `added`, `skipped` (each row's `line` and
+  /// `reason`, and its `file` when the import read several), `ignoredColumns` and
+  /// `distancesWithoutUnit`.
+  private static func json(_ summary: WorkoutsImportSummary) -> JSONValue {
+    .object([
+      "file": JSONValue(summary.file),
+      "added": JSONValue(summary.added),
+      "skipped": .array(
+        summary.skipped.map { row in
+          var skipped = ["line": JSONValue(row.line), "reason": JSONValue(row.reason)]
+          if let file = row.file { skipped["file"] = JSONValue(file) }
+          return .object(skipped)
+        }),
+      "ignoredColumns": .array(summary.ignoredColumns.map(JSONValue.init)),
+      "distancesWithoutUnit": JSONValue(summary.distancesWithoutUnit),
+    ])
   }
 
   struct Export: ParsableCommand {

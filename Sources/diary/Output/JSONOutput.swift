@@ -1,114 +1,113 @@
 import Foundation
 import Stores
 
-/// The `--json` output: pretty-printed with sorted keys, dates as in the data files, and
-/// empty arrays and objects as `[]` and `{}`.
+/// A value `--json` prints, written with the package's ``JSONWriter``.
+protocol JSONPrintable {
+  /// Writes the value.
+  ///
+  /// - Throws: ``JSONCodingError`` for a value JSON cannot hold, such as a number that is not
+  ///   finite.
+  func write(to writer: inout JSONWriter) throws(JSONCodingError)
+}
+
+/// A report, a setting: any value, its objects' keys sorted.
+extension JSONValue: JSONPrintable {}
+
+/// The `--json` output, written by the package's JSON writer as the data files are:
+/// pretty-printed with sorted keys, empty arrays and objects as `[]` and `{}`, items and dates
+/// exactly as in the files.
 enum JSONOutput {
   /// Writes `value` as JSON, and a line break.
   ///
   /// - Throws: A ``DiaryError`` (65) when a value cannot be JSON, such as a total distance
   ///   that overflowed to infinity in a file edited by hand; an ``OutputError``.
   @MainActor
-  static func write(_ value: some Encodable, to output: Output) throws {
-    try output.write(encode(value)[...])
+  static func write(_ value: some JSONPrintable, to output: Output) throws {
+    var writer = JSONWriter()
+    do throws(JSONCodingError) {
+      try value.write(to: &writer)
+    } catch {
+      throw failure(error)
+    }
+    try output.write(writer.finish())
     try output.write("\n")
   }
 
   /// Writes `elements` as a JSON array, a block of them at a time, so that a list of any
   /// length is never one string; the text is the same as that of the whole array at once.
+  ///
+  /// - Complexity: O(*n*) in the length of the text; the memory used is that of a block.
   @MainActor
   static func writeArray<Elements: Collection>(_ elements: Elements, to output: Output) throws
-  where Elements.Element: Encodable {
+  where Elements.Element: JSONPrintable {
     guard !elements.isEmpty else { return try output.line("[]") }
-    try output.write("[\n")
     var rest = elements[...]
+    var index = 0
     while !rest.isEmpty {
       let block = rest.prefix(1_000)
       rest = rest.dropFirst(block.count)
-      // "[\n" + the elements + "\n]": the elements, as they are inside the whole array.
-      try output.write(encode(Array(block)).dropFirst(2).dropLast(2))
-      try output.write(rest.isEmpty ? "\n]\n" : ",\n")
+      // The array's `[` and the block's elements as inside the whole array; the `[` stands
+      // for the `,` after the elements before.
+      var writer = JSONWriter()
+      writer.beginArray()
+      for element in block {
+        writer.element()
+        do throws(JSONCodingError) {
+          try element.write(to: &writer)
+        } catch {
+          throw failure(error.at(.index(index)))
+        }
+        index += 1
+      }
+      let text = writer.finish()
+      if index > block.count { try output.write(",") }
+      try output.write(index == block.count ? text : text.dropFirst())
     }
+    try output.write("\n]\n")
   }
 
-  private static func encode(_ value: some Encodable) throws(DiaryError) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      var container = encoder.singleValueContainer()
-      try container.encode(ISO8601Timestamp.string(from: date) ?? "\(date)")
-    }
-    do {
-      return compactingEmpties(Array(try encoder.encode(value)))
-    } catch {
-      throw DiaryError("cannot print this as JSON: \(Terminal.escaped("\(error)"))")
-    }
-  }
-
-  /// `json` with each empty array or object, which `JSONEncoder` prints over lines
-  /// (`[\n\n  ]`), as `[]` or `{}`. Strings are copied as they are.
-  static func compactingEmpties(_ json: [UInt8]) -> [UInt8] {
-    // An empty array or object is the only place a line is empty: strings escape line breaks.
-    guard
-      json.withUnsafeBufferPointer({ bytes in
-        bytes.indices.dropFirst().contains { bytes[$0] == 0x0A && bytes[$0 - 1] == 0x0A }
-      })
-    else { return json }
-    var result: [UInt8] = []
-    result.reserveCapacity(json.count)
-    var index = 0
-    var inString = false
-    while index < json.count {
-      let byte = json[index]
-      result.append(byte)
-      index += 1
-      if inString {
-        if byte == UInt8(ascii: "\\"), index < json.count {
-          result.append(json[index])
-          index += 1
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
-        inString = true
-      case UInt8(ascii: "["), UInt8(ascii: "{"):
-        let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-        var next = index
-        while next < json.count, [0x20, 0x0A, 0x0D, 0x09].contains(json[next]) { next += 1 }
-        if next < json.count, json[next] == close {
-          result.append(close)
-          index = next + 1
-        }
-      default:
-        break
-      }
-    }
-    return result
+  private static func failure(_ error: JSONCodingError) -> DiaryError {
+    let place = error.keyPath.isEmpty ? "" : "\(error.keyPath): "
+    return DiaryError("cannot print this as JSON: \(Terminal.escaped(place + error.detail))")
   }
 }
 
-/// An item with the number `list` shows: the item's own fields plus `number`.
-struct Numbered<Item: Encodable>: Encodable {
+/// An item with the number `list` shows: the item's fields as the data files write them
+/// (``JSONObjectCodable``), plus `number`.
+struct Numbered<Item: JSONObjectCodable>: JSONPrintable {
   var number: Int
   var item: Item
 
-  private enum CodingKeys: String, CodingKey {
-    case number
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(number, forKey: .number)
-    try item.encode(to: encoder)
+  func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    try item.write(to: &writer, adding: [EnvelopeMember(key: "number") { $0.writeInt(number) }])
   }
 }
 
-extension Array where Element: Encodable {
+extension Array where Element: JSONObjectCodable {
   /// The elements with the numbers `list` shows: 1, 2, ….
   var numbered: LazyMapCollection<IndexedCollection<Self>, Numbered<Element>> {
     indexed().lazy.map { Numbered(number: $0.index + 1, item: $0.element) }
+  }
+}
+
+extension JSONValue {
+  /// A whole number.
+  init(_ value: Int) {
+    self = .number(JSONNumber(value))
+  }
+
+  /// A number; one that is not finite is refused when written.
+  init(_ value: Double) {
+    self = .number(JSONNumber(value))
+  }
+
+  /// Text.
+  init(_ value: String) {
+    self = .string(value)
+  }
+
+  /// `value` as `transform` makes it, or `null`.
+  init<Wrapped>(_ value: Wrapped?, _ transform: (Wrapped) -> JSONValue) {
+    self = value.map(transform) ?? .null
   }
 }

@@ -100,7 +100,7 @@ final class Output {
   }
 
   /// Appends `bytes`, UTF-8 text, to standard output, writing a block when one is full.
-  func write(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
+  func write(_ bytes: some Sequence<UInt8>) throws(OutputError) {
     buffer += bytes
     if buffer.count >= Self.blockSize { try flush() }
   }

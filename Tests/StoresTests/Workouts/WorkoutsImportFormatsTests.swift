@@ -28,14 +28,43 @@ struct WorkoutsImportFormatsTests {
   {
     var importer = try WorkoutsImporter(files: urls, options: options)
     var next = 0
-    while try importer.read(
-      rows: 500, now: now,
+    let imported = try importer.readAll(
+      rowsPerPart: 500, now: { now },
       makeID: {
         defer { next += 1 }
         return Gen<UUID>.testID(next)
+      },
+      goOn: { _ in true })
+    return imported!
+  }
+
+  @Test("readAll shows the progress between parts, and stops when told to")
+  func readAllInParts() throws {
+    let file = folder.file("runs.csv")
+    var text = "name,distance\n"
+    for index in 0..<1_200 { text += "Run \(index),1\n" }
+    try Data(text.utf8).write(to: file)
+    var importer = try WorkoutsImporter(
+      files: [file], options: WorkoutsImportOptions(timeZone: utc))
+    var rows: [Int] = []
+    let all = try importer.readAll(
+      rowsPerPart: 500, now: { now }, makeID: UUID.init,
+      goOn: {
+        rows.append($0.rows)
+        return true
       })
-    {}
-    return importer.result
+    #expect(rows == [500, 1_000])
+    #expect(all?.rows.count == 1_200)
+    var stopped = try WorkoutsImporter(files: [file], options: WorkoutsImportOptions(timeZone: utc))
+    var calls = 0
+    let none = try stopped.readAll(
+      rowsPerPart: 500, now: { now }, makeID: UUID.init,
+      goOn: { _ in
+        calls += 1
+        return false
+      })
+    #expect(none == nil)
+    #expect(calls == 1)
   }
 
   func read(_ text: String, _ options: WorkoutsImportOptions? = nil) throws(WorkoutsImportError)
