@@ -405,6 +405,20 @@ public struct JSONWriter: ~Copyable {
     append(bytes)
   }
 
+  /// Writes `count` elements of the open array, which has none yet: `text` is what
+  /// ``element()`` and the values would write (see ``init(depth:)``). O(its length); a writer
+  /// that streams sends a long text on as it is, without copying it.
+  mutating func writeElements(_ text: UnsafeBufferPointer<UInt8>, count: Int) {
+    guard count > 0 else { return }
+    isEmptyContainer = false
+    if let output, text.count > capacity {
+      sendToOutput()
+      output.takeUnretainedValue().append(UnsafeRawBufferPointer(text))
+    } else {
+      append(text)
+    }
+  }
+
   /// Calls `body` with the bytes held, of a writer that does not stream.
   func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     body(UnsafeBufferPointer(start: base, count: count))

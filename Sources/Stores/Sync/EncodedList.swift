@@ -114,57 +114,93 @@ package final class EncodedList<List: SyncedList> {
   }
 }
 
-/// Values as a list file last held them, each with its text there.
+/// Values as a list file last held them, with their text there: the elements of an array,
+/// each after its separator (a line break, after a comma but for the first, and the
+/// indentation), as ``JSONWriter/element()`` and the value write them.
 private struct Texts<Value> {
   var values: [Value] = []
-  /// The text of each value, one after another, and where each one ends.
+  /// The text of the elements, one after another, and where each value's text ends.
   var text: [UInt8] = []
   var ends: [Int] = []
+  /// The indentation of the elements.
+  var indentation = 0
   /// How many values' text the write that made these copied from the one before.
   var reused = 0
 
-  /// Writes `values` as elements of `writer`'s open array, and returns them with their text:
-  /// for each value that is bit for bit (`isSame`) the one `matches` names here (-1: none),
-  /// the text it had; for the others, what `encode` appends. O(*n*) in the length of the text.
+  /// Where the text of the value at `offset` is, after its separator.
+  @inline(__always)
+  func span(_ offset: Int, ends: UnsafeBufferPointer<Int>) -> Range<Int> {
+    (offset == 0 ? 1 + indentation : ends[offset - 1] + 2 + indentation)..<ends[offset]
+  }
+
+  /// Writes `values` as the elements of `writer`'s open array, which is empty, and returns
+  /// them with their text: for each value that is bit for bit (`isSame`) the one `matches`
+  /// names here (-1: none), the text it had; for the others, what `encode` appends. The
+  /// values encoded anew first, then the text in one piece: O(*n*) in its length, in one copy
+  /// of the text kept (and one to the writer).
   @inline(__always)
   func writing(
     _ values: [Value], matches: [Int], to writer: inout JSONWriter,
     isSame: (UnsafePointer<Value>, UnsafePointer<Value>) -> Bool,
     encode: (UnsafePointer<Value>, inout [UInt8]) -> Void
   ) -> Texts {
-    var result = Texts(values: values)
-    result.text.reserveCapacity(text.count + 256)
-    result.ends.reserveCapacity(values.count)
+    var result = Texts(values: values, indentation: 2 * writer.depth)
+    let reusable = result.indentation == indentation
+    // The offset in the text here of each value's text, or -1, then the values' lengths.
+    var sources = [Int](repeating: -1, count: values.count)
+    var lengths = [Int](repeating: 0, count: values.count)
+    var fresh: [UInt8] = []
     values.withUnsafeBufferPointer { new in
       self.values.withUnsafeBufferPointer { old in
-        text.withUnsafeBufferPointer { oldText in
-          ends.withUnsafeBufferPointer { oldEnds in
-            matches.withUnsafeBufferPointer { matches in
-              for offset in new.indices {
-                let match = matches[offset]
-                writer.element()
-                if match >= 0, match < old.count,
-                  isSame(new.baseAddress! + offset, old.baseAddress! + match)
-                {
-                  let from = match == 0 ? 0 : oldEnds[match - 1]
-                  let text = UnsafeBufferPointer(rebasing: oldText[from..<oldEnds[match]])
-                  writer.writeWritten(text)
-                  result.text.append(contentsOf: text)
-                  result.reused += 1
-                } else {
-                  let start = result.text.count
-                  encode(new.baseAddress! + offset, &result.text)
-                  result.text.withUnsafeBufferPointer {
-                    writer.writeWritten(UnsafeBufferPointer(rebasing: $0[start...]))
-                  }
-                }
-                result.ends.append(result.text.count)
-              }
+        ends.withUnsafeBufferPointer { oldEnds in
+          for offset in new.indices {
+            let match = matches[offset]
+            if reusable, match >= 0, match < old.count,
+              isSame(new.baseAddress! + offset, old.baseAddress! + match)
+            {
+              let span = span(match, ends: oldEnds)
+              (sources[offset], lengths[offset]) = (span.lowerBound, span.count)
+              result.reused += 1
+            } else {
+              let start = fresh.count
+              encode(new.baseAddress! + offset, &fresh)
+              lengths[offset] = fresh.count - start
             }
           }
         }
       }
     }
+    let separators = values.isEmpty ? 0 : values.count * (2 + result.indentation) - 1
+    let total = lengths.reduce(separators, +)
+    result.ends = [Int](repeating: 0, count: values.count)
+    result.text = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+      text.withUnsafeBufferPointer { oldText in
+        fresh.withUnsafeBufferPointer { fresh in
+          let output = buffer.baseAddress!
+          var freshStart = 0
+          for offset in values.indices {
+            if offset > 0 {
+              output[count] = UInt8(ascii: ",")
+              count += 1
+            }
+            output[count] = UInt8(ascii: "\n")
+            (output + count + 1).initialize(repeating: UInt8(ascii: " "), count: result.indentation)
+            count += 1 + result.indentation
+            let length = lengths[offset]
+            if sources[offset] >= 0 {
+              (output + count).initialize(
+                from: oldText.baseAddress! + sources[offset], count: length)
+            } else {
+              (output + count).initialize(from: fresh.baseAddress! + freshStart, count: length)
+              freshStart += length
+            }
+            count += length
+            result.ends[offset] = count
+          }
+        }
+      }
+    }
+    result.text.withUnsafeBufferPointer { writer.writeElements($0, count: values.count) }
     return result
   }
 }
