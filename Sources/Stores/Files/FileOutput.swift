@@ -1,7 +1,7 @@
 import Foundation
 
 /// The content of a new file, written as it is produced: each part goes to the file at once,
-/// so the content is never all in memory. (Starting each part's writeback at once, with
+/// so the writer holds only a part of it. (Starting each part's writeback at once, with
 /// `sync_file_range`, was measured: on a disk whose flushes are slow it made the final
 /// `fsync` wait longer, not less.)
 package final class FileOutput {

@@ -12,8 +12,9 @@ import Foundation
 /// 3. run the reducer (positions were resolved to identities before, so replaying an action
 ///    on fresher state keeps its intent);
 /// 4. if the state changed, write it to a new temporary file in the same folder (streamed as
-///    it is encoded, see ``FileOutput``), `fsync`, rename it over the data file, `fsync` the
-///    folder;
+///    it is encoded, see ``FileOutput``; a list's items the action did not change are copied
+///    from the text of the last write, see ``EncodedList``), `fsync`, rename it over the data
+///    file, `fsync` the folder;
 /// 5. release the lock; the store then notifies its observers.
 ///
 /// The folder is held open from the store's opening (see ``DataFolder``), and every step

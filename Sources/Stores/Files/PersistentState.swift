@@ -267,8 +267,9 @@ package enum StateFileCoding {
   }
 
   /// Writes the file content for `state` (see ``encode(_:sync:path:)``) to `output` as it is
-  /// made, a part at a time: O(n), holding one part of it in memory. What did not change
-  /// since the last write with `cache` is copied from it (see ``StateSync/WriteCache``).
+  /// made, a part at a time: O(n), holding one part of it in memory — besides what `cache`
+  /// keeps (see ``StateSync/WriteCache``): what did not change since its last write is copied
+  /// from it.
   @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
   @_specialize(
     exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
