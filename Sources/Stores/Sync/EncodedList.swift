@@ -14,18 +14,17 @@ import Foundation
 ///
 /// Kept by a ``JSONFileBacking`` between its writes (about the file's size in memory).
 package final class EncodedList<List: SyncedList> {
-  /// The items of the last write, in order, with their text as elements of the list (from
-  /// `{` to `}`).
+  /// The items of the last write, in order, with their text as elements of the list.
   private var items = Texts<List.Item>()
-  /// Their stamps, with their text as elements of `"items"` (quoted).
+  /// Their stamps, with their text as elements of `"items"`.
   private var stamps = Texts<ItemStamps>()
   /// How many items' text, and how many items' stamps' text, the last write copied.
   package var reused: (items: Int, stamps: Int) { (items.reused, stamps.reused) }
 
   package init() {}
 
-  /// For each of `items`, the offset of the item with its id in the last write, or -1 when
-  /// it was not in it. O(*n*): the two lists are walked together while their ids agree, an
+  /// For each item of `list`, the offset of the item with its id in the last write, or -1
+  /// when it was not in it (or, moved, is not looked for: its text is then made anew). O(*n*): the two lists are walked together while their ids agree, an
   /// item added or removed between them is stepped over, and anything else (a sort, many
   /// removals) is looked up by id, in an index made at the first such item.
   // Specialised for the package's lists (a generic method copies each item through its

@@ -1,9 +1,9 @@
 /// Distances as people type them — `5`, `.5`, `5.2km`, `3.1 mi`, `14.79 miles` — read the
 /// same way by `diary workouts add` and by the import.
-public enum DistanceText {
+package enum DistanceText {
   /// The largest number a distance can be typed with, in any unit: no workout is longer, and
   /// totals stay far from overflowing.
-  public static let limit = 100_000.0
+  package static let limit = 100_000.0
 
   /// The number and the unit typed after it (`nil` when there is none) of `text`: digits
   /// with an optional decimal part (a decimal comma too when `allowsDecimalComma`), from 0 to
@@ -11,7 +11,7 @@ public enum DistanceText {
   /// `miles`, in any case. No sign, exponent, `nan` or `inf`; `nil` for anything else.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
-  public static func parse(_ text: String, allowsDecimalComma: Bool = false)
+  package static func parse(_ text: String, allowsDecimalComma: Bool = false)
     -> (value: Double, unit: DistanceUnit?)?
   {
     var number = String(text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
@@ -33,7 +33,7 @@ public enum DistanceText {
 
 extension DistanceUnit {
   /// The ways each unit is typed, the first its setting's name.
-  public var spellings: [String] {
+  package var spellings: [String] {
     switch self {
     case .kilometers: ["kilometers", "kilometres", "km"]
     case .miles: ["miles", "mi"]
@@ -41,7 +41,7 @@ extension DistanceUnit {
   }
 
   /// The unit typed as `spelling` (see ``spellings``), in any case.
-  public init?(spelling: String) {
+  package init?(spelling: String) {
     let typed = spelling.lowercased()
     guard let unit = Self.allCases.first(where: { $0.spellings.contains(typed) }) else {
       return nil

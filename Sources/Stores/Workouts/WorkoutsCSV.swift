@@ -58,7 +58,7 @@ public enum WorkoutsCSV {
   /// Reads all the workouts of `data`, the content of the file at `path`.
   ///
   /// - Throws: ``WorkoutsImportError`` with every problem, with its line and column.
-  public static func read(
+  package static func read(
     _ data: Data, path: String, options: WorkoutsImportOptions, now: Date, makeID: () -> UUID
   ) throws(WorkoutsImportError) -> WorkoutsImport {
     var reader = try Reader(data, path: path, options: options)
@@ -68,7 +68,7 @@ public enum WorkoutsCSV {
 
   /// A reader of a CSV file's workouts, a part at a time, so that progress can be shown and
   /// the work cancelled between parts.
-  public struct Reader {
+  package struct Reader {
     private var csv: CSV.Reader
     private let path: String
     private let options: WorkoutsImportOptions
@@ -89,7 +89,7 @@ public enum WorkoutsCSV {
     ///
     /// - Throws: ``WorkoutsImportError`` when the header is missing or lacks the name or distance
     ///   column.
-    public init(_ data: Data, path: String, options: WorkoutsImportOptions)
+    package init(_ data: Data, path: String, options: WorkoutsImportOptions)
       throws(WorkoutsImportError)
     {
       var csv = CSV.Reader(data, delimiter: CSV.delimiter(ofHeaderIn: data))
@@ -155,14 +155,14 @@ public enum WorkoutsCSV {
     }
 
     /// How far the reading is.
-    public var progress: WorkoutsImportProgress {
+    package var progress: WorkoutsImportProgress {
       let (read, total) = csv.progress
       return WorkoutsImportProgress(
         file: path, bytesRead: read, totalBytes: total, rows: rows.count)
     }
 
     /// What was read so far.
-    public var result: WorkoutsImport {
+    package var result: WorkoutsImport {
       WorkoutsImport(
         file: path, rows: rows, skipped: skipped, ignoredColumns: ignoredColumns,
         distancesWithoutUnit: distancesWithoutUnit)
@@ -175,7 +175,7 @@ public enum WorkoutsCSV {
     ///   problem found, with its line and column and what was expected — or at once for text
     ///   that is not CSV (a quote never closed).
     /// - Complexity: O(*n*) in the bytes read.
-    public mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
+    package mutating func read(rows count: Int, now: Date, makeID: () -> UUID)
       throws(WorkoutsImportError) -> Bool
     {
       for _ in 0..<count {

@@ -13,15 +13,15 @@ import Foundation
 /// `<!ENTITY`, which GPX never has and which can expand a small file into gigabytes), with
 /// elements nested deeper than ``maximumDepth``, that is not well-formed XML, or that has no
 /// track is refused, with the line and column, and nothing is imported.
-public enum WorkoutsGPX {
+package enum WorkoutsGPX {
   /// The WGS-84 mean Earth radius, in kilometres.
-  public static let earthRadius = 6_371.0088
+  package static let earthRadius = 6_371.0088
   /// How deep elements may be nested: GPX needs 5 (`gpx/trk/trkseg/trkpt/time`).
-  public static let maximumDepth = 32
+  package static let maximumDepth = 32
 
   /// The great-circle distance in kilometres between two points given in degrees
   /// (haversine formula).
-  public static func distance(
+  package static func distance(
     from start: (latitude: Double, longitude: Double), to end: (latitude: Double, longitude: Double)
   ) -> Double {
     let radians = Double.pi / 180
@@ -39,7 +39,7 @@ public enum WorkoutsGPX {
   /// - Throws: ``WorkoutsImportError`` for a file that is not plain, well-formed GPX with a
   ///   track, or a track without points or times.
   /// - Complexity: O(*n*) in the bytes.
-  public static func read(_ data: Data, path: String, makeID: () -> UUID)
+  package static func read(_ data: Data, path: String, makeID: () -> UUID)
     throws(WorkoutsImportError)
     -> WorkoutsImport
   {

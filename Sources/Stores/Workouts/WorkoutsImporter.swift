@@ -3,7 +3,7 @@ import Foundation
 /// One import of workouts from files: the one path that ``WorkoutsStore``'s import effect and
 /// `diary workouts import` both take.
 ///
-/// Each file is CSV (see ``WorkoutsCSV``) or GPX (see ``WorkoutsGPX``) — told by its `.gpx`
+/// Each file is CSV (see ``WorkoutsCSV``) or GPX (see `WorkoutsGPX`) — told by its `.gpx`
 /// name or its text starting with `<` — read in turn, a part at a time so that progress can be
 /// shown and the work cancelled between parts. A folder stands for its `.csv` and `.gpx`
 /// files, by name. A pipe (`/dev/stdin`, `<(command)`) is read as a stream, to its end; a
