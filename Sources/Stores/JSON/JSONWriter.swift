@@ -47,7 +47,7 @@ public struct JSONWriter: ~Copyable {
 
   /// A writer for values that go into another writer's text at `depth` (that writer's
   /// ``depth`` where the value goes): the bytes it writes are those the other would, so that
-  /// they can be kept and copied in with ``writeWritten(_:)`` (see ``EncodedList``).
+  /// they can be kept and copied in with ``writeElements(_:count:)`` (see ``EncodedList``).
   init(depth: Int) {
     self.init(capacity: 256)
     self.depth = depth
@@ -397,12 +397,6 @@ public struct JSONWriter: ~Copyable {
   /// Appends a line break: the end of a file.
   mutating func writeLineBreak() {
     append(UInt8(ascii: "\n"))
-  }
-
-  /// Writes `bytes`, a value's text as a writer at this depth wrote it before (see
-  /// ``init(depth:)``): the value, in O(its length).
-  mutating func writeWritten(_ bytes: UnsafeBufferPointer<UInt8>) {
-    append(bytes)
   }
 
   /// Writes `count` elements of the open array, which has none yet: `text` is what
