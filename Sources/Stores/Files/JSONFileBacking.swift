@@ -116,23 +116,28 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// Runs `update` as a transaction (see ``StoreBacking/transaction(from:_:)``); with
   /// `mergingCopies`, takes the lock and merges the conflict copies beside the file even when
   /// `update` changes nothing.
+  ///
+  /// Under the lock, in this order: the stored state is found (``storedState(in:file:from:)``),
+  /// what the sync engine left beside it is merged in (``mergeLeftovers(of:in:target:into:)``),
+  /// then `update` runs once on the result — by identity, so on whatever the file and the
+  /// copies hold — and what changed is stamped and written (``commit(_:in:file:)``).
   private func transaction(
     from current: State, mergingCopies: Bool, _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
     mergeReport = MergeReport()
     let target = try FileSystem.resolvingLinks(path)
-    var state = current
-    // Whether `update` changed `state`; nil while it has not run on it.
-    var changed: Bool?
+    // When the file still holds the state in memory, the action runs before the lock: one
+    // that changes nothing needs no lock and no write, and so creates no file. Its result is
+    // used only if nothing else turns up under the lock.
+    var early: State?
     if !mergingCopies,
       try isCurrent(
         FileSystem.identity(of: target),
         reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     {
-      // The state in memory is the stored one: an action that changes nothing needs no
-      // lock and no write, and so creates no file.
-      changed = try update(&state)
-      guard changed == true else { return nil }
+      var state = current
+      guard try update(&state) else { return nil }
+      early = state
     }
     let folder = try dataFolder(for: target)
     let name = (target as NSString).lastPathComponent
@@ -145,82 +150,139 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       while true {
         let file = try FileSystem.openLocked(
           name, in: folder, until: deadline, timeout: lockTimeout, path: path)
-        var newVersion = version
-        var newStamps = stamps
-        var reloaded = false
-        // Whether what this store knew, lost from the file, was merged back into it.
-        var restored = false
-        if try !isCurrent(
-          file?.identity,
-          reading: { () throws(StoreFileError) in
-            try file?.contents(path: path)
-          })
-        {
-          if let file {
-            let data = try file.contents(path: path)
-            let (read, readStamps) = try decode(data, path)
-            (state, newStamps) = (read, readStamps)
-            if let latest = newStamps.latest { clock.observe(latest) }
-            // A sync engine checks the file, then renames another device's version over it:
-            // a write that landed in between — this store's last one — is gone, though the
-            // engine thinks the file held nothing new. So the version this store knew is
-            // merged back in: a join, which changes nothing when the file descends from it.
-            // Only between stamped versions: a file written without stamps (by hand, or by
-            // version 1) is taken as it is.
-            if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
-              (state, newStamps) = Sync.merge((read, readStamps), (current, stamps))
-              restored = state != read
-            }
-            newVersion = FileVersion(
-              identity: file.identity, content: data,
-              changeTimesAreExact: folder.changeTimesAreExact ?? false)
-          } else {
-            (state, newStamps, newVersion) = (State(), Sync(unstamped: State()), nil)
-          }
-          changed = nil
+        // 1. The stored state: the file as it is now.
+        var stored = try storedState(in: folder, file: file, from: current)
+        // 2. What the sync engine left beside the file, merged in.
+        let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
+        // 3. The action, once, on the merged state.
+        var state: State
+        let didChange: Bool
+        if let early, !stored.isReloaded, leftovers.isEmpty {
+          (state, didChange) = (early, true)
+        } else {
+          stored.state.keepMemoryOnlyState(from: current)
+          state = stored.state
+          didChange = try update(&state)
         }
-        // The copies a sync engine left beside the file, merged into the stored state.
-        let merge = mergeCopies(of: name, in: folder, into: &state, &newStamps)
-        let versions = mergeVersions(of: target, into: &state, &newStamps)
-        if !merge.merged.isEmpty || !versions.merged.isEmpty { changed = nil }
-        if changed == nil {
-          state.keepMemoryOnlyState(from: current)
-          reloaded = state != current
-        }
-        // The stored state the action met: the one in memory when it ran before the lock.
-        let stored = changed == nil ? state : current
-        let didChange = try changed ?? update(&state)
-        if didChange || restored || !merge.merged.isEmpty || !versions.merged.isEmpty {
+        // 4. What changed, stamped and written.
+        if didChange || stored.mustWrite || !leftovers.isEmpty {
           if didChange {
-            newStamps = newStamps.stamped(before: stored, after: state, stamp: clock.stamp())
+            stored.stamps = stored.stamps.stamped(
+              before: stored.state, after: state, stamp: clock.stamp())
           }
-          newStamps.prune(before: clock.now - Stamp.tombstoneLifetime)
+          stored.stamps.prune(before: clock.now - Stamp.tombstoneLifetime)
           do {
-            newVersion = try FileSystem.replace(
+            stored.version = try FileSystem.replace(
               name, in: folder, creating: file == nil, replacing: file?.identity, path: path
             ) { output throws(StoreFileError) in
-              try encode(state, newStamps, output, writeCache)
+              try encode(state, stored.stamps, output, writeCache)
             }
           } catch is FileSystem.Raced {
             // Another writer created the file, or a sync engine replaced it, meanwhile: start
             // again from what it wrote.
-            (state, changed) = (current, nil)
             continue
           }
-          // Only once the merge is durable are the copies it read removed.
-          for copy in merge.merged { unlinkat(folder.descriptor, copy, 0) }
-          for version in versions.merged { version.markMerged() }
-          if !versions.merged.isEmpty, versions.notMerged.isEmpty {
-            conflictVersions.removeMerged(URL(fileURLWithPath: target))
-          }
+          leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
         }
-        version = newVersion
-        stamps = newStamps
-        mergeReport = MergeReport(
-          merged: merge.merged + versions.merged.map(\.name),
-          notMerged: merge.notMerged + versions.notMerged)
+        version = stored.version
+        stamps = stored.stamps
+        mergeReport = leftovers.report
+        let reloaded = stored.state != current
         guard didChange || reloaded else { return nil }
         return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
+      }
+    }
+  }
+
+  /// The state a transaction found stored, before its action.
+  private struct Stored {
+    var state: State
+    var stamps: Sync
+    var version: FileVersion?
+    /// Whether the file no longer held the state in memory, and was read.
+    var isReloaded: Bool
+    /// Whether the state differs from the file's and must be written even if the action
+    /// changes nothing: what this store knew, lost from the file, was merged back in.
+    var mustWrite: Bool
+  }
+
+  /// The state stored in `file` (open under the lock; `nil`: missing): the state in memory,
+  /// `current`, while the file still holds it; else the file's, read.
+  ///
+  /// A sync engine checks the file, then renames another device's version over it: a write
+  /// that landed in between — this store's last one — is gone, though the engine thinks the
+  /// file held nothing new. So the version this store knew is merged back into a stamped file
+  /// it finds changed: a join, which changes nothing when the file descends from it. Only
+  /// between stamped versions: a file written without stamps (by hand, or by version 1) is
+  /// taken as it is.
+  private func storedState(
+    in folder: DataFolder, file: OpenFile?, from current: State
+  ) throws(StoreFileError) -> Stored {
+    if try isCurrent(
+      file?.identity,
+      reading: { () throws(StoreFileError) in try file?.contents(path: path) })
+    {
+      return Stored(
+        state: current, stamps: stamps, version: version, isReloaded: false, mustWrite: false)
+    }
+    guard let file else {
+      return Stored(
+        state: State(), stamps: Sync(unstamped: State()), version: nil, isReloaded: true,
+        mustWrite: false)
+    }
+    let data = try file.contents(path: path)
+    let (read, readStamps) = try decode(data, path)
+    if let latest = readStamps.latest { clock.observe(latest) }
+    var stored = Stored(
+      state: read, stamps: readStamps,
+      version: FileVersion(
+        identity: file.identity, content: data,
+        changeTimesAreExact: folder.changeTimesAreExact ?? false),
+      isReloaded: true, mustWrite: false)
+    if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
+      (stored.state, stored.stamps) = Sync.merge((read, readStamps), (current, stamps))
+      stored.mustWrite = stored.state != read
+    }
+    return stored
+  }
+
+  /// Merges into `stored` the conflict copies of `name` beside it in `folder` and the
+  /// versions the platform keeps of the file at `target`.
+  private func mergeLeftovers(
+    of name: String, in folder: DataFolder, target: String, into stored: inout Stored
+  ) -> Leftovers {
+    let copies = mergeCopies(of: name, in: folder, into: &stored.state, &stored.stamps)
+    let versions = mergeVersions(of: target, into: &stored.state, &stored.stamps)
+    return Leftovers(
+      copies: copies.merged, versions: versions.merged, copiesNotMerged: copies.notMerged,
+      versionsNotMerged: versions.notMerged)
+  }
+
+  /// What a transaction merged of what the sync engine left beside the file.
+  private struct Leftovers {
+    /// The names of the conflict copies merged.
+    var copies: [String]
+    /// The platform's versions merged.
+    var versions: [ConflictVersion]
+    /// The errors of the copies and versions that are not valid files of the store, left
+    /// where they are.
+    var copiesNotMerged: [StoreFileError]
+    var versionsNotMerged: [StoreFileError]
+
+    var isEmpty: Bool { copies.isEmpty && versions.isEmpty }
+
+    var report: MergeReport {
+      MergeReport(
+        merged: copies + versions.map(\.name), notMerged: copiesNotMerged + versionsNotMerged)
+    }
+
+    /// Removes what was merged, once the merge is durable.
+    func removeMerged(in folder: DataFolder, target: String, versions platform: ConflictVersions)
+    {
+      for copy in copies { unlinkat(folder.descriptor, copy, 0) }
+      for version in versions { version.markMerged() }
+      if !versions.isEmpty, versionsNotMerged.isEmpty {
+        platform.removeMerged(URL(fileURLWithPath: target))
       }
     }
   }

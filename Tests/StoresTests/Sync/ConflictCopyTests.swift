@@ -147,6 +147,40 @@ struct ConflictCopyTests {
         == Set(laptop.todos.map(\.title)))
   }
 
+  @Test(
+    "a copy that arrives after the store last read the file is merged before the action, which then runs once on the merge",
+    arguments: ["add", "toggle", "remove"])
+  func copyArrivesBeforeAnAction(action: String) throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    // The phone's version, made before the laptop's next three adds.
+    let phoneFile = try phoneVersion(adding: "from the phone")
+    for title in ["three", "two", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    // The engine leaves the phone's version beside the file; the laptop's store has not
+    // looked since (the file itself did not change).
+    let copy = folder.file("todos.sync-conflict-20261201-135016-PHONE12.json")
+    #expect(rename(phoneFile.path, copy.path) == 0)
+    let two = laptop.todos[1]
+    var expected = ["one", "two", "three", "Buy milk", "from the phone"]
+    switch action {
+    case "add":
+      try laptop.trySend(.addTodo(Todo(title: "four")))
+      expected.append("four")
+    case "toggle": try laptop.trySend(.toggleTodo(id: two.id))
+    default:
+      try laptop.trySend(.removeTodos(ids: [two.id]))
+      expected.removeAll { $0 == "two" }
+    }
+    #expect(Set(laptop.todos.map(\.title)) == Set(expected))
+    #expect(laptop.todos.count == expected.count, "no todo twice")
+    if action == "toggle" {
+      #expect(laptop.todos.first { $0.id == two.id }?.isDone == true, "toggled once")
+    }
+    let reopened = try deviceStore("laptop", in: folder.url)
+    #expect(reopened.todos == laptop.todos, "the merge and the action are on disk")
+    #expect(!FileManager.default.fileExists(atPath: copy.path))
+  }
+
   @Test("watch() merges a copy that appears beside the file")
   func watchMergesACopy() async throws {
     let laptop = try deviceStore("laptop", in: folder.url)
