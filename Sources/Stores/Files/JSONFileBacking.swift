@@ -277,8 +277,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
 
     /// Removes what was merged, once the merge is durable.
-    func removeMerged(in folder: DataFolder, target: String, versions platform: ConflictVersions)
-    {
+    func removeMerged(in folder: DataFolder, target: String, versions platform: ConflictVersions) {
       for copy in copies { unlinkat(folder.descriptor, copy, 0) }
       for version in versions { version.markMerged() }
       if !versions.isEmpty, versionsNotMerged.isEmpty {
