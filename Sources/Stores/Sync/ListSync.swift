@@ -219,7 +219,24 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// Gives the items not at the offsets `kept` (ascending, in order) new keys between their
   /// kept neighbours, stamped `stamp`. A kept item whose key equals the one before a run (two
   /// devices' adds can take one key) is moved with the run: no key lies between them.
+  ///
+  /// When a new key would be longer than ``Position/longestMade`` (many adds or moves into one
+  /// gap), every item is given a new key instead, spread evenly and stamped `stamp`: a move of
+  /// the whole list, merged like any other (a move made concurrently on another device loses
+  /// to it). So keys stay short whatever the history: O(log *n*) digits after the new keys.
   private mutating func placeMoved(keeping kept: [Int], stamp: Stamp) {
+    if !placeMovedInGaps(keeping: kept, stamp: stamp) {
+      for (offset, key) in Position.keys(items.count, between: nil, and: nil).enumerated() {
+        items[offset].position = key
+        items[offset].positioned = stamp
+      }
+    }
+  }
+
+  /// See ``placeMoved(keeping:stamp:)``; returns `false`, having changed nothing, when a key
+  /// would be too long.
+  private mutating func placeMovedInGaps(keeping kept: [Int], stamp: Stamp) -> Bool {
+    var placed: [(offset: Int, key: String)] = []
     var start = 0
     for end in kept + [items.count] {
       let low = start > 0 ? items[start - 1].position : nil
@@ -227,12 +244,17 @@ package struct ListSync<State: SyncedList>: StateSync {
       if end > start {
         let high = end < items.count ? items[end].position : nil
         for (offset, key) in Position.keys(end - start, between: low, and: high).enumerated() {
-          items[start + offset].position = key
-          items[start + offset].positioned = stamp
+          guard key.utf8.count <= Position.longestMade else { return false }
+          placed.append((start + offset, key))
         }
       }
       start = end + 1
     }
+    for (offset, key) in placed {
+      items[offset].position = key
+      items[offset].positioned = stamp
+    }
+    return true
   }
 
   /// Whether the key and id `first` sort before `second`: the order of a merged list.
