@@ -22,6 +22,15 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     self.device = device
   }
 
+  /// The latest milliseconds a stamp may hold: the last of the year 9999, as for the dates
+  /// the files hold. A stamp beyond it is refused when read (a clock that far ahead is
+  /// broken), so that a copy cannot push every device's clock past what a file can hold.
+  package static let latestMilliseconds: Int64 = 253_402_300_799_999
+
+  /// The largest counter a stamp may hold (8 digits in base 36): a clock that would need a
+  /// larger one moves to the next millisecond instead.
+  package static let largestCounter = 2_821_109_907_455
+
   /// The stamp of what a version 1 file held: older than every change made since.
   package static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
 
@@ -66,12 +75,14 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The stamp written as `text`, or `nil` when `text` is not one.
+  /// The stamp written as `text`, or `nil` when `text` is not one, or holds more than
+  /// ``latestMilliseconds`` or ``largestCounter``.
   package init?(_ text: Substring) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count <= 12, parts[1].count <= 12,
-      let milliseconds = Int64(parts[0], radix: 36), milliseconds >= 0,
-      let counter = Int(parts[1], radix: 36), counter >= 0,
+      let milliseconds = Int64(parts[0], radix: 36),
+      (0...Self.latestMilliseconds).contains(milliseconds),
+      let counter = Int(parts[1], radix: 36), (0...Self.largestCounter).contains(counter),
       parts[0].allSatisfy(\.isBase36), parts[1].allSatisfy(\.isBase36),
       let device = DeviceID(parts[2])
     else { return nil }
@@ -139,22 +150,34 @@ package final class HybridClock: Sendable {
   /// This device's clock, with its identity from ``DeviceID/local``.
   package static let local = HybridClock(device: DeviceID.local)
 
-  /// A new stamp, later than every stamp made or seen before.
+  /// A new stamp, later than every stamp made or seen before — within the stamps a file can
+  /// hold: a clock at ``Stamp/latestMilliseconds`` and ``Stamp/largestCounter`` (a wall
+  /// clock past the year 9999) makes that stamp again.
   package func stamp() -> Stamp {
-    let now = wallClock()
+    let now = min(wallClock(), Stamp.latestMilliseconds)
     let (milliseconds, counter) = latest.withLock { latest in
-      latest = now > latest.milliseconds ? (now, 0) : (latest.milliseconds, latest.counter + 1)
+      if now > latest.milliseconds {
+        latest = (now, 0)
+      } else if latest.counter < Stamp.largestCounter {
+        latest.counter += 1
+      } else if latest.milliseconds < Stamp.latestMilliseconds {
+        latest = (latest.milliseconds + 1, 0)
+      }
       return latest
     }
     return Stamp(milliseconds: milliseconds, counter: counter, device: device)
   }
 
-  /// Notes `stamp`, seen in a file, so that the next stamp is later.
+  /// Notes `stamp`, seen in a file, so that the next stamp is later: so it is, whatever the
+  /// stamp, except one in the last millisecond ``Stamp/latestMilliseconds``, which the clock
+  /// follows only up to the millisecond before, so that it can always make a next stamp.
   package func observe(_ stamp: Stamp) {
+    let seen =
+      stamp.milliseconds < Stamp.latestMilliseconds
+      ? (stamp.milliseconds, stamp.counter)
+      : (Stamp.latestMilliseconds - 1, Stamp.largestCounter)
     latest.withLock { latest in
-      if (stamp.milliseconds, stamp.counter) > (latest.milliseconds, latest.counter) {
-        latest = (stamp.milliseconds, stamp.counter)
-      }
+      if seen > (latest.milliseconds, latest.counter) { latest = seen }
     }
   }
 

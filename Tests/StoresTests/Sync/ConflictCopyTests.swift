@@ -207,3 +207,67 @@ struct ConflictCopyTests {
     #expect(try TodosStore(contentsOf: url).todos.map(\.id) == original.map(\.id))
   }
 }
+
+@Suite("Stamps at and beyond what a file can hold")
+@MainActor
+struct ExtremeStampTests {
+  let folder = TemporaryFolder()
+
+  /// A copy of another device's version whose stamps all read `stamp`, beside the file.
+  func copy(stampedAt stamp: String) throws -> URL {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: folder.file("todos.json"), to: phoneFile)
+    try deviceStore("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    let stamped = try #require(text(phoneFile)).replacing(
+      /[0-9a-z]+\.[0-9a-z]+\.phone/, with: stamp + ".phone")
+    let copy = folder.file("todos.sync-conflict-20261201-135016-PHONE12.json")
+    try Data(stamped.utf8).write(to: copy)
+    return copy
+  }
+
+  @Test("a copy stamped past the year 9999 is not merged, is reported, and harms nothing")
+  func beyondTheLatest() throws {
+    let copy = try copy(stampedAt: "zzzzzzzzzzzz.zzzzzzzzzzzz")
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Pay rent")))
+    #expect(laptop.todos.map(\.title) == ["Pay rent", "Buy milk"])
+    #expect((laptop.lastError as? StoreFileError)?.path == copy.path)
+    #expect(FileManager.default.fileExists(atPath: copy.path), "left where it is")
+    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
+    #expect(try deviceStore("laptop", in: folder.url).todos.count == 3, "the file reads")
+  }
+
+  @Test("a copy stamped at the latest stamp a file holds is merged; every later write reads")
+  func atTheLatest() throws {
+    let latest =
+      String(Stamp.latestMilliseconds, radix: 36) + "." + String(Stamp.largestCounter, radix: 36)
+    _ = try copy(stampedAt: latest)
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for index in 0..<20 { try laptop.trySend(.addTodo(Todo(title: "t\(index)"))) }
+    #expect(laptop.todos.contains { $0.title == "Call Ann" }, "merged")
+    #expect(laptop.lastError == nil)
+    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos, "the file reads")
+  }
+
+  @Test("a clock past the year 9999, or out of counters, still makes stamps a file can hold")
+  func clockAtTheEnd() throws {
+    let clock = HybridClock(device: DeviceID("d")!) { .max }
+    var previous = clock.stamp()
+    for _ in 0..<3 {
+      let next = clock.stamp()
+      #expect(next >= previous)
+      #expect(Stamp(Substring(next.description)) == next, "readable: \(next)")
+      previous = next
+    }
+    let counting = HybridClock(device: DeviceID("d")!) { 1_000 }
+    counting.observe(
+      Stamp(milliseconds: 1_000, counter: Stamp.largestCounter, device: previous.device))
+    let next = counting.stamp()
+    #expect(next == Stamp(milliseconds: 1_001, counter: 0, device: previous.device))
+    #expect(Stamp(Substring(next.description)) == next)
+  }
+}
