@@ -102,7 +102,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // The folder is pinned now, not at the first write: swapped for a link later, it is
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
-    let (state, stamps, version) = try backing.read(target)
+    let (state, stamps, version) = try backing.read(target, knowing: nil)
     (backing.version, backing.stamps) = (version, stamps)
     return (backing, state)
   }
@@ -232,18 +232,42 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
     let data = try file.contents(path: path)
     let (read, readStamps) = try decode(data, path)
-    if let latest = readStamps.latest { clock.observe(latest) }
     var stored = Stored(
       state: read, stamps: readStamps,
       version: FileVersion(
         identity: file.identity, content: data,
         changeTimesAreExact: folder.changeTimesAreExact ?? false),
       isReloaded: true, mustWrite: false)
-    if version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
-      (stored.state, stored.stamps) = Sync.merge((read, readStamps), (current, stamps))
+    let isCovered: Bool
+    (stored.stamps, isCovered) = adopt(read, readStamps, knowing: current)
+    if !isCovered, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
+      (stored.state, stored.stamps) = Sync.merge((read, stored.stamps), (current, stamps))
       stored.mustWrite = stored.state != read
     }
     return stored
+  }
+
+  /// The stamps of `state`, just read with `stamps` from the file, ready to use: the clock
+  /// moves past them; when this store knew a stamped version of the file, `known` (its
+  /// state in memory), that the file covers (see ``StateSync/isCovered(_:by:)``), the file was
+  /// changed by a program that does not stamp, and its differences from `known` are stamped
+  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are.
+  /// So a hand edit, a script's, a restored backup, is never undone by what this store
+  /// remembered, nor by an older value elsewhere.
+  private func adopt(
+    _ state: State, _ stamps: Sync, knowing known: State?
+  ) -> (stamps: Sync, isCovered: Bool) {
+    if let latest = stamps.latest { clock.observe(latest) }
+    if let known, version != nil, Self.isStamped(self.stamps),
+      Sync.isCovered((state, stamps), by: (known, self.stamps))
+    {
+      guard state != known else { return (self.stamps, true) }
+      return (self.stamps.stamped(before: known, after: state, stamp: clock.stamp()), true)
+    }
+    guard stamps.hasUnstamped else { return (stamps, false) }
+    var stamps = stamps
+    stamps.stampUnstamped(clock.stamp())
+    return (stamps, false)
   }
 
   /// Merges into `stored` the conflict copies of `name` beside it in `folder` and the
@@ -309,8 +333,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         guard let (data, _) = try FileSystem.read(copy, in: folder.descriptor, path: copyPath)
         else { continue }
         let other = try decode(data, copyPath)
-        if let latest = other.1.latest { clock.observe(latest) }
-        (state, stamps) = Sync.merge((state, stamps), other)
+        (state, stamps) = Sync.merge(
+          (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
         merged.append(copy)
       } catch {
         notMerged.append(error)
@@ -333,8 +357,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
         let other = try decode(data, version.url.path)
-        if let latest = other.1.latest { clock.observe(latest) }
-        (state, stamps) = Sync.merge((state, stamps), other)
+        (state, stamps) = Sync.merge(
+          (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
         merged.append(version)
       } catch {
         notMerged.append(error)
@@ -364,7 +388,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         identity,
         reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     else { return nil }
-    var (state, newStamps, newVersion) = try read(target)
+    var (state, newStamps, newVersion) = try read(target, knowing: current)
     state.keepMemoryOnlyState(from: current)
     (version, stamps) = (newVersion, newStamps)
     return state
@@ -414,17 +438,18 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     (target as NSString).deletingLastPathComponent
   }
 
-  /// The state stored at `target` (the empty state when there is no file), its stamps and
-  /// its version; the clock moves past the stamps read.
-  private func read(_ target: String) throws(StoreFileError) -> (
+  /// The state stored at `target` (the empty state when there is no file), its stamps made
+  /// ready to use knowing the state in memory, `known` (see ``adopt(_:_:knowing:)``), and its
+  /// version.
+  private func read(_ target: String, knowing known: State?) throws(StoreFileError) -> (
     state: State, stamps: Sync, version: FileVersion?
   ) {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
       return (State(), Sync(unstamped: State()), nil)
     }
     let exact = folder?.changeTimesAreExact ?? false
-    let (state, stamps) = try decode(data, path)
-    if let latest = stamps.latest { clock.observe(latest) }
+    let (state, read) = try decode(data, path)
+    let stamps = adopt(state, read, knowing: known).stamps
     return (
       state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
     )

@@ -204,8 +204,8 @@ package enum StateFileCoding {
         return try content { () throws(JSONCodingError) in
           let stamps = version == written ? try object.value(forKey: "sync", as: Sync.self) : nil
           let state = try State.jsonFields(&object)
-          guard let stamps else { return (state, Sync(unstamped: state)) }
-          try stamps.check(against: state)
+          guard var stamps else { return (state, Sync(unstamped: state)) }
+          stamps.reconcile(with: state)
           return (state, stamps)
         }
       }

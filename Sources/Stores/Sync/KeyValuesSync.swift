@@ -14,6 +14,9 @@ package struct KeyValuesSync: StateSync {
   var set: [Name: Stamp]
   /// The stamp of each key removed.
   var removed: [Name: Stamp]
+  /// The keys set or removed without a stamp (see ``StateSync/reconcile(with:)``); never
+  /// written.
+  var unstamped: Set<Name> = []
 
   init(set: [Name: Stamp], removed: [Name: Stamp]) {
     self.set = set
@@ -29,15 +32,45 @@ package struct KeyValuesSync: StateSync {
 
   package var latest: Stamp? { max(set.values.max() ?? .origin, removed.values.max() ?? .origin) }
 
-  package func check(against state: KeyValues) throws(JSONCodingError) {
-    guard set.count == state.values.count,
-      state.values.allSatisfy({ set[Name($0.key)] != nil })
-    else {
-      throw JSONCodingError(key: "sync", "\"set\" does not name exactly the keys of \"values\"")
+  /// See ``StateSync/reconcile(with:)``: a key with a value and no stamp was set by hand, a
+  /// key stamped as set without a value was removed by hand; both are unstamped. A key both
+  /// set and removed is set. O(*n*) in the number of keys.
+  package mutating func reconcile(with state: KeyValues) {
+    for key in state.values.keys {
+      let name = Name(key)
+      removed[name] = nil
+      if set[name] == nil {
+        set[name] = .origin
+        unstamped.insert(name)
+      }
     }
-    if let both = set.keys.first(where: { removed[$0] != nil }) {
-      throw JSONCodingError(key: "sync", "\"\(both.string)\" is both set and removed")
+    guard set.count != state.values.count else { return }
+    for name in set.keys where state.values[name.string] == nil {
+      set[name] = nil
+      removed[name] = .origin
+      unstamped.insert(name)
     }
+  }
+
+  package var hasUnstamped: Bool { !unstamped.isEmpty }
+
+  package mutating func stampUnstamped(_ stamp: Stamp) {
+    for name in unstamped {
+      if set[name] != nil { set[name] = stamp } else { removed[name] = stamp }
+    }
+    unstamped = []
+  }
+
+  /// See ``StateSync/isCovered(_:by:)``. O(*n*) in the number of keys.
+  package static func isCovered(
+    _ version: (KeyValues, Self), by known: (KeyValues, Self)
+  ) -> Bool {
+    func isKnown(_ stamp: Stamp, _ name: Name) -> Bool {
+      stamp == .origin || version.1.unstamped.contains(name)
+        || stamp <= max(known.1.set[name] ?? .origin, known.1.removed[name] ?? .origin)
+    }
+    return version.1.set.allSatisfy { isKnown($1, $0) }
+      && version.1.removed.allSatisfy { isKnown($1, $0) }
   }
 
   package mutating func prune(before milliseconds: Int64) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The stamps of an item: one per field, and its place in the list with the stamp of the
 /// move that put it there.
-package struct ItemStamps: Equatable, Sendable {
+package struct ItemStamps: Hashable, Sendable {
   /// One stamp per field of ``SyncedList/itemFields``, in their order.
   package var fields: [Stamp]
   /// Where the item is in the list (see ``Position``).
@@ -98,6 +98,9 @@ package struct ListSync<State: SyncedList>: StateSync {
   package var removed: [UUID: Removed]
   /// One stamp per field of ``SyncedList/stateFields``.
   package var state: [Stamp]
+  /// The offsets of the items that have no stamps in the file (see
+  /// ``StateSync/reconcile(with:)``); never written.
+  package var unstamped: Set<Int> = []
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -125,15 +128,72 @@ package struct ListSync<State: SyncedList>: StateSync {
     return latest
   }
 
-  package func check(against state: State) throws(JSONCodingError) {
-    guard items.count == state.syncedItems.count else {
-      throw JSONCodingError(
-        key: "sync",
-        "\"items\" has \(items.count) entries for \(state.syncedItems.count) \(State.itemsName)")
+  /// See ``StateSync/reconcile(with:)``. When the stamps no longer follow the items one for
+  /// one (an item added or removed by hand), no item's stamps can be told: every item is
+  /// unstamped, with a new place in the list's order. An item both in the list and removed
+  /// was put back: its removal is dropped and it is unstamped. Items out of their places'
+  /// order (moved by hand) are given places between their neighbours and unstamped. O(*n*),
+  /// plus O(*n* log *n*) when items are out of order.
+  package mutating func reconcile(with state: State) {
+    let list = state.syncedItems
+    guard items.count == list.count else {
+      let fields = Array(repeating: Stamp.origin, count: State.itemFields.count)
+      items = Position.keys(list.count, between: nil, and: nil).map {
+        ItemStamps(fields: fields, position: $0, positioned: .origin)
+      }
+      unstamped = Set(list.indices)
+      for item in list { removed[item.id] = nil }
+      return
     }
-    for item in state.syncedItems where removed[item.id] != nil {
-      throw JSONCodingError(key: "sync", "\(item.id) is both in the list and removed")
+    for (offset, item) in list.enumerated() where removed[item.id] != nil {
+      removed[item.id] = nil
+      unstamped.insert(offset)
     }
+    let keys = zip(items, list).map { ($0.position, $1.id) }
+    if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
+      let kept = Self.longestAscending(keys)
+      placeMoved(keeping: kept, stamp: .origin)
+      unstamped.formUnion(Set(items.indices).subtracting(kept))
+    }
+  }
+
+  package var hasUnstamped: Bool { !unstamped.isEmpty }
+
+  package mutating func stampUnstamped(_ stamp: Stamp) {
+    for offset in unstamped {
+      items[offset].fields = Array(repeating: stamp, count: items[offset].fields.count)
+      items[offset].positioned = stamp
+    }
+    unstamped = []
+  }
+
+  /// See ``StateSync/isCovered(_:by:)``; an item's stamps that `known` holds for another
+  /// item count as known too (the items of a list reordered by hand, whose stamps stayed in
+  /// their places). O(*n*) in the sizes of both.
+  package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
+    var knownItems: [UUID: (stamps: ItemStamps, removedAt: Stamp?)] = [:]
+    knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
+    for (item, stamps) in zip(known.0.syncedItems, known.1.items) {
+      knownItems[item.id] = (stamps, nil)
+    }
+    for (id, removal) in known.1.removed { knownItems[id] = (removal.stamps, removal.at) }
+    var knownStamps: Set<ItemStamps>?
+    for (offset, (item, stamps)) in zip(version.0.syncedItems, version.1.items).enumerated()
+    where !version.1.unstamped.contains(offset) && stamps.latest > .origin {
+      if let mine = knownItems[item.id], stamps.positioned <= mine.stamps.positioned,
+        zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 })
+      {
+        continue
+      }
+      if knownStamps == nil { knownStamps = Set(known.1.items) }
+      guard knownStamps!.contains(stamps) else { return false }
+    }
+    for (id, removal) in version.1.removed {
+      guard let mine = knownItems[id],
+        removal.at <= mine.removedAt ?? mine.stamps.latestEdit
+      else { return false }
+    }
+    return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
   }
 
   package mutating func prune(before milliseconds: Int64) {

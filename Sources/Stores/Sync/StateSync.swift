@@ -13,8 +13,25 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// it stamped ``Stamp/origin``, older than any change made since.
   init(unstamped state: State)
 
-  /// Throws when the section does not describe `state` (a stamp for each item, say).
-  func check(against state: State) throws(JSONCodingError)
+  /// Makes the section describe `state`, read beside it, where a program that does not stamp
+  /// left them apart: the parts of `state` without a stamp (an item or key added by hand, an
+  /// item put back by hand while its removal is recorded, a list whose stamps no longer
+  /// match its items) are recorded as unstamped — and stamped by ``stampUnstamped(_:)``
+  /// before the section is used, as the newest change. Never refuses: a hand edit is a value.
+  mutating func reconcile(with state: State)
+
+  /// Whether some part of the state has no stamp (see ``reconcile(with:)``).
+  var hasUnstamped: Bool { get }
+
+  /// Stamps the parts of the state without a stamp `stamp`.
+  mutating func stampUnstamped(_ stamp: Stamp)
+
+  /// Whether `version` holds no change that `known` does not: each of its stamps is at most
+  /// the stamp `known` holds for the same part (stamps ``Stamp/origin`` and unstamped parts
+  /// count as none). A version that is covered so but differs from `known` was made from it,
+  /// or from an older version, by a program that does not stamp (an editor, a script, a
+  /// backup restored): its differences are the newest changes.
+  static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool
 
   /// The stamps after this device changed `before` into `after`, each change stamped
   /// `stamp`: O(*n*) in the size of the state, plus O(*n* log *n*) for a list's order.
@@ -73,7 +90,12 @@ package struct NoSync<State: PersistentState>: StateSync {
   package init(from reader: inout JSONReader) throws(JSONCodingError) { reader.skipValue() }
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {}
   package var isLeftOut: Bool { true }
-  package func check(against state: State) throws(JSONCodingError) {}
+  package mutating func reconcile(with state: State) {}
+  package var hasUnstamped: Bool { false }
+  package mutating func stampUnstamped(_ stamp: Stamp) {}
+  package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
+    true
+  }
   package func stamped(before: State, after: State, stamp: Stamp) -> Self { self }
   package mutating func prune(before milliseconds: Int64) {}
   package var latest: Stamp? { nil }

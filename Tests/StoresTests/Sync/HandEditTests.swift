@@ -1,0 +1,183 @@
+import Foundation
+import StoreTesting
+import Testing
+
+@testable import Stores
+
+/// Files changed by programs that do not stamp — an editor, `jq`, a script, a backup put back:
+/// their changes are the newest values, never refused, never undone.
+@Suite("Hand edits of a stamped file")
+@MainActor
+struct HandEditTests {
+  let folder = TemporaryFolder()
+  var file: URL { folder.file("todos.json") }
+
+  /// Rewrites the file as a program that does not stamp would: `edit` changes its JSON
+  /// object; the stamps stay as they were.
+  func edit(_ edit: (inout [String: Any]) -> Void) throws {
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    edit(&object)
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: file)
+  }
+
+  /// The todos of the JSON object of a file.
+  static func todos(_ object: [String: Any]) -> [[String: Any]] {
+    object["todos"] as? [[String: Any]] ?? []
+  }
+
+  /// A laptop's store with three todos, and a copy of its file, as a phone that synced it
+  /// has it.
+  func laptopAndPhone() throws -> (laptop: TodosStore, phoneFile: URL) {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["three", "two", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: phoneFile)
+    return (laptop, phoneFile)
+  }
+
+  @Test("a title changed under its old stamp stays through the store's next action and a merge")
+  func fieldEditedInPlace() throws {
+    let (laptop, phoneFile) = try laptopAndPhone()
+    try edit { object in
+      var todos = Self.todos(object)
+      todos[1]["title"] = "aaaa"
+      object["todos"] = todos
+    }
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "aaaa", "three"])
+    // The phone's older version arrives as a conflict copy: the hand edit is the newer.
+    try FileManager.default.copyItem(
+      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "aaaa", "three"])
+    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
+  }
+
+  @Test("a todo removed by hand stays removed, on this device and after a merge")
+  func removedByHand() throws {
+    let (laptop, phoneFile) = try laptopAndPhone()
+    try edit { object in
+      var todos = Self.todos(object)
+      todos.remove(at: 1)
+      object["todos"] = todos
+      var sync = object["sync"] as! [String: Any]
+      var items = sync["items"] as! [String]
+      items.remove(at: 1)
+      sync["items"] = items
+      object["sync"] = sync
+    }
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "three"])
+    try FileManager.default.copyItem(
+      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "three"], "the removal is stamped")
+  }
+
+  @Test("a todo added by hand without stamps is read, kept, and wins over older versions")
+  func addedByHand() throws {
+    let (laptop, _) = try laptopAndPhone()
+    let id = UUID()
+    try edit { object in
+      var todos = Self.todos(object)
+      todos.insert(
+        [
+          "id": id.uuidString, "title": "by hand", "date": "2026-12-01T10:00:00Z",
+          "isDone": false, "priority": 1,
+        ], at: 1)
+      object["todos"] = todos
+    }
+    // A fresh reader (as `diary` is) and the running store both read it.
+    #expect(
+      try TodosStore(contentsOf: file).todos.map(\.title) == ["one", "by hand", "two", "three"])
+    try laptop.trySend(.toggleTodo(id: id))
+    #expect(laptop.todos.map(\.title) == ["one", "by hand", "two", "three"])
+    #expect(laptop.todos[1].isDone)
+    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
+  }
+
+  @Test("a backup put back wins over what the running store added since")
+  func backupRestored() throws {
+    let (laptop, phoneFile) = try laptopAndPhone()
+    let backup = try Data(contentsOf: phoneFile)
+    try laptop.trySend(.addTodo(Todo(title: "after the backup")))
+    try backup.write(to: file)
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "two", "three"])
+  }
+
+  @Test("300 same-size edits in place, each followed by an action: none is undone")
+  func manyEditsInPlace() throws {
+    let (laptop, _) = try laptopAndPhone()
+    for round in 0..<300 {
+      let title = String(format: "t%03d", 299 - round)
+      try edit { object in
+        var todos = Self.todos(object)
+        todos[0]["title"] = title
+        object["todos"] = todos
+      }
+      try laptop.trySend(.toggleTodo(id: laptop.todos[2].id))
+      try #require(laptop.todos[0].title == title)
+    }
+  }
+
+  @Test(
+    "a todo put back by hand while its removal is recorded, or moved by hand (its stamps left in place), is read"
+  )
+  func putBackAndMoved() throws {
+    let (laptop, _) = try laptopAndPhone()
+    let removed = laptop.todos[2]
+    try laptop.trySend(.removeTodos(ids: [removed.id]))
+    let before = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+    try edit { object in
+      var todos = Self.todos(object)
+      todos.reverse()
+      todos.append(
+        [
+          "id": removed.id.uuidString, "title": "three", "date": "2026-12-01T10:00:00Z",
+          "isDone": false, "priority": 0,
+        ])
+      object["todos"] = todos
+      var sync = object["sync"] as! [String: Any]
+      sync["items"] = (sync["items"] as! [String]) + ["z mip1k3c0.0.laptop"]
+      object["sync"] = sync
+    }
+    #expect(((before["sync"] as? [String: Any])?["removed"] as? [Any])?.count == 1)
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    #expect(laptop.todos.map(\.title) == ["zero", "two", "one", "three"])
+    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
+  }
+}
+
+@Suite("Hand edits of a stamped settings file")
+@MainActor
+struct SettingsHandEditTests {
+  let folder = TemporaryFolder()
+
+  @Test("a key added by hand without a stamp is read and kept; one removed by hand stays so")
+  func keysByHand() throws {
+    let url = folder.file("settings.json")
+    let settings = try SettingsStore(contentsOf: url)
+    settings.sleepGoal = 7
+    settings.isNotificationsEnabled = false
+    var object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    var values = object["values"] as! [String: Any]
+    values["distanceUnit"] = "miles"
+    values["isNotificationsEnabled"] = nil
+    object["values"] = values
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: url)
+    let reader = try SettingsStore(contentsOf: url)
+    #expect(reader.distanceUnit == .miles)
+    #expect(reader.isNotificationsEnabled == true)
+    settings.sleepGoal = 6
+    try settings.refresh()
+    #expect(settings.distanceUnit == .miles)
+    #expect(settings.isNotificationsEnabled == true)
+    #expect(settings.sleepGoal == 6)
+  }
+}
