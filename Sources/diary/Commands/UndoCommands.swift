@@ -171,8 +171,8 @@ enum UndoCommands {
     let step = RecordedStep(description: description(arguments, actions), actions: actions)
     let warning = "diary: warning: the change was made, but 'diary undo' cannot undo it: "
     do {
-      let data = try step.encoded()
       let url = try CommandHistory.url(for: context.paths, environment: context.environment)
+      let data = try step.encoded()
       let tooLarge = try CommandHistory.update(at: url, files: context.paths) {
         $0.removeRedo()
         return try $0.append(encoded: data, description: step.description, on: .undo)
