@@ -51,21 +51,4 @@ extension Platform {
     }
     return URL(fileURLWithPath: home, isDirectory: true)
   }
-
-  /// Runs `body` holding an exclusive `flock` of the file at `path` (created `0600` if need
-  /// be), waiting for another process that holds it.
-  static func withLock<Result>(at path: String, _ body: () throws -> Result) throws -> Result {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw DiaryError(
-        "cannot open the lock \(Terminal.escaped(path))", exitCode: .cannotCreate)
-    }
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        throw DiaryError("cannot lock \(Terminal.escaped(path))", exitCode: .ioError)
-      }
-    }
-    return try body()
-  }
 }

@@ -123,10 +123,9 @@ struct DiaryUndoTests {
     run("todos", "add", "Eggs", as: process)
     let history = try FileManager.default.contentsOfDirectory(
       atPath: state.appendingPathComponent("diary/history").path)
-    #expect(history.filter { $0.hasSuffix(".json") }.count == 1)
-    let file = state.appendingPathComponent(
-      "diary/history/" + (history.first { $0.hasSuffix(".json") } ?? ""))
-    let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+    #expect(history.count == 1, "one folder per data folder: \(history)")
+    let index = state.appendingPathComponent("diary/history/\(history.first ?? "")/steps.json")
+    let attributes = try FileManager.default.attributesOfItem(atPath: index.path)
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
     #expect(
       run("undo")

@@ -4,40 +4,69 @@ import Stores
 /// The undo and redo steps of the `diary` commands that changed one data folder on this
 /// machine: kept beside the machine's own state, never in the (perhaps synced) data folder —
 /// `$XDG_STATE_HOME/diary/history` (else `~/.local/state/diary/history`) on Linux,
-/// `~/Library/Application Support/diary/history` on Apple platforms — one file per data
+/// `~/Library/Application Support/diary/history` on Apple platforms — in one folder per data
 /// folder, named by a hash of its files' paths.
 ///
 /// Each step holds the inverse actions of a command, by identity; `diary undo` sends them as
 /// ordinary actions, in transactions on the files as they are then, so what others wrote
-/// meanwhile stays. The file is read and written under a lock of its own and replaced
-/// atomically; at most ``limit`` steps are kept on each side.
+/// meanwhile stays.
+///
+/// The folder holds one file per step (`N.step`, JSON, as large as the command's change) and
+/// this index, `steps.json`, which lists them and their sizes — small, whatever the steps
+/// hold. So recording a step writes that step and the index, and never reads or rewrites the
+/// other steps: its cost is the step's own, plus O(number of steps) for the index, whatever
+/// the history's size in bytes. Every file is written as the data files are (temporary file
+/// `0600` in the same folder, `fsync`, `rename`, `fsync` of the folder), under a lock whose
+/// wait is bounded (``lockTimeout``). The index is the truth: a step file is written before
+/// the index lists it and removed after it no longer does, so a crash leaves at most step
+/// files no index lists, removed by the next command, as are the temporary files of killed
+/// writers.
+///
+/// At most ``limit`` steps are kept on each side, and at most ``byteBudget`` bytes of steps in
+/// all: the oldest steps to undo are dropped first. A step larger than the whole budget is not
+/// kept: a note of a few bytes takes its place, so that `diary undo` says it cannot undo that
+/// command rather than silently undoing an earlier one.
 struct CommandHistory: Codable, Equatable {
-  /// The version of the file's format.
-  var version = 1
+  /// A step file the index lists, and its size in bytes.
+  struct Entry: Codable, Equatable {
+    var file: String
+    var bytes: Int
+  }
+
+  /// The version of the index's format: 2, one file per step (version 1 held every step in
+  /// one file).
+  var version = 2
   /// The data files whose history this is, for people reading the file.
   var files: [String] = []
   /// The steps to undo, oldest first.
-  var undo: [RecordedStep] = []
+  var undo: [Entry] = []
   /// The steps to redo, oldest first.
-  var redo: [RecordedStep] = []
+  var redo: [Entry] = []
+  /// The number of the next step file.
+  var next = 1
 
+  /// The most steps kept on each side.
   static let limit = 100
+  /// The most bytes of step files kept, undo and redo together: 8 MB — a step of about
+  /// 50,000 imported workouts.
+  static let byteBudget = 8_000_000
+  /// How long a command waits for another `diary` that holds the history's lock: as long as
+  /// for a data file's lock.
+  static let lockTimeout = Duration.defaultLockTimeout
+  /// The name of the index in the history's folder; its lock is `steps.json.lock`.
+  static let indexName = "steps.json"
 
-  /// Adds a step to undo for a new command; the steps to redo are dropped.
-  mutating func record(_ step: RecordedStep) {
-    undo.append(step)
-    redo.removeAll()
-    if undo.count > Self.limit { undo.removeFirst(undo.count - Self.limit) }
-  }
+  /// The total size of the step files listed. O(number of steps).
+  var bytes: Int { (undo + redo).reduce(0) { $0 + $1.bytes } }
 
-  /// The history file of the data folder of `paths`, in the state folder that `environment`
-  /// names.
+  /// The history folder of the data folder of `paths`, in the state folder that
+  /// `environment` names.
   ///
   /// - Throws: A ``DiaryError`` (78) when there is no usable home folder.
   static func url(for paths: DiaryFiles, environment: [String: String]) throws -> URL {
     let folder = try Platform.stateFolder(environment: environment)
       .appendingPathComponent("diary/history", isDirectory: true)
-    return folder.appendingPathComponent(key(of: paths) + ".json")
+    return folder.appendingPathComponent(key(of: paths), isDirectory: true)
   }
 
   /// The data files' paths, which name the history.
@@ -56,55 +85,208 @@ struct CommandHistory: Codable, Equatable {
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  /// Runs `body` on the history in the file at `url` — an empty one when there is none —
-  /// under the file's lock, and writes what it leaves there when it changed it.
+  /// Runs `body` on the history in the folder at `url` — an empty one when there is none —
+  /// under the index's lock, waiting at most `timeout` for it; then writes the index when
+  /// `body` changed it, and removes the step files it no longer lists. First removes what
+  /// killed writers left: temporary files, and step files no index lists.
   ///
-  /// - Throws: What `body` throws (nothing is written then), or a `DiaryError` when the
-  ///   history cannot be read, locked or written.
+  /// Costs O(number of steps) besides what `body` does: no step is read here.
+  ///
+  /// - Throws: What `body` throws (the index is not written then; step files it wrote are
+  ///   removed by the next update), a `StoreFileError` `lockTimedOut` when another process
+  ///   holds the lock longer than `timeout`, or a `DiaryError` when the history cannot be
+  ///   read or written.
   static func update<Result>(
-    at url: URL, files: DiaryFiles, _ body: (inout CommandHistory) throws -> Result
+    at url: URL, files: DiaryFiles, timeout: Duration = lockTimeout,
+    _ body: (inout Session) throws -> Result
   ) throws -> Result {
-    let folder = url.deletingLastPathComponent()
+    let folder: PrivateFolder
     do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      folder = try PrivateFolder(creating: url.path)
     } catch {
       throw DiaryError(
-        "cannot create the folder of the undo history \(Terminal.escaped(folder.path))",
+        "cannot create the folder of the undo history \(Terminal.escaped(url.path))",
         exitCode: .cannotCreate)
     }
-    return try Platform.withLock(at: url.path + ".lock") {
-      var history = CommandHistory(files: paths(of: files))
-      if let data = FileManager.default.contents(atPath: url.path) {
-        do {
-          history = try JSONDecoder().decode(CommandHistory.self, from: data)
-        } catch {
-          throw DiaryError(
-            "the undo history \(Terminal.escaped(url.path)) is not valid; remove it to start "
-              + "a new one")
-        }
-      }
-      let before = history
-      let result = try body(&history)
-      if history != before { try write(history, to: url) }
+    return try folder.withLock(of: indexName, timeout: timeout) {
+      removeVersion1(beside: url)
+      folder.removeStaleTemporaries()
+      var session = try Session(folder: folder, files: paths(of: files))
+      session.removeUnlisted()
+      let result = try body(&session)
+      try session.save()
       return result
     }
   }
 
-  /// Writes `history` to a temporary file beside `url`, then renames it over `url`.
-  private static func write(_ history: CommandHistory, to url: URL) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let temporary = url.path + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
-    guard
-      let data = try? encoder.encode(history),
-      FileManager.default.createFile(
-        atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-      rename(temporary, url.path) == 0
-    else {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw DiaryError(
-        "cannot write the undo history \(Terminal.escaped(url.path))", exitCode: .cannotCreate)
+  /// Removes the history of version 1 of the data folder of the history folder at `url`, one
+  /// file beside it (`KEY.json`, its lock and its temporary files): `diary undo` was not
+  /// released with it, and the file could be large.
+  private static func removeVersion1(beside url: URL) {
+    let parent = url.deletingLastPathComponent()
+    let name = url.lastPathComponent + ".json"
+    let files = FileManager.default
+    guard let entries = try? files.contentsOfDirectory(atPath: parent.path),
+      entries.contains(where: { $0.hasPrefix(name) })
+    else { return }
+    for entry in entries
+    where entry == name || entry == name + ".lock"
+      || (entry.hasPrefix(name + ".") && entry.hasSuffix(".tmp"))
+    {
+      try? files.removeItem(at: parent.appendingPathComponent(entry))
+    }
+  }
+}
+
+extension CommandHistory {
+  /// The history open under its lock: the index, and the step files read and written on
+  /// demand.
+  struct Session {
+    /// The two sides of the history.
+    enum Side {
+      case undo, redo
+    }
+
+    let folder: PrivateFolder
+    /// The index as it is now.
+    private(set) var index: CommandHistory
+    private let saved: CommandHistory
+    /// The step files to remove once the index no longer lists them.
+    private var dropped: [String] = []
+
+    /// Reads the index in `folder`, or starts an empty one for the data files `files`.
+    init(folder: PrivateFolder, files: [String]) throws {
+      self.folder = folder
+      let path = folder.path(of: indexName)
+      var index = CommandHistory(files: files)
+      do {
+        if let data = try folder.read(indexName) {
+          index = try JSONDecoder().decode(CommandHistory.self, from: data)
+        }
+      } catch {
+        index.version = 0
+      }
+      guard index.version == CommandHistory().version else {
+        throw DiaryError(
+          "the undo history \(Terminal.escaped(path)) is not valid (or is a newer diary's); remove "
+            + "the folder \(Terminal.escaped(folder.path)) to start a new one")
+      }
+      self.index = index
+      saved = index
+    }
+
+    /// The newest step of `side`, as listed, or `nil` when there is none.
+    func last(_ side: Side) -> Entry? {
+      side == .undo ? index.undo.last : index.redo.last
+    }
+
+    /// Reads the step of `entry`. O(its size).
+    ///
+    /// - Throws: A `DiaryError` when its file is missing or not valid.
+    func step(_ entry: Entry) throws -> RecordedStep {
+      let path = folder.path(of: entry.file)
+      do {
+        guard let data = try folder.read(entry.file) else { throw CocoaError(.fileNoSuchFile) }
+        return try JSONDecoder().decode(RecordedStep.self, from: data)
+      } catch {
+        throw DiaryError(
+          "the step \(Terminal.escaped(path)) of the undo history is missing or not valid; "
+            + "remove the folder \(Terminal.escaped(folder.path)) to start a new one")
+      }
+    }
+
+    /// Drops the newest step of `side` (its file is removed once the index is saved).
+    mutating func removeLast(_ side: Side) {
+      let entry = side == .undo ? index.undo.removeLast() : index.redo.removeLast()
+      dropped.append(entry.file)
+    }
+
+    /// Drops every step to redo.
+    mutating func removeRedo() {
+      dropped += index.redo.map(\.file)
+      index.redo.removeAll()
+    }
+
+    /// Writes `step` to a file of its own and lists it as the newest step of `side`; then
+    /// drops the oldest steps to undo, then to redo — never this one — until at most
+    /// ``limit`` are left on each side and ``byteBudget`` bytes in all. A step larger than the
+    /// whole budget is not kept: a note of its description and size
+    /// (``RecordedStep/tooLarge``) takes its place. O(size of `step`) + O(number of steps).
+    ///
+    /// - Returns: The size of `step` in bytes when it was too large to keep, else `nil`.
+    /// - Throws: A `DiaryError` when the file cannot be written.
+    @discardableResult
+    mutating func append(_ step: RecordedStep, on side: Side) throws -> Int? {
+      try append(encoded: step.encoded(), description: step.description, on: side)
+    }
+
+    /// ``append(_:on:)`` for a step already encoded (``RecordedStep/encoded()``), so that a
+    /// command encodes its step before it takes the lock.
+    @discardableResult
+    mutating func append(encoded data: Data, description: String, on side: Side) throws -> Int? {
+      var data = data
+      var tooLarge: Int?
+      if data.count > byteBudget {
+        tooLarge = data.count
+        data = try RecordedStep(description: description, actions: [], tooLarge: data.count)
+          .encoded()
+      }
+      let name = "\(index.next).step"
+      do {
+        try folder.write(data, to: name)
+      } catch {
+        throw DiaryError(
+          "cannot write the undo history \(Terminal.escaped(folder.path(of: name))): "
+            + DiaryError(error).message, exitCode: .cannotCreate)
+      }
+      index.next += 1
+      let entry = Entry(file: name, bytes: data.count)
+      if side == .undo { index.undo.append(entry) } else { index.redo.append(entry) }
+      var bytes = index.bytes
+      // The oldest first, the new step never.
+      let keptUndo = side == .undo ? 1 : 0
+      while index.undo.count > keptUndo
+        && (index.undo.count > limit || bytes > byteBudget)
+      {
+        bytes -= index.undo[0].bytes
+        dropped.append(index.undo.removeFirst().file)
+      }
+      let keptRedo = side == .redo ? 1 : 0
+      while index.redo.count > keptRedo
+        && (index.redo.count > limit || bytes > byteBudget)
+      {
+        bytes -= index.redo[0].bytes
+        dropped.append(index.redo.removeFirst().file)
+      }
+      return tooLarge
+    }
+
+    /// Removes the step files the index does not list: those of a command that failed or was
+    /// killed before the index listed them, or after it stopped listing them. One read of the
+    /// folder.
+    func removeUnlisted() {
+      let listed = Set((index.undo + index.redo).map(\.file))
+      for name in folder.names() where name.hasSuffix(".step") && !listed.contains(name) {
+        folder.remove(name)
+      }
+    }
+
+    /// Writes the index when it changed, then removes the step files it no longer lists.
+    ///
+    /// - Throws: A `DiaryError` when the index cannot be written (the step files stay; the
+    ///   next update removes those it does not list).
+    func save() throws {
+      guard index != saved else { return }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      do {
+        try folder.write(try encoder.encode(index), to: indexName)
+      } catch {
+        throw DiaryError(
+          "cannot write the undo history \(Terminal.escaped(folder.path(of: indexName))): "
+            + DiaryError(error).message, exitCode: .cannotCreate)
+      }
+      for file in dropped { folder.remove(file) }
     }
   }
 }

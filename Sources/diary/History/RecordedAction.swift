@@ -67,10 +67,21 @@ enum RecordedAction: Codable, Equatable {
 }
 
 /// One step of the command history: the command that changed the data folder, and the
-/// actions that undo it (or, on the redo side, redo it), in the order they are applied.
+/// actions that undo it (or, on the redo side, redo it), in the order they are applied. Kept
+/// in a file of its own (see ``CommandHistory``).
 struct RecordedStep: Codable, Equatable {
   /// The command line, without the global options, and what it changed: `todos remove 2
   /// (“Buy milk”)`.
   var description: String
   var actions: [RecordedAction]
+  /// When the step was too large to keep (more than ``CommandHistory/byteBudget``), its size
+  /// in bytes: `actions` is empty then, and `diary undo` says it cannot undo the command.
+  var tooLarge: Int?
+
+  /// The step as its file holds it: compact JSON, keys sorted. O(size of the step).
+  func encoded() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(self)
+  }
 }
