@@ -382,7 +382,8 @@ struct WorkoutsImportFormatsTests {
     let pair =
       "<trkpt lat=\"0\" lon=\"0\"><time>2026-11-29T07:30:00Z</time></trkpt>\n"
       + "<trkpt lat=\"0\" lon=\"0.00001\"><time>2026-11-29T07:30:01Z</time></trkpt>\n"
-    let pairs = (WorkoutsImporter.maximumFileSize - head.utf8.count - tail.utf8.count)
+    let pairs =
+      (WorkoutsImporter.maximumFileSize - head.utf8.count - tail.utf8.count)
       / pair.utf8.count
     let text = head + String(repeating: pair, count: pairs) + tail
     #expect(text.utf8.count > WorkoutsImporter.maximumFileSize - pair.utf8.count)
@@ -399,7 +400,8 @@ struct WorkoutsImportFormatsTests {
     // Points that jump half round the Earth: 7 × 20,015 km.
     var text = "<gpx><trk><name>Zigzag</name><trkseg>\n"
     for index in 0..<8 {
-      text += "<trkpt lat=\"0\" lon=\"\(index % 2 == 0 ? 0 : 180)\">"
+      text +=
+        "<trkpt lat=\"0\" lon=\"\(index % 2 == 0 ? 0 : 180)\">"
         + "<time>2026-11-29T07:30:00Z</time></trkpt>\n"
     }
     let file = folder.write(text + "</trkseg></trk></gpx>\n", to: "zigzag.gpx")
