@@ -151,6 +151,20 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
     #expect(get.output.contains(#""value" : null"#))
   }
 
+  @Test("values with zero-width characters are shown escaped by list, get and set")
+  func invisibleValues() throws {
+    let set = diary.run("settings", "set", "motto", "a\u{200B}b\u{AD}", "--type", "string")
+    #expect(set.exitCode == 0)
+    let list = diary.run("settings", "list")
+    let get = diary.run("settings", "get", "motto")
+    #expect(get.output == #"a\u{200B}b\u{AD}"# + "\n")
+    #expect(list.output.contains(#"a\u{200B}b\u{AD}"#))
+    #expect(set.output.contains(#"a\u{200B}b\u{AD}"#))
+    for output in [set.output, list.output, get.output] {
+      #expect(!output.unicodeScalars.contains { [0x200B, 0xAD].contains($0.value) })
+    }
+  }
+
   @Test("keys with zero-width or control characters are shown escaped, never alike")
   func invisibleKeys() throws {
     folder.write(

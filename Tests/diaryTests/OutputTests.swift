@@ -154,6 +154,26 @@ struct OutputTests {
     #expect(Terminal.escaped("Café ✓ 日本") == "Café ✓ 日本")
   }
 
+  @Test("invisible formatting characters are shown escaped; joiners inside words and emoji stay")
+  func invisibleCharacters() {
+    for (text, shown) in [
+      ("a\u{200B}b", "a\\u{200B}b"), ("soft\u{AD}hyphen", "soft\\u{AD}hyphen"),
+      ("\u{FEFF}bom", "\\u{FEFF}bom"), ("a\u{2060}b", "a\\u{2060}b"),
+      ("line\u{2028}break", "line\\u{2028}break"), ("ad\u{200C}min", "ad\\u{200C}min"),
+      ("a\u{200D}", "a\\u{200D}"), ("\u{E0041}", "\\u{E0041}"),
+      ("👩\u{200D}💻", "👩\u{200D}💻"), ("می\u{200C}خواهم", "می\u{200C}خواهم"),
+      (
+        "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+        "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+      ),
+    ] {
+      #expect(Terminal.escaped(text) == shown, "\(shown)")
+      // A long cell is escaped a character at a time: the same.
+      let long = String(repeating: "x", count: 200) + text
+      #expect(Terminal.fitted(long, to: 1_000).text == String(repeating: "x", count: 200) + shown)
+    }
+  }
+
   @Test("colour only at a terminal, never with NO_COLOR or TERM=dumb")
   func colour() {
     #expect(!Terminal.forStandardOutput(environment: ["NO_COLOR": "1"]).usesColor)

@@ -172,22 +172,28 @@ extension KeyValueStore {
     }
   }
 
-  /// Stores `value` for `key`, as one transaction. A value whose JSON is `null` — `nil` for
-  /// an optional — removes the key, which then reads as its default.
+  /// Stores `value` for `key`, as one transaction. `nil` for an optional (a value whose JSON
+  /// is `null`) removes the key, which then reads as its default.
   ///
-  /// - Throws: ``SettingsError/invalidValue(key:value:problem:)`` when `value` is not valid
-  ///   for `key` (nothing is stored then), or the ``StoreFileError`` of a failed write
-  ///   (the file and the value in memory stay as they were).
+  /// A value is stored only when the file can hold it so that it reads back as the same
+  /// value: one with a part that has no JSON form (a `Date` outside the years 1...9999 or
+  /// not a number, a `Codable` value that cannot be encoded), a number that is not finite, a
+  /// list of more than ``SettingValue/maxElements`` or a value that reads back as another is
+  /// refused, as is a value the key does not allow — before anything is stored, so the stored
+  /// value stays.
+  ///
+  /// - Throws: ``SettingsError/invalidValue(key:value:problem:)`` when `value` cannot be
+  ///   stored or is not valid for `key` (nothing is stored then), or the ``StoreFileError``
+  ///   of a failed write (the file and the value in memory stay as they were).
+  /// - Complexity: O(*n*) in the size of the value.
   public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws {
-    try key.validate(value)
     let json = value.json
-    if json == .null {
-      guard Value(json: .null) != nil else {
-        throw SettingsError.invalidValue(
-          key: key.name, value: "\(value)", problem: "cannot be written to a settings file")
-      }
-      return try trySend(.remove(keys: [key.name]))
+    if let problem = value.storageProblem(json: json) {
+      throw SettingsError.invalidValue(
+        key: key.name, value: value.storageText(json: json), problem: problem)
     }
+    try key.validate(value)
+    if json == .null { return try trySend(.remove(keys: [key.name])) }
     try trySend(.set(key: key.name, value: json))
   }
 

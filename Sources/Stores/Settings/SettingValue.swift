@@ -15,7 +15,10 @@ import Foundation
 ///
 /// A stored value that is not one of the type — the wrong JSON type, truncated base64, a URL
 /// that is not one, a range whose bounds are the wrong way round, a list of more than
-/// ``maxElements`` — reads as the key's default, and the key's entry reports it.
+/// ``maxElements`` — reads as the key's default, and the key's entry reports it. A value that
+/// a file cannot hold so that it reads back the same — a date outside the years 1...9999 or
+/// not a number, a number that is not finite, a list of more than ``maxElements``, a
+/// `Codable` value that cannot be encoded — is refused when set, and nothing is stored.
 public protocol SettingValue: Sendable, Equatable {
   /// The value `json` holds, or `nil` when it holds something else.
   init?(json: JSONValue)

@@ -12,12 +12,18 @@ import Foundation
 /// Only plain GPX is read: a file with a document type or entities (`<!DOCTYPE`,
 /// `<!ENTITY`, which GPX never has and which can expand a small file into gigabytes), with
 /// elements nested deeper than ``maximumDepth``, that is not well-formed XML, or that has no
-/// track is refused, with the line and column, and nothing is imported.
+/// track is refused, with the line and column, and nothing is imported. So is a track longer
+/// than ``maximumDistance``, as a longer distance is refused everywhere else. Any file up to
+/// `WorkoutsImporter.maximumFileSize` is read (libxml2's 10 MB limit on one part of its input
+/// does not apply: the parser is fed a part at a time).
 package enum WorkoutsGPX {
   /// The WGS-84 mean Earth radius, in kilometres.
   package static let earthRadius = 6_371.0088
   /// How deep elements may be nested: GPX needs 5 (`gpx/trk/trkseg/trkpt/time`).
   package static let maximumDepth = 32
+  /// The longest track imported, in kilometres: the 100,000 that a distance can be typed with
+  /// in `diary workouts add` and in a CSV file (`DistanceText.limit`).
+  package static let maximumDistance = DistanceText.limit
 
   /// The great-circle distance in kilometres between two points given in degrees
   /// (haversine formula).
@@ -37,7 +43,7 @@ package enum WorkoutsGPX {
   /// The workouts of `data`, the GPX file at `path`, with `makeID` for their ids.
   ///
   /// - Throws: ``WorkoutsImportError`` for a file that is not plain, well-formed GPX with a
-  ///   track, or a track without points or times.
+  ///   track, or a track without points or times, or longer than ``maximumDistance``.
   /// - Complexity: O(*n*) in the bytes.
   package static func read(_ data: Data, path: String, makeID: () -> UUID)
     throws(WorkoutsImportError)
@@ -62,7 +68,10 @@ package enum WorkoutsGPX {
       }
     }
     let handler = Handler(maximumDepth: maximumDepth)
-    let parser = XMLParser(data: data)
+    // Fed from a stream, a part at a time: libxml2 refuses ("Huge input lookup") one part of
+    // 10 MB or more, which `XMLParser(data:)` hands it whole, and its option to allow that,
+    // XML_PARSE_HUGE, is not one XMLParser sets.
+    let parser = XMLParser(stream: InputStream(data: data))
     parser.shouldResolveExternalEntities = false
     parser.delegate = handler
     if !parser.parse() || handler.problem != nil {
@@ -97,6 +106,14 @@ package enum WorkoutsGPX {
         distance += Self.distance(from: track.points[index - 1], to: track.points[index])
       }
       let name = track.name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      guard distance <= maximumDistance else {
+        throw invalid(
+          track.line, 1,
+          "the track\(name.isEmpty ? "" : " " + quoted(name)) is \(Self.grouped(distance)) km "
+            + "long, more than the \(Self.grouped(maximumDistance)) km a workout can be — its "
+            + "points are far apart or out of order; remove the stray points, or split it into "
+            + "tracks (<trk>) of less than \(Self.grouped(maximumDistance)) km")
+      }
       do {
         let workout = try Workout(
           id: makeID(), name: name.isEmpty ? fileName : name, distance: distance, date: date)
@@ -106,6 +123,17 @@ package enum WorkoutsGPX {
       }
     }
     return WorkoutsImport(file: path, rows: rows)
+  }
+
+  /// `kilometres` rounded to a whole number, its thousands separated by commas: "33,358,413".
+  private static func grouped(_ kilometres: Double) -> String {
+    let digits = String(Int(kilometres.rounded()))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return result
   }
 
   /// The parser's error in words.

@@ -46,20 +46,65 @@ struct Terminal: Sendable {
     usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
-  /// `text` with every control character (escape sequences included) and every
-  /// bidirectional override shown as `\u{…}`, so that data printed cannot move the
-  /// cursor, change colours or reorder what the terminal shows.
+  /// `text` with every control character (escape sequences included), every bidirectional
+  /// override and every invisible formatting character (zero-width spaces, soft hyphens,
+  /// byte order marks, line and paragraph separators) shown as `\u{…}`, so that data printed
+  /// cannot move the cursor, change colours, reorder what the terminal shows or hide a
+  /// character. Kept as they are, since they only join what is around them: a zero-width
+  /// joiner or non-joiner between two characters that are not ASCII (emoji sequences such
+  /// as 👩‍💻, Persian and Indic words), and the tags of an emoji flag (🏴 and the tags after it).
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
   static func escaped(_ text: String) -> String {
+    escaped(text, after: nil, before: nil)
+  }
+
+  /// `text` escaped as ``escaped(_:)`` escapes it where `previous` comes before it and
+  /// `following` after it: a piece of a longer text.
+  private static func escaped(
+    _ text: String, after previous: Unicode.Scalar?, before following: Unicode.Scalar?
+  ) -> String {
     var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+    var previous = previous
+    var inFlag = false
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      index = scalars.index(after: index)
+      let next = index < scalars.endIndex ? scalars[index] : following
+      if scalar.value == 0x1F3F4 { inFlag = true }
+      if isHidden(scalar, between: previous, and: next, inFlag: inFlag) {
         result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-      default:
+      } else {
         result.unicodeScalars.append(scalar)
       }
+      if !(0xE0020...0xE007F).contains(scalar.value) && scalar.value != 0x1F3F4 { inFlag = false }
+      previous = scalar
     }
     return result
+  }
+
+  /// Whether ``escaped(_:)`` shows `scalar`, between `previous` and `next`, as `\u{…}`.
+  private static func isHidden(
+    _ scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?,
+    inFlag: Bool
+  ) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x20...0x7E: return false
+    case 0x200C, 0x200D:
+      // A joiner between two visible characters that are not ASCII joins them.
+      guard let previous, let next, !previous.isASCII, !next.isASCII else { return true }
+      return [previous, next].contains { isHidden($0, between: nil, and: nil, inFlag: false) }
+    case 0xE0020...0xE007F:
+      return !inFlag
+    default:
+      switch scalar.properties.generalCategory {
+      case .format, .lineSeparator, .paragraphSeparator: return true
+      default: return false
+      }
+    }
   }
 
   /// A setting's key as ``escaped(_:)`` shows text, and more, so that two different keys
@@ -106,7 +151,7 @@ struct Terminal: Sendable {
     }
   }
 
-  /// `text` with control characters escaped (see ``escaped(_:)``), cut to at most `width`
+  /// `text` escaped (see ``escaped(_:)``), cut to at most `width`
   /// columns with "…" at the end when it is wider, and the columns it takes then.
   ///
   /// - Complexity: O(`width`): a cell of 50 MB costs what its first line's worth does.
@@ -122,8 +167,15 @@ struct Terminal: Sendable {
     }
     var pieces: [(text: String, width: Int)] = []
     var used = 0
-    for character in text {
-      let piece = escaped(String(character))
+    var previous: Unicode.Scalar?
+    var characters = text.makeIterator()
+    var current = characters.next()
+    while let character = current {
+      let next = characters.next()
+      let piece = escaped(
+        String(character), after: previous, before: next?.unicodeScalars.first)
+      previous = character.unicodeScalars.last
+      current = next
       let pieceWidth = Self.width(piece)
       pieces.append((piece, pieceWidth))
       used += pieceWidth

@@ -11,6 +11,18 @@ struct Window: Codable, Sendable, Equatable, SettingValue {
   var opened: Date
 }
 
+/// A `Codable` value that nests as deep as it is made.
+struct Tree: Codable, Sendable, Equatable, SettingValue {
+  var children: [Tree] = []
+
+  /// A tree of `depth` levels, one child each.
+  static func deep(_ depth: Int) -> Tree {
+    var tree = Tree()
+    for _ in 1..<depth { tree = Tree(children: [tree]) }
+    return tree
+  }
+}
+
 /// An enumeration with `Int` raw values that is not `CaseIterable`.
 enum Level: Int, Sendable, SettingValue {
   case low = 1
@@ -211,6 +223,65 @@ struct SettingValueTypesTests {
       try settings.set(\.lastSync, to: Date(timeIntervalSinceReferenceDate: 1e15))
     }
     #expect(settings.state.values.isEmpty)
+  }
+
+  @Test("a value the file cannot hold as it is is refused before anything is stored, never a trap")
+  func unstorable() throws {
+    let start = Date(timeIntervalSinceReferenceDate: 0)
+    let due = SettingsKey<Date?>("due", default: nil, summary: "Due")
+    let day = SettingsKey<Date>("day", default: start, summary: "Day")
+    let tree = SettingsKey<Tree?>("tree", default: nil, summary: "Tree")
+    let counts = SettingsKey<[Int]>("counts", default: [], summary: "Counts")
+    let ratio = SettingsKey<Double>("ratio", default: 1, summary: "Ratio")
+    let url = folder.file("keys.json")
+    let keys = [
+      AnySettingsKey(due), AnySettingsKey(day), AnySettingsKey(tree), AnySettingsKey(counts),
+      AnySettingsKey(ratio),
+    ]
+    let file = try KeyValueFile(contentsOf: url, keys: keys)
+    try file.set(start, for: due)
+    try file.set(start, for: day)
+    try file.set(Tree.deep(3), for: tree)
+    try file.set([1, 2], for: counts)
+    try file.set(2, for: ratio)
+    let before = file.state
+    let bytes = try Data(contentsOf: url)
+
+    /// Expects `set` to throw a message that contains `words`, and nothing to change.
+    func refused<Value>(
+      _ value: Value, _ key: SettingsKey<Value>, _ words: String,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      let error = #expect(throws: SettingsError.self, sourceLocation: sourceLocation) {
+        try file.set(value, for: key)
+      }
+      #expect(
+        error?.description.contains(words) == true, "\(String(describing: error))",
+        sourceLocation: sourceLocation)
+      #expect(file.state == before, sourceLocation: sourceLocation)
+      #expect((try? Data(contentsOf: url)) == bytes, sourceLocation: sourceLocation)
+    }
+    let far = Date(timeIntervalSinceReferenceDate: 1e15)
+    let nan = Date(timeIntervalSinceReferenceDate: .nan)
+    refused(far, due, "a date must be in the years 1 to 9999")
+    refused(nan, due, #""nan seconds after 2001" cannot be written"#)
+    refused(far, day, #""1000000000000000 seconds after 2001" cannot be written"#)
+    refused(nan, day, "a date must be in the years 1 to 9999")
+    refused(Tree.deep(600), tree, "\"a value of type Optional<Tree>\" cannot be written")
+    // A tree of depth d nests 2d levels of JSON.
+    refused(Tree.deep(252), tree, "nests deeper than 500 levels")
+    refused(Array(0...Int.maxElements), counts, "has 100001 elements, more than the 100000")
+    refused(.nan, ratio, "is not a number a settings file can hold")
+    refused(.infinity, ratio, "is not a number a settings file can hold")
+    // What is stored reads back the same, from the file.
+    try file.set(Tree.deep(250), for: tree)
+    try file.set(Array(0..<Int.maxElements), for: counts)
+    let reopened = try KeyValueFile(contentsOf: url, keys: keys)
+    #expect(reopened.value(for: tree) == Tree.deep(250))
+    #expect(reopened.value(for: counts) == Array(0..<Int.maxElements))
+    #expect(reopened.value(for: due) == start)
+    try file.set(Date?.none, for: due)
+    #expect(file.state.values["due"] == nil, "nil still removes the key")
   }
 
   @Test(

@@ -373,6 +373,56 @@ struct WorkoutsImportFormatsTests {
     #expect(error?.description.hasSuffix("nothing was imported") == true)
   }
 
+  @Test("a GPX file of 10 MB or more is read, up to the import's limit")
+  func largeGPX() throws {
+    // libxml2 refuses one part of its input of 10 MB or more: a track of a week at a point a
+    // second, just under the limit of an import, made here rather than kept in Fixtures.
+    let head = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><name>Week</name><trkseg>\n"
+    let tail = "</trkseg></trk></gpx>\n"
+    let pair =
+      "<trkpt lat=\"0\" lon=\"0\"><time>2026-11-29T07:30:00Z</time></trkpt>\n"
+      + "<trkpt lat=\"0\" lon=\"0.00001\"><time>2026-11-29T07:30:01Z</time></trkpt>\n"
+    let pairs =
+      (WorkoutsImporter.maximumFileSize - head.utf8.count - tail.utf8.count)
+      / pair.utf8.count
+    let text = head + String(repeating: pair, count: pairs) + tail
+    #expect(text.utf8.count > WorkoutsImporter.maximumFileSize - pair.utf8.count)
+    #expect(text.utf8.count <= WorkoutsImporter.maximumFileSize)
+    let file = folder.write(text, to: "week.gpx")
+    let imported = try read([file], WorkoutsImportOptions())
+    #expect(imported.rows.map(\.workout.name) == ["Week"])
+    let step = WorkoutsGPX.distance(from: (0, 0), to: (0, 0.00001))
+    #expect(abs(imported.rows[0].workout.distance - Double(2 * pairs - 1) * step) < 1e-6)
+  }
+
+  @Test("a GPX track longer than any workout is refused, named, with the fix")
+  func farGPX() {
+    // Points that jump half round the Earth: 7 × 20,015 km.
+    var text = "<gpx><trk><name>Zigzag</name><trkseg>\n"
+    for index in 0..<8 {
+      text +=
+        "<trkpt lat=\"0\" lon=\"\(index % 2 == 0 ? 0 : 180)\">"
+        + "<time>2026-11-29T07:30:00Z</time></trkpt>\n"
+    }
+    let file = folder.write(text + "</trkseg></trk></gpx>\n", to: "zigzag.gpx")
+    let error = #expect(throws: WorkoutsImportError.self) {
+      try read([file], WorkoutsImportOptions())
+    }
+    #expect(
+      error?.description
+        == file.path + ": line 1, column 1: the track \"Zigzag\" is 140,106 km long, more than "
+        + "the 100,000 km a workout can be — its points are far apart or out of order; remove "
+        + "the stray points, or split it into tracks (<trk>) of less than 100,000 km; nothing "
+        + "was imported")
+    let unnamed = folder.write(
+      text.replacingOccurrences(of: "<name>Zigzag</name>", with: "") + "</trkseg></trk></gpx>",
+      to: "unnamed.gpx")
+    let second = #expect(throws: WorkoutsImportError.self) {
+      try read([unnamed], WorkoutsImportOptions())
+    }
+    #expect(second?.description.contains("the track is 140,106 km long") == true)
+  }
+
   @Test("a billion laughs is refused at once, before any expansion")
   func billionLaughs() {
     var entities = "<!ENTITY lol0 \"lol\">"
