@@ -129,10 +129,12 @@ final class FileWatcher {
         relevant = true
         rearm = true
       } else if let name = event.name {
-        // A name on the way to the file, or a sync engine's conflict copy of one.
+        // A name on the way to the file, or a sync engine's conflict copy of one (maybe
+        // spelled in another case: the store then checks whether it is one).
         guard let folder = folders[event.watch],
           let known = names[folder],
-          known.contains(name) || known.contains(where: { ConflictCopies.isCopy(name, of: $0) })
+          known.contains(name)
+            || known.contains(where: { ConflictCopies.original(ofCopy: name, of: $0) != nil })
         else { continue }
         relevant = true
         // A link on the way may point elsewhere now.
