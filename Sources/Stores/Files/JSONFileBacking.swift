@@ -243,7 +243,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   ///
   /// A copy that cannot be merged is read once per change of it: it is remembered with its
   /// identity (device, inode, size, modification and change times), and while it keeps it, it
-  /// is reported again without being read. A copy larger than ``copySizeLimit(of:in:)`` is
+  /// is reported again without being read — unless a change could keep that identity (where
+  /// the folder's change times are coarse and the copy's is recent, see ``FileVersion``): such a
+  /// copy is read again until its change time is safely old. A copy larger than
+  /// ``copySizeLimit(of:in:)`` is
   /// refused without being read. O(entries of the folder), plus one `lstat` per copy and one
   /// read of each copy that is new or changed.
   private func mergeCopies(
@@ -273,7 +276,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         merged.append(copy)
       } catch {
         notMerged.append(error)
-        if let identity { refused[copy] = RefusedCopy(identity: identity, error: error) }
+        if let identity, folder.changeTimesAreExact == true || Self.isSafelyOld(identity) {
+          refused[copy] = RefusedCopy(identity: identity, error: error)
+        }
       }
     }
     refusedCopies = refused
@@ -295,6 +300,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private static func copySizeLimit(of name: String, in folder: String) -> Int64 {
     let size = entryIdentity((folder as NSString).appendingPathComponent(name))?.size ?? 0
     return max(64 << 20, size.multipliedReportingOverflow(by: 4).partialValue)
+  }
+
+  /// Whether the change time of the file of `identity` is old enough that any change to the
+  /// file, however coarse the file system's clock, would change it (see ``FileVersion``).
+  private static func isSafelyOld(_ identity: FileIdentity) -> Bool {
+    let changed = Double(identity.changed.tv_sec) + Double(identity.changed.tv_nsec) / 1e9
+    return Date().timeIntervalSince1970 - changed >= FileVersion.safeAge
   }
 
   /// The identity of the entry at `path` (a link itself, not followed), or `nil` when there
