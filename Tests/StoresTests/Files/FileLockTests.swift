@@ -4,7 +4,7 @@ import Testing
 
 @testable import Stores
 
-@Suite("Opening the locked data file")
+@Suite("Locking the data file: every loop over an identity ends at the deadline")
 @MainActor
 struct FileLockTests {
   let folder = TemporaryFolder()
@@ -55,5 +55,29 @@ struct FileLockTests {
     }
     #expect(file != nil)
     #expect(checks == 2)
+  }
+
+  @Test("a lock file that is never the one at its path after locking ends at the deadline")
+  func lockFileThatNeverAgrees() throws {
+    let url = folder.file("todos.json")
+    let dataFolder = try DataFolder(opening: folder.url.path, for: url.path)
+    var checks = 0
+    var ran = false
+    let error = #expect(throws: StoreFileError.self) {
+      try FileLock.withLock(
+        of: "todos.json", in: dataFolder, timeout: .zero, path: url.path,
+        isAtItsPath: { descriptor, name, folder in
+          checks += 1
+          // A faked `stat`: never the file at the path (truthful after 1,000 checks, so that
+          // a loop that ignores the deadline fails this test rather than hanging it).
+          return checks > 1_000 && FileLock.isStillAtItsPath(descriptor, name, folder)
+        },
+        { _ in ran = true })
+    }
+    #expect(
+      error?.problem
+        == .lockTimedOut(lock: folder.file("todos.json.lock").path, holder: nil, waited: .zero))
+    #expect(checks == 1)
+    #expect(!ran)
   }
 }
