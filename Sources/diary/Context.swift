@@ -39,7 +39,8 @@ struct Context {
 
   /// `store`, the one on `file`, with the conflict copies a sync engine left beside the file
   /// merged in: says so in one line on standard error, and warns once about each copy that
-  /// cannot be merged.
+  /// cannot be merged — about the first ``warnedCopies``, then in one line about how many more
+  /// there are (`diary sync status` lists them all).
   private func merged<S: Store>(_ store: S, _ file: URL) throws -> S
   where S.State: PersistentState {
     try store.refresh()
@@ -52,9 +53,19 @@ struct Context {
         "diary: merged \(copies) into \(file.lastPathComponent): \(report.merged.joined(separator: ", "))"
       )
     }
-    for problem in report.notMerged {
+    for problem in report.notMerged.prefix(Self.warnedCopies) {
       output.message("diary: warning: \(DiaryError(problem).message); it is left as it is")
+    }
+    let more = report.notMerged.count - Self.warnedCopies
+    if more > 0 {
+      output.message(
+        "diary: warning: and \(more) more conflict \(more == 1 ? "copy" : "copies") of "
+          + "\(Terminal.escaped(file.lastPathComponent)) cannot be merged; "
+          + "`diary sync status` lists them")
     }
     return store
   }
+
+  /// How many copies that cannot be merged a command names in a warning of their own.
+  static let warnedCopies = 3
 }

@@ -75,7 +75,7 @@ struct DiaryError: Error, Equatable {
 
   private static func exitCode(for error: StoreFileError) -> ExitCode {
     switch error.problem {
-    case .malformedJSON, .invalidContent, .cannotEncode, .newerVersion: .dataError
+    case .malformedJSON, .invalidContent, .cannotEncode, .newerVersion, .tooLarge: .dataError
     case .notARegularFile, .cannotRead, .tooManyLinks: .noInput
     case .cannotCreateFolder, .unsafeLockFile, .unsafeDataFile, .folderReplaced: .cannotCreate
     case .lockTimedOut, .cannotWaitForLock: .temporaryFailure

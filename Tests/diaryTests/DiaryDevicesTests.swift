@@ -43,6 +43,47 @@ struct DiaryDevicesTests {
     #expect(laptop.names.contains(copy))
   }
 
+  @Test("many copies that cannot be merged: three warnings, then one line for the rest")
+  func warnsOfManyBrokenCopiesInFewLines() throws {
+    let diary = DiaryProcess(folder: laptop.url)
+    #expect(diary.run("todos", "add", "Buy milk").exitCode == 0)
+    for index in 0..<20 {
+      try Data("{".utf8).write(
+        to: laptop.file("todos (conflicted copy 2026-12-01 1350\(10 + index)).json"))
+    }
+    let result = diary.run("todos", "add", "Call Ann")
+    #expect(result.exitCode == 0)
+    let lines = result.errorOutput.split(separator: "\n")
+    #expect(lines.count == 4, "\(result.errorOutput)")
+    #expect(lines.prefix(3).allSatisfy { $0.hasPrefix("diary: warning: ") })
+    let summary =
+      "diary: warning: and 17 more conflict copies of todos.json cannot be merged; "
+      + "`diary sync status` lists them"
+    #expect(lines.last.map(String.init) == summary)
+    let status = diary.run("sync", "status")
+    #expect(status.output.contains("20 copies not merged"))
+    let listed = status.output.split(separator: "\n").filter { $0.hasPrefix("Not merged: ") }
+    #expect(listed.count == 20)
+  }
+
+  @Test("a 2 GB file named as a copy is refused unread, with a warning, by every command")
+  func refusesAHugeCopy() throws {
+    let diary = DiaryProcess(folder: laptop.url)
+    #expect(diary.run("todos", "add", "Buy milk").exitCode == 0)
+    let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
+    try Data().write(to: laptop.file(copy))
+    // Sparse: it takes no disk, but reading it would take 2 GB of memory.
+    #expect(truncate(laptop.file(copy).path, 2_000_000_000) == 0)
+    let result = diary.run("todos", "add", "Call Ann")
+    #expect(result.exitCode == 0)
+    #expect(
+      result.errorOutput
+        == "diary: warning: \(laptop.file(copy).path): 2 GB, more than the 67.1 MB read from a "
+        + "conflict copy of this file — it is not read; move it away or remove it; it is left as "
+        + "it is\n")
+    #expect(diary.run("todos", "list").output.contains("Call Ann"))
+  }
+
   @Test("sync status names this device — the same on every run, kept outside the data folder")
   func status() throws {
     var diary = DiaryProcess(folder: laptop.url)

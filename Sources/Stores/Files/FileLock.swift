@@ -34,9 +34,14 @@ enum FileLock {
   ///   ``StoreFileError/Problem/unsafeLockFile(lock:)`` when the lock file is a link, has
   ///   other names, is another user's or is not a regular file;
   ///   ``StoreFileError/Problem/cannotWaitForLock(lock:errno:)`` when no thread can wait for
-  ///   it; `cannotWrite` when it cannot be created; and whatever `body` throws.
+  ///   it; `cannotWrite` when it cannot be created; and whatever `body` throws. A lock file
+  ///   that is never the one at its path after locking (a tool that fakes `stat`) is tried
+  ///   again until the deadline only, then `lockTimedOut` too.
+  /// - Parameter isAtItsPath: Whether the lock file locked at a descriptor is the one with
+  ///   its name in the folder now (a seam for tests, which fake it).
   static func withLock<Result>(
     of name: String, in folder: DataFolder, timeout: Duration, path: String,
+    isAtItsPath: (Int32, String, DataFolder) -> Bool = isStillAtItsPath,
     _ body: (ContinuousClock.Instant) throws -> Result
   ) throws -> Result {
     let lockName = name + ".lock"
@@ -48,7 +53,13 @@ enum FileLock {
       let hold = try wait(
         for: descriptor, until: deadline, timeout: timeout, lockPath: lockPath, path: path)
       defer { hold?.release() }
-      guard isStillAtItsPath(descriptor, lockName, in: folder) else { continue }
+      guard isAtItsPath(descriptor, lockName, folder) else {
+        guard ContinuousClock.now < deadline else {
+          throw StoreFileError(
+            path: path, problem: .lockTimedOut(lock: lockPath, holder: nil, waited: timeout))
+        }
+        continue
+      }
       return try body(deadline)
     }
   }
@@ -158,7 +169,7 @@ enum FileLock {
   }
 
   /// Whether the file locked at `descriptor` is the one named `name` in `folder` now.
-  private static func isStillAtItsPath(_ descriptor: Int32, _ name: String, in folder: DataFolder)
+  static func isStillAtItsPath(_ descriptor: Int32, _ name: String, _ folder: DataFolder)
     -> Bool
   {
     var locked = stat()

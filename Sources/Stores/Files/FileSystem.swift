@@ -45,10 +45,19 @@ enum FileSystem {
   /// This guards against a writer whose lock file someone deleted while it held it: another
   /// writer then takes a new lock file, but not this lock, which the first holds on the file
   /// it is about to replace until it has replaced it. (Where the file system has no `flock`,
-  /// the file is returned unlocked.)
+  /// the file is returned unlocked.) A file replaced meanwhile is opened again, until
+  /// `deadline`: where the file and its path never agree (a tool that fakes `stat`), the wait
+  /// ends there like any wait for the lock, rather than spinning.
+  ///
+  /// - Parameter identityAtPath: What names the file at the path now: the identity of `name`
+  ///   in `folder` (a seam for tests, which fake it).
+  /// - Throws: ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)`` past `deadline`,
+  ///   naming the data file; what opening, locking or checking the file throws.
   static func openLocked(
     _ name: String, in folder: DataFolder, until deadline: ContinuousClock.Instant,
-    timeout: Duration, path: String
+    timeout: Duration, path: String,
+    identityAtPath: (String, DataFolder, String) throws(StoreFileError) -> FileIdentity? =
+      identity(of:in:path:)
   ) throws(StoreFileError) -> OpenFile? {
     while true {
       guard let file = try OpenFile(name, in: folder.descriptor, path: path) else { return nil }
@@ -61,7 +70,11 @@ enum FileSystem {
         guard case .cannotWrite = error.problem else { throw error }
         return file
       }
-      if try identity(of: name, in: folder, path: path) == file.identity { return file }
+      if try identityAtPath(name, folder, path) == file.identity { return file }
+      guard ContinuousClock.now < deadline else {
+        throw StoreFileError(
+          path: path, problem: .lockTimedOut(lock: lockPath, holder: nil, waited: timeout))
+      }
     }
   }
 

@@ -11,8 +11,10 @@ import Foundation
 /// path given and of every link on the way to the file (and, on Apple platforms, the file
 /// itself too, for writes in place; see ``FolderEvents``). Each path is watched as the thing
 /// that is there now: when a folder is renamed or made anew, the old watch ends (in the
-/// kernel too) and the new one starts. While a path cannot be watched, it polls twice a
-/// second until it can.
+/// kernel too) and the new one starts — also when the new folder has the removed one's inode
+/// number (`rm -rf dir; mkdir dir` on ext4), since a watch the system ended is never kept.
+/// While a path cannot be watched (a folder not made yet), it polls twice a second until it
+/// can.
 ///
 /// Bursts are coalesced: the handler runs a few milliseconds after the first event, then at
 /// most once per ``minimumInterval`` — or per twice the time the handler last took, if
@@ -118,14 +120,21 @@ final class FileWatcher {
     var relevant = false
     var rearm = false
     for event in events {
+      if event.ended {
+        // The system ended the watch (its folder was removed): whatever is at its path now,
+        // even a new folder with the old one's inode number, is watched anew.
+        forget(event.watch)
+      }
       if event.mayBeGone {
         relevant = true
         rearm = true
       } else if let name = event.name {
-        // A name on the way to the file, or a sync engine's conflict copy of one.
+        // A name on the way to the file, or a sync engine's conflict copy of one (maybe
+        // spelled in another case: the store then checks whether it is one).
         guard let folder = folders[event.watch],
           let known = names[folder],
-          known.contains(name) || known.contains(where: { ConflictCopies.isCopy(name, of: $0) })
+          known.contains(name)
+            || known.contains(where: { ConflictCopies.original(ofCopy: name, of: $0) != nil })
         else { continue }
         relevant = true
         // A link on the way may point elsewhere now.
@@ -136,6 +145,14 @@ final class FileWatcher {
     }
     if rearm { arm() }
     if relevant { schedule() }
+  }
+
+  /// Forgets `watch`, which the system ended: no path keeps it, so the next arming watches
+  /// what is there anew.
+  private func forget(_ watch: Int32) {
+    watched = watched.filter { $0.value.watch != watch }
+    watches.removeAll { $0 == watch }
+    folders[watch] = nil
   }
 
   /// Runs the handler soon: after the settle time, and no sooner than the interval after its

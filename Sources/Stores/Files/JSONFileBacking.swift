@@ -67,6 +67,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private let encode: (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
   /// What the last write keeps for the next (see ``StateSync/WriteCache``).
   private let writeCache = Sync.makeWriteCache()
+  /// The conflict copies beside the file that could not be merged, by name: the identity each
+  /// had when it was refused, and why. While a copy keeps that identity it is not read again,
+  /// only reported again (see ``mergeCopies(of:in:into:_:)``).
+  private var refusedCopies: [String: RefusedCopy] = [:]
 
   private init(
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
@@ -320,27 +324,97 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   /// Reads each conflict copy of `name` in `folder` and merges it into `state` and `stamps`;
   /// returns the copies merged, and the errors of those that are not valid files of this
-  /// state (left where they are). O(entries of the folder) when there are none.
+  /// state (left where they are).
+  ///
+  /// A copy that cannot be merged is read once per change of it: it is remembered with its
+  /// identity (device, inode, size, modification and change times), and while it keeps it, it
+  /// is reported again without being read — unless a change could keep that identity (where
+  /// the folder's change times are coarse and the copy's is recent, see ``FileVersion``): such a
+  /// copy is read again until its change time is safely old. A copy larger than
+  /// ``copySizeLimit(of:in:)`` is
+  /// refused without being read. O(entries of the folder), plus one `lstat` per copy and one
+  /// read of each copy that is new or changed.
   private func mergeCopies(
     of name: String, in folder: DataFolder, into state: inout State, _ stamps: inout Sync
   ) -> (merged: [String], notMerged: [StoreFileError]) {
     guard Sync.self != NoSync<State>.self else { return ([], []) }
     var merged: [String] = []
     var notMerged: [StoreFileError] = []
-    for copy in ConflictCopies.copies(of: name, inFolder: folder.path) {
+    var refused: [String: RefusedCopy] = [:]
+    let copies = ConflictCopies.copies(of: name, inFolder: folder.path)
+    let limit = copies.isEmpty ? 0 : Self.copySizeLimit(of: name, in: folder.path)
+    for copy in copies {
       let copyPath = (folder.path as NSString).appendingPathComponent(copy)
+      let identity = Self.entryIdentity(copyPath)
+      if let known = refusedCopies[copy], let identity, known.identity == identity {
+        notMerged.append(known.error)
+        refused[copy] = known
+        continue
+      }
       do throws(StoreFileError) {
-        guard let (data, _) = try FileSystem.read(copy, in: folder.descriptor, path: copyPath)
-        else { continue }
-        let other = try decode(data, copyPath)
+        guard let file = try OpenFile(copy, in: folder.descriptor, path: copyPath) else {
+          continue
+        }
+        let other = try decode(try file.contents(path: copyPath, limit: limit), copyPath)
         (state, stamps) = Sync.merge(
           (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
         merged.append(copy)
       } catch {
         notMerged.append(error)
+        if let identity, folder.changeTimesAreExact == true || Self.isSafelyOld(identity) {
+          refused[copy] = RefusedCopy(identity: identity, error: error)
+        }
       }
     }
+    refusedCopies = refused
     return (merged, notMerged)
+  }
+
+  /// A conflict copy that could not be merged, as it was then.
+  private struct RefusedCopy {
+    /// The copy's identity when it was refused.
+    var identity: FileIdentity
+    /// Why it was refused.
+    var error: StoreFileError
+  }
+
+  /// The most bytes read from a conflict copy of the file `name` in the folder at `folder`:
+  /// four times the file's size, and at least 64 MiB. A copy is another device's version of
+  /// the file, which differs from it by what that device changed meanwhile; one far larger is
+  /// not read into memory (a 2 GB file named as a copy cost every action 4 GB and 20 s).
+  private static func copySizeLimit(of name: String, in folder: String) -> Int64 {
+    let size = entryIdentity((folder as NSString).appendingPathComponent(name))?.size ?? 0
+    return max(64 << 20, size.multipliedReportingOverflow(by: 4).partialValue)
+  }
+
+  /// Whether the change time of the file of `identity` is old enough that any change to the
+  /// file, however coarse the file system's clock, would change it (see ``FileVersion``).
+  private static func isSafelyOld(_ identity: FileIdentity) -> Bool {
+    let changed = Double(identity.changed.tv_sec) + Double(identity.changed.tv_nsec) / 1e9
+    return Date().timeIntervalSince1970 - changed >= FileVersion.safeAge
+  }
+
+  /// The identity of the entry at `path` (a link itself, not followed), or `nil` when there
+  /// is none.
+  private static func entryIdentity(_ path: String) -> FileIdentity? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return FileIdentity(info)
+  }
+
+  /// Whether a copy among `copies` of the folder at `folder` is new or changed since it was
+  /// refused: one to read and merge. Reports the others, still refused, in ``mergeReport``.
+  /// One `lstat` per copy.
+  private func hasCopiesToRead(_ copies: [String], inFolder folder: String) -> Bool {
+    var notMerged: [StoreFileError] = []
+    for copy in copies {
+      guard let known = refusedCopies[copy],
+        Self.entryIdentity((folder as NSString).appendingPathComponent(copy)) == known.identity
+      else { return true }
+      notMerged.append(known.error)
+    }
+    mergeReport.notMerged = notMerged
+    return false
   }
 
   /// Reads each conflict version the platform keeps of the file at `target` (see
@@ -374,14 +448,15 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
     let folderPath = Self.folderPath(of: target)
     let name = (target as NSString).lastPathComponent
+    mergeReport = MergeReport()
     if Sync.self != NoSync<State>.self,
-      !ConflictCopies.copies(of: name, inFolder: folderPath).isEmpty
+      hasCopiesToRead(ConflictCopies.copies(of: name, inFolder: folderPath), inFolder: folderPath)
         || !conflictVersions.unresolved(URL(fileURLWithPath: target)).isEmpty
     {
-      // Copies to merge: under the lock, written back.
+      // Copies to merge: under the lock, written back. (Copies refused before and unchanged
+      // since are only reported: they need no lock.)
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
     }
-    mergeReport = MergeReport()
     let identity = try FileSystem.identity(of: target)
     guard
       try !isCurrent(

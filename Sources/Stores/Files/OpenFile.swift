@@ -42,11 +42,25 @@ final class OpenFile {
   }
 
   /// Every byte of the file, from its start.
-  func contents(path: String) throws(StoreFileError) -> Data {
+  ///
+  /// - Parameter limit: The most bytes read: a file larger than that when opened, or that
+  ///   grows past it while read, is refused with ``StoreFileError/Problem/tooLarge(size:limit:)``
+  ///   having read at most `limit` + 1 bytes. No limit by default.
+  func contents(path: String, limit: Int64 = .max) throws(StoreFileError) -> Data {
+    guard identity.size <= limit else {
+      throw StoreFileError(path: path, problem: .tooLarge(size: identity.size, limit: limit))
+    }
     var bytes = [UInt8](repeating: 0, count: max(Int(identity.size), 0) + 1)
     var count = 0
     while true {
-      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+      if Int64(count) > limit {
+        throw StoreFileError(path: path, problem: .tooLarge(size: Int64(count), limit: limit))
+      }
+      if count == bytes.count {
+        // At most up to `limit` + 1 bytes (`count` is at least 1 here: no overflow).
+        let more = min(Int64(bytes.count), limit - Int64(count) + 1)
+        bytes.append(contentsOf: repeatElement(0, count: Int(more)))
+      }
       let read = bytes.withUnsafeMutableBytes {
         pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count))
       }

@@ -43,6 +43,10 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The folder `folder` that held the file while the store was open was replaced by a
     /// symbolic link or by something of another owner; writing there would follow it.
     case folderReplaced(folder: String)
+    /// The file is `size` bytes (at least), more than the `limit` read from such a file: a
+    /// sync engine's conflict copy far larger than its data file can be. It was not read
+    /// (beyond the limit), and is left as it is.
+    case tooLarge(size: Int64, limit: Int64)
   }
 
   /// The path of the data file concerned.
@@ -111,6 +115,11 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     case .folderReplaced(let folder):
       return "\(path): the folder \(folder) was replaced since the store opened it — "
         + "open the store again"
+    case .tooLarge(let size, let limit):
+      var (shown, most) = (Self.bytes(size), Self.bytes(limit))
+      if shown == most { (shown, most) = ("\(size) bytes", "\(limit) bytes") }
+      return "\(path): \(shown), more than the \(most) read from a conflict copy of this file "
+        + "— it is not read; move it away or remove it"
     }
   }
 
@@ -123,6 +132,17 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
     while fraction.hasSuffix("0") { fraction.removeLast() }
     return "\(seconds).\(fraction)"
+  }
+
+  /// `count` bytes as people read them: `512 bytes`, `64 MB`, `2.1 GB` (decimal units).
+  static func bytes(_ count: Int64) -> String {
+    let units: [(Double, String)] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+    guard let (size, unit) = units.first(where: { Double(count) >= $0.0 }) else {
+      return "\(count) bytes"
+    }
+    let value = Double(count) / size
+    let rounded = (value * 10).rounded() / 10
+    return "\(rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) \(unit)"
   }
 
   private static func explain(_ errno: Int32) -> String {

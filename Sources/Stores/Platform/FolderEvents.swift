@@ -24,7 +24,11 @@ import Foundation
 ///   (``watchesFilesThemselves``).
 ///
 /// Events are delivered on the main queue; a watch's folder removed or renamed is reported
-/// (``Event/mayBeGone``), and the watcher then watches its path anew.
+/// (``Event/mayBeGone``), and the watcher then watches its path anew. A watch the system
+/// ended — its folder was removed: inotify's `IN_IGNORED`, a dispatch source's `.delete` — is
+/// reported (``Event/ended``) and forgotten, here and by the watcher: a folder made anew at the
+/// same path is watched anew even when it has the removed folder's inode number, as ext4 and
+/// others give it when the folder is made right after the removal.
 final class FolderEvents: @unchecked Sendable {
   /// One event of a watch.
   struct Event {
@@ -35,6 +39,9 @@ final class FolderEvents: @unchecked Sendable {
     /// Whether the watched folder or file itself may have been removed or moved away: the
     /// watcher then checks what is at its paths.
     var mayBeGone: Bool
+    /// Whether the system ended the watch: it reports nothing more, and its users must watch
+    /// the path anew, whatever is there now.
+    var ended = false
   }
 
   typealias Handler = @MainActor @Sendable ([Event]) -> Void
@@ -85,7 +92,8 @@ final class FolderEvents: @unchecked Sendable {
         for watch in watches {
           for (user, handler) in users[watch] ?? [:] {
             byUser[user, default: (handler, [])].1.append(
-              Event(watch: watch, name: event.name, mayBeGone: event.mayBeGone))
+              Event(
+                watch: watch, name: event.name, mayBeGone: event.mayBeGone, ended: event.ended))
           }
         }
       }
@@ -153,8 +161,9 @@ final class FolderEvents: @unchecked Sendable {
           // The queue overflowed (`IN_Q_OVERFLOW`, of watch -1): anything may have changed.
           let mayBeGone =
             event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW) != 0
-          events.append(Event(watch: event.wd, name: name, mayBeGone: mayBeGone))
-          if event.mask & UInt32(IN_IGNORED) != 0 { ended.append(event.wd) }
+          let isEnd = event.mask & UInt32(IN_IGNORED) != 0
+          events.append(Event(watch: event.wd, name: name, mayBeGone: mayBeGone, ended: isEnd))
+          if isEnd { ended.append(event.wd) }
           offset += MemoryLayout<inotify_event>.size + Int(event.len)
         }
       }
@@ -176,8 +185,20 @@ final class FolderEvents: @unchecked Sendable {
         fileDescriptor: descriptor, eventMask: [.write, .extend, .attrib, .rename, .delete],
         queue: .main)
       // Any event may be the folder's own rename or removal, which the watcher tells apart.
+      // A removed folder's or file's source never fires again: it ends here (its descriptor
+      // is closed by the cancel handler, after the users forgot it), and is opened anew.
       source.setEventHandler { @Sendable [unowned self] in
-        deliver([Event(watch: descriptor, name: nil, mayBeGone: true)])
+        let removed = lock.withLock { () -> Bool in
+          guard let source = sources[descriptor], source.data.contains(.delete) else {
+            return false
+          }
+          sources[descriptor] = nil
+          source.cancel()
+          return true
+        }
+        deliver(
+          [Event(watch: descriptor, name: nil, mayBeGone: true, ended: removed)],
+          ended: removed ? [descriptor] : [])
       }
       source.setCancelHandler { @Sendable in close(descriptor) }
       sources[descriptor] = source

@@ -322,6 +322,40 @@ struct JSONFileBackingTests {
     #expect(watching.state.notes.count == 1)
   }
 
+  @Test("the watch goes on when its folder is removed and made anew at once (rm -rf; mkdir)")
+  func watchSurvivesTheFolderMadeAnew() async throws {
+    let data = folder.file("data")
+    let url = data.appendingPathComponent("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.trySend(.add(.init(text: "before", date: Date())))
+    try store.watch()
+    // While the main actor waits, the folder goes and comes back (on ext4, with the inode
+    // number it had), with a file in it: the watch of the old folder is gone.
+    try shell(
+      #"rm -rf "$0" && mkdir "$0" && printf '{"version": 1, "notes": []}' > "$0/notes.json""#,
+      data.path)
+    #expect(await eventually { store.state.notes.isEmpty }, "the new folder's file is read")
+    try shell(
+      #"printf '{"version": 1, "notes": [{"date": "2026-11-29T07:30:00Z", "text": "new"}]}' "#
+        + #"> "$0.tmp" && mv "$0.tmp" "$0""#, url.path)
+    #expect(
+      await eventually { store.state.notes.map(\.text) == ["new"] }, "the new folder is watched")
+  }
+
+  @Test("the watch of a folder that does not exist yet starts when it is made")
+  func watchWaitsForTheFolder() async throws {
+    let data = folder.file("later/data")
+    let url = data.appendingPathComponent("notes.json")
+    let store = try NotesStore(contentsOf: url)
+    try store.watch()
+    try shell(
+      #"mkdir -p "$0" && printf '{"version": 1, "notes": [{"date": "2026-11-29T07:30:00Z", "#
+        + #""text": "first"}]}' > "$0/notes.json""#, data.path)
+    #expect(await eventually { store.state.notes.map(\.text) == ["first"] })
+    try shell(#"printf '{"version": 1, "notes": []}' > "$0.tmp" && mv "$0.tmp" "$0""#, url.path)
+    #expect(await eventually { store.state.notes.isEmpty }, "the folder is watched")
+  }
+
   @Test("a burst of 1,000 writes by another writer costs a watching store a few reloads")
   func watchCoalescesBursts() async throws {
     let url = folder.file("todos.json")
@@ -367,5 +401,15 @@ struct JSONFileBackingTests {
     try Data(#"{"notes": [], "version": 1}"#.utf8).write(to: folder.file("a/new.json"))
     #expect(rename(folder.file("a/new.json").path, url.path) == 0)
     #expect(await eventually { store.state.notes.isEmpty }, "the change is seen")
+  }
+
+  /// Runs `script` with `sh -c`, `argument` as its `$0`, and waits for it: another process.
+  func shell(_ script: String, _ argument: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, argument]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(script)")
   }
 }

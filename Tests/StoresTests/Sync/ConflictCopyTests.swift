@@ -31,9 +31,83 @@ struct ConflictCopyTests {
       ("workouts.sync-conflict-20261201-135016-E7BDN4G.json", false),
       ("todos.sync-conflict-2026120-135016-E7BDN4G.json", false), ("todos (1).json", false),
       ("todos.sync-conflict-20261201-135016-E7BDN4G.json.lock", false),
+      // Numbered, copies of copies, older and other spellings.
+      ("todos.sync-conflict-20261201-135016-E7BDN4G (1).json", true),
+      (
+        "todos.sync-conflict-20261201-135016-E7BDN4G.sync-conflict-20261202-101010-ABCDEFG.json",
+        true
+      ),
+      (
+        "todos.sync-conflict-20261201-135016-E7BDN4G (Anna's conflicted copy 2026-12-02).json",
+        true
+      ),
+      ("todos (Anna's conflicted copy 2026-12-01) (Ben's conflicted copy 2026-12-02).json", true),
+      ("todos (conflicted copy 2026-12-01 135016) (2).json", true),
+      ("todos (conflicted copy anna 2026-12-01 135016).json", true),
+      ("todos (Anna (work)'s Conflicted Copy 2026-12-01).json", true),
+      ("todos_conflict-20261201-135016 (1).json", true),
+      ("todos.sync-conflict-20261201-135016.json", true),
+      ("todos (1).sync-conflict-20261201-135016-E7BDN4G.json", false),
+      ("todos (1) (2).json", false), ("todos (copy).json", false),
+      ("todos.sync-conflict-20261201-135016-E7BDN4GX.json", false),
+      ("todos.sync-conflict-20261201-135016-E7BDN4G (1.json", false),
+      ("todos.sync-conflict-20261201-135016-E7BDN4G ().json", false),
+      ("todos.backup.sync-conflict-20261201-135016-E7BDN4G.json", false),
+      ("TODOS.sync-conflict-20261201-135016-E7BDN4G.json", false),
     ])
   func names(name: String, isCopy: Bool) {
     #expect(ConflictCopies.isCopy(name, of: "todos.json") == isCopy)
+  }
+
+  @Test("a copy spelled in another case is a copy of the name so spelled")
+  func otherCase() {
+    let copy = "TODOS.sync-conflict-20261201-135016-E7BDN4G.JSON"
+    #expect(ConflictCopies.original(ofCopy: copy, of: "todos.json") == "TODOS.JSON")
+    #expect(ConflictCopies.original(ofCopy: "todos (1).json", of: "todos.json") == nil)
+    #expect(
+      ConflictCopies.original(ofCopy: "todos_conflict-20261201-135016.json", of: "todos.json")
+        == "todos.json")
+  }
+
+  @Test("a copy spelled in another case is listed only where that spelling names the file")
+  func otherCaseInAFolder() throws {
+    let store = try deviceStore("laptop", in: folder.url)
+    try store.trySend(.addTodo(Todo(title: "Buy milk")))
+    let copy = "TODOS.sync-conflict-20261201-135016-E7BDN4G.json"
+    _ = folder.write("{}", to: copy)
+    let exact = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
+    _ = folder.write("{}", to: exact)
+    // Case matters here (ext4): `TODOS.json` would be another file.
+    #expect(ConflictCopies.copies(of: "todos.json", inFolder: folder.url.path) == [exact])
+    // Where `TODOS.json` names the file itself, as a file system that ignores case does (here
+    // a second name of it stands in for that).
+    #expect(link(folder.file("todos.json").path, folder.file("TODOS.json").path) == 0)
+    #expect(ConflictCopies.copies(of: "todos.json", inFolder: folder.url.path) == [copy, exact])
+    // Another file of that name: not this one's copy.
+    #expect(unlink(folder.file("TODOS.json").path) == 0)
+    _ = folder.write("{}", to: "TODOS.json")
+    #expect(ConflictCopies.copies(of: "todos.json", inFolder: folder.url.path) == [exact])
+  }
+
+  @Test("numbered copies and copies of copies are merged, then removed")
+  func mergesNumberedCopiesAndCopiesOfCopies() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    let copies = [
+      "todos.sync-conflict-20261201-135016-E7BDN4G (1).json",
+      "todos.sync-conflict-20261201-135016-E7BDN4G.sync-conflict-20261202-101010-ABCDEFG.json",
+      "todos (Anna's conflicted copy 2026-12-01) (1).json",
+    ]
+    for (index, copy) in copies.enumerated() {
+      let phoneFile = try phoneVersion(adding: "from copy \(index)")
+      #expect(rename(phoneFile.path, folder.file(copy).path) == 0)
+    }
+    try laptop.refresh()
+    #expect(
+      Set(laptop.todos.map(\.title))
+        == ["Buy milk", "from copy 0", "from copy 1", "from copy 2"])
+    #expect(Set(laptop.core.mergeReport.merged) == Set(copies))
+    for copy in copies { #expect(!FileManager.default.fileExists(atPath: folder.file(copy).path)) }
   }
 
   @Test("another device's version renamed over the file just after a write keeps that write")
