@@ -28,7 +28,8 @@ import Foundation
 ///
 /// A state merged across devices (`Sync` is not ``NoSync``) is written with its stamps: each
 /// change is stamped by this device's ``HybridClock`` against the stored state it met (step
-/// 3), tombstones older than ``Stamp/tombstoneLifetime`` are dropped, and in step 2 the
+/// 3), tombstones are dropped once older than ``Stamp/tombstoneLifetime`` by every writer's
+/// clock (see ``WriterClocks``), and in step 2 the
 /// conflict copies a sync engine left beside the file (see ``ConflictCopies``) are read and
 /// merged in — and removed only once the merge is written. A copy that is not a valid file
 /// of this state stays where it is and is reported.
@@ -173,8 +174,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           if didChange {
             stored.stamps = stored.stamps.stamped(
               before: stored.state, after: state, stamp: clock.stamp())
+            stored.stamps.noteWrite(by: clock.device, at: clock.now)
           }
-          stored.stamps.prune(before: clock.now - Stamp.tombstoneLifetime)
           do {
             stored.version = try FileSystem.replace(
               name, in: folder, creating: file == nil, replacing: file?.identity, path: path

@@ -14,6 +14,8 @@ package struct KeyValuesSync: StateSync {
   var set: [Name: Stamp]
   /// The stamp of each key removed.
   var removed: [Name: Stamp]
+  /// The wall clock of each device at its latest write of the file.
+  package var writers = WriterClocks()
   /// The keys set or removed without a stamp (see ``StateSync/reconcile(with:)``); never
   /// written.
   var unstamped: Set<Name> = []
@@ -69,7 +71,8 @@ package struct KeyValuesSync: StateSync {
       stamp == .origin || version.1.unstamped.contains(name)
         || stamp <= max(known.1.set[name] ?? .origin, known.1.removed[name] ?? .origin)
     }
-    return version.1.set.allSatisfy { isKnown($1, $0) }
+    return version.1.writers.isUnchanged(since: known.1.writers)
+      && version.1.set.allSatisfy { isKnown($1, $0) }
       && version.1.removed.allSatisfy { isKnown($1, $0) }
   }
 
@@ -94,6 +97,7 @@ package struct KeyValuesSync: StateSync {
     _ a: (KeyValues, Self), _ b: (KeyValues, Self)
   ) -> (KeyValues, Self) {
     var (state, sync) = a
+    sync.writers = a.1.writers.merged(with: b.1.writers)
     for (key, value) in b.0.values {
       let name = Name(key)
       let theirs = b.1.set[name] ?? .origin
@@ -147,8 +151,10 @@ extension KeyValuesSync {
   package init(from reader: inout JSONReader) throws(JSONCodingError) {
     var set: [Name: Stamp] = [:]
     var removed: [Name: Stamp] = [:]
+    var writers = WriterClocks()
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
+      case "writers": writers = try WriterClocks(from: &reader)
       case "set", "removed":
         try reader.readMembers { name, reader throws(JSONCodingError) in
           let text = try reader.readString()
@@ -162,6 +168,7 @@ extension KeyValuesSync {
       }
     }
     self.init(set: set, removed: removed)
+    self.writers = writers
   }
 
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
@@ -177,6 +184,8 @@ extension KeyValuesSync {
       }
       writer.endObject()
     }
+    writer.member("writers")
+    try writers.write(to: &writer)
     writer.endObject()
   }
 }

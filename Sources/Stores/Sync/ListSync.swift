@@ -98,6 +98,8 @@ package struct ListSync<State: SyncedList>: StateSync {
   package var removed: [UUID: Removed]
   /// One stamp per field of ``SyncedList/stateFields``.
   package var state: [Stamp]
+  /// The wall clock of each device at its latest write of the file.
+  package var writers = WriterClocks()
   /// The offsets of the items that have no stamps in the file (see
   /// ``StateSync/reconcile(with:)``); never written.
   package var unstamped: Set<Int> = []
@@ -171,6 +173,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// item count as known too (the items of a list reordered by hand, whose stamps stayed in
   /// their places). O(*n*) in the sizes of both.
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
+    guard version.1.writers.isUnchanged(since: known.1.writers) else { return false }
     var knownItems: [UUID: (stamps: ItemStamps, removedAt: Stamp?)] = [:]
     knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
     for (item, stamps) in zip(known.0.syncedItems, known.1.items) {
@@ -422,7 +425,9 @@ package struct ListSync<State: SyncedList>: StateSync {
         stateStamps[field] = theirs
       }
     }
-    return (state, ListSync(items: live.map(\.stamps), removed: removed, state: stateStamps))
+    var sync = ListSync(items: live.map(\.stamps), removed: removed, state: stateStamps)
+    sync.writers = a.1.writers.merged(with: b.1.writers)
+    return (state, sync)
   }
 }
 
@@ -433,8 +438,10 @@ extension ListSync {
     var items: [ItemStamps] = []
     var removed: [UUID: Removed] = [:]
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
+    var writers = WriterClocks()
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
+      case "writers": writers = try WriterClocks(from: &reader)
       case "items":
         try reader.readArray { reader throws(JSONCodingError) in
           items.append(try Self.itemStamps(try reader.readString()))
@@ -472,6 +479,7 @@ extension ListSync {
       }
     }
     self.init(items: items, removed: removed, state: state)
+    self.writers = writers
   }
 
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
@@ -546,6 +554,8 @@ extension ListSync {
       }
       writer.endObject()
     }
+    writer.member("writers")
+    try writers.write(to: &writer)
     writer.endObject()
   }
 

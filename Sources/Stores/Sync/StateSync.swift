@@ -28,9 +28,12 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
 
   /// Whether `version` holds no change that `known` does not: each of its stamps is at most
   /// the stamp `known` holds for the same part (stamps ``Stamp/origin`` and unstamped parts
-  /// count as none). A version that is covered so but differs from `known` was made from it,
-  /// or from an older version, by a program that does not stamp (an editor, a script, a
-  /// backup restored): its differences are the newest changes.
+  /// count as none), and its writers are `known`'s (see
+  /// ``WriterClocks/isUnchanged(since:)``). A version that is covered so but differs from
+  /// `known` was made from it by a program that does not stamp (an editor, `jq`, a script):
+  /// its differences are the newest changes. Any other version — another device's, one that
+  /// only merged, a backup put back — is merged with `known`, so that nothing a store
+  /// wrote is lost to it.
   static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool
 
   /// The stamps after this device changed `before` into `after`, each change stamped
@@ -40,6 +43,9 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// Drops the tombstones of removals stamped before `milliseconds` (see
   /// ``Stamp/tombstoneLifetime``).
   mutating func prune(before milliseconds: Int64)
+
+  /// The wall clock of each device at its latest write (see ``WriterClocks``).
+  var writers: WriterClocks { get set }
 
   /// The latest stamp in the section, if any: the clock of a device that reads it moves past
   /// it.
@@ -79,9 +85,22 @@ extension StateSync where WriteCache == NoWriteCache {
 package final class NoWriteCache {}
 
 extension Stamp {
-  /// How long a tombstone is kept: 90 days. A copy older than that can bring back what was
+  /// How long a tombstone is kept: 90 days after every device that wrote the file has
+  /// written it again (see ``WriterClocks``). A copy older than that can bring back what was
   /// removed since it was made.
   package static let tombstoneLifetime: Int64 = 90 * 24 * 3_600_000
+}
+
+extension StateSync {
+  /// Notes a write of a change stamped by `device`, whose wall clock reads `milliseconds`,
+  /// then drops the tombstones stamped more than ``Stamp/tombstoneLifetime`` before the
+  /// earliest writer's clock (see ``WriterClocks/horizon``). Only writes of changes: a write
+  /// that only merges must be the same bytes on every device, or the devices would never
+  /// settle.
+  package mutating func noteWrite(by device: DeviceID, at milliseconds: Int64) {
+    writers.noteWrite(by: device, at: milliseconds)
+    if let horizon = writers.horizon { prune(before: horizon - Stamp.tombstoneLifetime) }
+  }
 }
 
 /// The sync section of a state that is not merged: nothing, never written.
@@ -98,6 +117,10 @@ package struct NoSync<State: PersistentState>: StateSync {
   }
   package func stamped(before: State, after: State, stamp: Stamp) -> Self { self }
   package mutating func prune(before milliseconds: Int64) {}
+  package var writers: WriterClocks {
+    get { WriterClocks() }
+    set {}
+  }
   package var latest: Stamp? { nil }
   package static func merge(_ a: (State, Self), _ b: (State, Self)) -> (State, Self) { a }
 }

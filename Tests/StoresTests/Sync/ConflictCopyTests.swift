@@ -345,3 +345,65 @@ struct ExtremeStampTests {
     #expect(Stamp(Substring(next.description)) == next)
   }
 }
+
+@Suite("Tombstones: kept until every writer's clock is past their lifetime")
+@MainActor
+struct TombstoneHorizonTests {
+  let folder = TemporaryFolder()
+
+  /// A store on `todos.json` in `folder` stamping as `name`, whose wall clock runs `ahead`
+  /// milliseconds ahead.
+  func store(_ name: String, in folder: URL, ahead: Int64 = 0) throws -> TodosStore {
+    TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: folder.appendingPathComponent("todos.json"),
+        clock: HybridClock(device: DeviceID(Substring(name))!) {
+          Int64(Date().timeIntervalSince1970 * 1000) + ahead
+        }))
+  }
+
+  @Test("a device whose clock runs 100 days ahead keeps a removal another device's copy lacks")
+  func clockAhead() throws {
+    let phoneFolder = folder.file("phone")
+    let laptopFolder = folder.file("laptop")
+    for place in [phoneFolder, laptopFolder] {
+      try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+    }
+    let laptop = try store("laptop", in: laptopFolder)
+    let milk = Todo(title: "Buy milk")
+    try laptop.trySend(.addTodo(milk))
+    try laptop.trySend(.addTodo(Todo(title: "Call Ann")))
+    // The laptop's version before the removal, as a device that never saw it still has it.
+    let before = try Data(contentsOf: laptopFolder.appendingPathComponent("todos.json"))
+    // The phone, 100 days ahead, wrote the file once, then syncs the laptop's removal.
+    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
+    try before.write(to: phoneFile)
+    try store("phone", in: phoneFolder, ahead: 100 * 86_400_000)
+      .trySend(.addTodo(Todo(title: "Water plants")))
+    try laptop.trySend(.removeTodos(ids: [milk.id]))
+    try FileManager.default.copyItem(
+      at: laptopFolder.appendingPathComponent("todos.json"),
+      to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-LAPTOP1.json"))
+    let phone = try store("phone", in: phoneFolder, ahead: 100 * 86_400_000)
+    try phone.trySend(.addTodo(Todo(title: "Pay rent")))
+    #expect(!phone.todos.contains { $0.id == milk.id })
+    // The version from before the removal arrives: the removal holds.
+    try before.write(
+      to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135017-TABLET1.json"))
+    try phone.refresh()
+    #expect(!phone.todos.contains { $0.id == milk.id }, "the removal is kept")
+    #expect(Set(phone.todos.map(\.title)) == ["Call Ann", "Water plants", "Pay rent"])
+  }
+
+  @Test("once every writer's clock is past their lifetime, tombstones are dropped")
+  func dropped() throws {
+    let laptop = try store("laptop", in: folder.url)
+    let milk = Todo(title: "Buy milk")
+    try laptop.trySend(.addTodo(milk))
+    try laptop.trySend(.removeTodos(ids: [milk.id]))
+    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == true, "the tombstone")
+    try store("laptop", in: folder.url, ahead: 91 * 86_400_000)
+      .trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "dropped")
+  }
+}

@@ -57,6 +57,27 @@ struct HandEditTests {
     #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
   }
 
+  @Test(
+    "another device's version that only merged, renamed over a write, is not taken as a hand edit"
+  )
+  func otherDeviceThatOnlyMerged() throws {
+    let (laptop, phoneFile) = try laptopAndPhone()
+    // The phone merges a copy of the laptop's version it already holds, and writes: a version
+    // with no stamp the laptop lacks, but written by a device that stamps.
+    let phoneFolder = phoneFile.deletingLastPathComponent()
+    try FileManager.default.copyItem(
+      at: phoneFile,
+      to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-LAPTOP1.json"))
+    let phone = try deviceStore("phone", in: phoneFolder)
+    try phone.refresh()
+    #expect(phone.core.mergeReport.merged.count == 1)
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    // The engine renames the phone's version over the laptop's write.
+    #expect(rename(phoneFile.path, file.path) == 0)
+    try laptop.trySend(.addTodo(Todo(title: "minus one")))
+    #expect(laptop.todos.map(\.title) == ["minus one", "zero", "one", "two", "three"])
+  }
+
   @Test("a todo removed by hand stays removed, on this device and after a merge")
   func removedByHand() throws {
     let (laptop, phoneFile) = try laptopAndPhone()
@@ -100,14 +121,18 @@ struct HandEditTests {
     #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
   }
 
-  @Test("a backup put back wins over what the running store added since")
+  @Test(
+    "a backup put back while a store runs is merged with what it wrote since: nothing is lost"
+  )
   func backupRestored() throws {
     let (laptop, phoneFile) = try laptopAndPhone()
     let backup = try Data(contentsOf: phoneFile)
     try laptop.trySend(.addTodo(Todo(title: "after the backup")))
     try backup.write(to: file)
     try laptop.trySend(.addTodo(Todo(title: "zero")))
-    #expect(laptop.todos.map(\.title) == ["zero", "one", "two", "three"])
+    // A backup is a stamped version, as another device's is: what the store wrote since
+    // stays (put a backup back with no store running to take it as it is).
+    #expect(laptop.todos.map(\.title) == ["zero", "after the backup", "one", "two", "three"])
   }
 
   @Test("300 same-size edits in place, each followed by an action: none is undone")
