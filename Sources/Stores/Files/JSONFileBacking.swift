@@ -49,6 +49,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   let lockTimeout: Duration
   /// The file as last read or written; `nil` when it was missing.
   private var version: FileVersion?
+  /// The path of the file `version` is of: a link pointed elsewhere since makes another file,
+  /// whose state is not this one's next version.
+  private var versionTarget: String?
   /// The stamps of the file as last read or written.
   private var stamps: Sync
   /// Stamps this device's changes.
@@ -108,7 +111,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
     let (state, stamps, version) = try backing.read(target, knowing: nil)
-    (backing.version, backing.stamps) = (version, stamps)
+    (backing.version, backing.stamps, backing.versionTarget) = (version, stamps, target)
     return (backing, state)
   }
 
@@ -122,7 +125,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// `mergingCopies`, takes the lock and merges the conflict copies beside the file even when
   /// `update` changes nothing.
   ///
-  /// Under the lock, in this order: the stored state is found (``storedState(in:file:from:)``),
+  /// Under the lock, in this order: the stored state is found (``storedState(in:file:at:from:)``),
   /// what the sync engine left beside it is merged in (``mergeLeftovers(of:in:target:into:)``),
   /// then `update` runs once on the result — by identity, so on whatever the file and the
   /// copies hold — and what changed is stamped and written (``commit(_:in:file:)``).
@@ -156,7 +159,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         let file = try FileSystem.openLocked(
           name, in: folder, until: deadline, timeout: lockTimeout, path: path)
         // 1. The stored state: the file as it is now.
-        var stored = try storedState(in: folder, file: file, from: current)
+        var stored = try storedState(in: folder, file: file, at: target, from: current)
         // 2. What the sync engine left beside the file, merged in.
         let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
         // 3. The action, once, on the merged state.
@@ -174,6 +177,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           if didChange {
             stored.stamps = stored.stamps.stamped(
               before: stored.state, after: state, stamp: clock.stamp())
+          }
+          if didChange || stored.stampedEdits {
             stored.stamps.noteWrite(by: clock.device, at: clock.now)
           }
           do {
@@ -189,7 +194,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           }
           leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
         }
-        version = stored.version
+        (version, versionTarget) = (stored.version, target)
         stamps = stored.stamps
         mergeReport = leftovers.report
         let reloaded = stored.state != current
@@ -207,12 +212,15 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     /// Whether the file no longer held the state in memory, and was read.
     var isReloaded: Bool
     /// Whether the state differs from the file's and must be written even if the action
-    /// changes nothing: what this store knew, lost from the file, was merged back in.
+    /// changes nothing: what this store knew, lost from the file, was merged back in, or
+    /// edits made without stamps were stamped.
     var mustWrite: Bool
+    /// Whether edits made without stamps were stamped, as this device's change.
+    var stampedEdits = false
   }
 
-  /// The state stored in `file` (open under the lock; `nil`: missing): the state in memory,
-  /// `current`, while the file still holds it; else the file's, read.
+  /// The state stored in `file` at `target` (open under the lock; `nil`: missing): the state
+  /// in memory, `current`, while the file still holds it; else the file's, read.
   ///
   /// A sync engine checks the file, then renames another device's version over it: a write
   /// that landed in between — this store's last one — is gone, though the engine thinks the
@@ -221,7 +229,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// between stamped versions: a file written without stamps (by hand, or by version 1) is
   /// taken as it is.
   private func storedState(
-    in folder: DataFolder, file: OpenFile?, from current: State
+    in folder: DataFolder, file: OpenFile?, at target: String, from current: State
   ) throws(StoreFileError) -> Stored {
     if try isCurrent(
       file?.identity,
@@ -243,11 +251,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         identity: file.identity, content: data,
         changeTimesAreExact: folder.changeTimesAreExact ?? false),
       isReloaded: true, mustWrite: false)
-    let isCovered: Bool
-    (stored.stamps, isCovered) = adopt(read, readStamps, knowing: current)
-    if !isCovered, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
+    let isKnown = versionTarget == target
+    let (adopted, isCovered, stampedEdits) = adopt(
+      read, readStamps, knowing: isKnown ? current : nil)
+    stored.stamps = adopted
+    // Edits stamped now are written now, this device noted as their writer: so a version
+    // from before them (the same writers) is never taken for another hand edit.
+    (stored.stampedEdits, stored.mustWrite) = (stampedEdits, stampedEdits)
+    if !isCovered, isKnown, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
       (stored.state, stored.stamps) = Sync.merge((read, stored.stamps), (current, stamps))
-      stored.mustWrite = stored.state != read
+      stored.mustWrite = stored.mustWrite || stored.state != read
     }
     return stored
   }
@@ -256,23 +269,24 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// moves past them; when this store knew a stamped version of the file, `known` (its
   /// state in memory), that the file covers (see ``StateSync/isCovered(_:by:)``), the file was
   /// changed by a program that does not stamp, and its differences from `known` are stamped
-  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are.
-  /// So a hand edit, a script's, a restored backup, is never undone by what this store
-  /// remembered, nor by an older value elsewhere.
+  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are
+  /// (`stampedEdits` says whether anything was stamped).
+  /// So a hand edit or a script's is never undone by what this store remembered, nor by an
+  /// older value elsewhere.
   private func adopt(
     _ state: State, _ stamps: Sync, knowing known: State?
-  ) -> (stamps: Sync, isCovered: Bool) {
+  ) -> (stamps: Sync, isCovered: Bool, stampedEdits: Bool) {
     if let latest = stamps.latest { clock.observe(latest) }
     if let known, version != nil, Self.isStamped(self.stamps),
       Sync.isCovered((state, stamps), by: (known, self.stamps))
     {
-      guard state != known else { return (self.stamps, true) }
-      return (self.stamps.stamped(before: known, after: state, stamp: clock.stamp()), true)
+      guard state != known else { return (self.stamps, true, false) }
+      return (self.stamps.stamped(before: known, after: state, stamp: clock.stamp()), true, true)
     }
-    guard stamps.hasUnstamped else { return (stamps, false) }
+    guard stamps.hasUnstamped else { return (stamps, false, false) }
     var stamps = stamps
     stamps.stampUnstamped(clock.stamp())
-    return (stamps, false)
+    return (stamps, false, true)
   }
 
   /// Merges into `stored` the conflict copies of `name` beside it in `folder` and the
@@ -464,9 +478,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         identity,
         reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
     else { return nil }
-    var (state, newStamps, newVersion) = try read(target, knowing: current)
+    if version != nil, versionTarget == target, Self.isStamped(stamps) {
+      // Changed since this store wrote or read a stamped version: another device's version
+      // the engine renamed over it may have taken this store's last write away, which goes
+      // back in as in a transaction (see ``storedState(in:file:at:from:)``), under the lock.
+      return try transaction(from: current, mergingCopies: true) { _ in false }?.state
+    }
+    var (state, newStamps, newVersion) = try read(
+      target, knowing: versionTarget == target ? current : nil)
     state.keepMemoryOnlyState(from: current)
-    (version, stamps) = (newVersion, newStamps)
+    (version, stamps, versionTarget) = (newVersion, newStamps, target)
     return state
   }
 
