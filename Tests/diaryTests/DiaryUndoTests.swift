@@ -87,6 +87,24 @@ struct DiaryUndoTests {
       "each machine undoes its own commands")
   }
 
+  @Test("an ordering undone after another machine moved a todo keeps the move")
+  func orderUndoKeepsMove() {
+    run("todos", "add", "Eggs", "--date", "2026-11-03")
+    run("todos", "add", "Milk", "--date", "2026-11-01")
+    run("todos", "add", "Bread", "--date", "2026-11-02")
+    run("todos", "order", "date")
+    #expect(todos() == ["Milk", "Bread", "Eggs"])
+    run("todos", "move", "3", "--to", "1", as: otherMachine)
+    #expect(todos() == ["Eggs", "Milk", "Bread"])
+    #expect(
+      run("undo")
+        == "Undid: todos order date\n"
+        + "Skipped, changed by someone else meanwhile: \"Eggs\" (moved meanwhile)\n")
+    #expect(todos() == ["Eggs", "Bread", "Milk"], "their move stays; the rest as before")
+    run("redo")
+    #expect(todos() == ["Eggs", "Milk", "Bread"])
+  }
+
   @Test(
     "settings and workouts: a setting goes back to its value or its default; an import is one step")
   func settingsAndWorkouts() throws {

@@ -32,7 +32,7 @@ public struct JSONWriter: ~Copyable {
   /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
   package init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
-    base = .allocate(capacity: self.capacity)
+    base = Self.allocate(self.capacity)
     output = nil
   }
 
@@ -41,20 +41,27 @@ public struct JSONWriter: ~Copyable {
   /// buffer that holds it), never the whole.
   init(streamingTo output: FileOutput) {
     capacity = FileOutput.partSize
-    base = .allocate(capacity: capacity)
+    base = Self.allocate(capacity)
     self.output = .passUnretained(output)
   }
 
   /// A writer for values that go into another writer's text at `depth` (that writer's
   /// ``depth`` where the value goes): the bytes it writes are those the other would, so that
   /// they can be kept and copied in with ``writeElements(_:count:)`` (see ``EncodedList``).
-  init(depth: Int) {
-    self.init(capacity: 256)
+  init(depth: Int, capacity: Int = 256) {
+    self.init(capacity: capacity)
     self.depth = depth
   }
 
   deinit {
-    base.deallocate()
+    free(base)
+  }
+
+  /// The buffer is the C heap's, so that it grows with `realloc`: a large one is remapped,
+  /// not copied, and never held twice. O(1) to allocate.
+  private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+    guard let pointer = malloc(capacity) else { fatalError("out of memory: \(capacity) bytes") }
+    return pointer.bindMemory(to: UInt8.self, capacity: capacity)
   }
 
   /// Sends the bytes not sent yet to the output of a writer that streams.
@@ -67,7 +74,7 @@ public struct JSONWriter: ~Copyable {
   package consuming func finish() -> Data {
     precondition(output == nil, "a streaming writer has sent its bytes on")
     let data = Data(
-      bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+      bytesNoCopy: base, count: count, deallocator: .free)
     discard self
     return data
   }
@@ -413,15 +420,14 @@ public struct JSONWriter: ~Copyable {
     }
   }
 
-  /// Calls `body` with the bytes held, of a writer that does not stream.
-  func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-    body(UnsafeBufferPointer(start: base, count: count))
+  /// Appends `bytes` as they are, of a writer that does not stream: text made as this
+  /// writer makes it (see ``EncodedList``). O(their length).
+  mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    append(bytes)
   }
 
-  /// Forgets the bytes held, of a writer that does not stream, keeping its buffer and depth.
-  mutating func removeAll() {
-    count = 0
-  }
+  /// The number of bytes held, of a writer that does not stream.
+  var byteCount: Int { count }
 
   // MARK: The buffer
 
@@ -441,10 +447,10 @@ public struct JSONWriter: ~Copyable {
       if extra <= capacity { return }
     }
     let newCapacity = max(2 * capacity, count + extra)
-    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    newBase.initialize(from: base, count: count)
-    base.deallocate()
-    base = newBase
+    guard let newBase = realloc(base, newCapacity) else {
+      fatalError("out of memory: \(newCapacity) bytes")
+    }
+    base = newBase.bindMemory(to: UInt8.self, capacity: newCapacity)
     capacity = newCapacity
   }
 

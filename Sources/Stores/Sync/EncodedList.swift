@@ -73,13 +73,17 @@ package final class EncodedList<List: SyncedList> {
   func writeStamps(
     _ stamps: [ItemStamps], matches: [Int], names: [[UInt8]], to writer: inout JSONWriter
   ) {
+    var text: [UInt8] = []
+    text.reserveCapacity(128)
     self.stamps = self.stamps.writing(
       stamps, matches: matches, to: &writer, isSame: hasSameBits
-    ) { stamps, text in
+    ) { stamps, builder in
       // Letters, digits, `.`, `=` and spaces: nothing to escape.
+      text.removeAll(keepingCapacity: true)
       text.append(UInt8(ascii: "\""))
       stamps.pointee.append(names: names, to: &text)
       text.append(UInt8(ascii: "\""))
+      text.withUnsafeBufferPointer { builder.appendBytes($0) }
     }
   }
 
@@ -93,19 +97,16 @@ package final class EncodedList<List: SyncedList> {
     _ items: [List.Item], matches: [Int], to writer: inout JSONWriter
   ) throws(JSONCodingError) {
     writer.beginArray()
-    var encoder = JSONWriter(depth: writer.depth)
     var failure: JSONCodingError?
     let written = self.items.writing(
       items, matches: matches, to: &writer, isSame: List.hasSameBits
-    ) { item, text in
+    ) { item, builder in
       guard failure == nil else { return }
-      encoder.removeAll()
       do throws(JSONCodingError) {
-        try List.Item.write(item, to: &encoder)
+        try List.Item.write(item, to: &builder)
       } catch {
         failure = error.at(.index(items.withUnsafeBufferPointer { item - $0.baseAddress! }))
       }
-      encoder.withWrittenBytes { text.append(contentsOf: $0) }
     }
     if let failure { throw failure }
     writer.endArray()
@@ -119,7 +120,7 @@ package final class EncodedList<List: SyncedList> {
 private struct Texts<Value> {
   var values: [Value] = []
   /// The text of the elements, one after another, and where each value's text ends.
-  var text: [UInt8] = []
+  var text = Data()
   var ends: [Int] = []
   /// The indentation of the elements.
   var indentation = 0
@@ -134,72 +135,57 @@ private struct Texts<Value> {
 
   /// Writes `values` as the elements of `writer`'s open array, which is empty, and returns
   /// them with their text: for each value that is bit for bit (`isSame`) the one `matches`
-  /// names here (-1: none), the text it had; for the others, what `encode` appends. The
-  /// values encoded anew first, then the text in one piece: O(*n*) in its length, in one copy
-  /// of the text kept (and one to the writer).
+  /// names here (-1: none), the text it had; for the others, what `encode` writes. The text
+  /// is made in one buffer, each value encoded right into it, and handed to `writer` and kept
+  /// without a copy: O(*n*) in its length, and the text is held once (a streaming `writer`
+  /// sends a long text on as it is) — besides this cache's previous text, while it is copied
+  /// from.
   @inline(__always)
   func writing(
     _ values: [Value], matches: [Int], to writer: inout JSONWriter,
     isSame: (UnsafePointer<Value>, UnsafePointer<Value>) -> Bool,
-    encode: (UnsafePointer<Value>, inout [UInt8]) -> Void
+    encode: (UnsafePointer<Value>, inout JSONWriter) -> Void
   ) -> Texts {
     var result = Texts(values: values, indentation: 2 * writer.depth)
     let reusable = result.indentation == indentation
-    // The offset in the text here of each value's text, or -1, then the values' lengths.
-    var sources = [Int](repeating: -1, count: values.count)
-    var lengths = [Int](repeating: 0, count: values.count)
-    var fresh: [UInt8] = []
+    // Room for the text copied, at least: growing a large buffer remaps it, never copies it.
+    var builder = JSONWriter(
+      depth: writer.depth, capacity: (reusable ? text.count : 0) + 64 * values.count)
+    // `,`, the line break and the indentation: the separator before each value but the
+    // first, which has it without the comma.
+    let separator =
+      [UInt8](",\n".utf8) + Array(repeating: UInt8(ascii: " "), count: result.indentation)
+    result.ends.reserveCapacity(values.count)
     values.withUnsafeBufferPointer { new in
       self.values.withUnsafeBufferPointer { old in
         ends.withUnsafeBufferPointer { oldEnds in
-          for offset in new.indices {
-            let match = matches[offset]
-            if reusable, match >= 0, match < old.count,
-              isSame(new.baseAddress! + offset, old.baseAddress! + match)
-            {
-              let span = span(match, ends: oldEnds)
-              (sources[offset], lengths[offset]) = (span.lowerBound, span.count)
-              result.reused += 1
-            } else {
-              let start = fresh.count
-              encode(new.baseAddress! + offset, &fresh)
-              lengths[offset] = fresh.count - start
+          text.withUnsafeBytes { oldText in
+            separator.withUnsafeBufferPointer { separator in
+              for offset in new.indices {
+                builder.appendBytes(
+                  offset == 0 ? .init(rebasing: separator.dropFirst()) : separator)
+                let match = matches[offset]
+                if reusable, match >= 0, match < old.count,
+                  isSame(new.baseAddress! + offset, old.baseAddress! + match)
+                {
+                  let span = span(match, ends: oldEnds)
+                  builder.appendBytes(
+                    UnsafeBufferPointer(rebasing: oldText.bindMemory(to: UInt8.self)[span]))
+                  result.reused += 1
+                } else {
+                  encode(new.baseAddress! + offset, &builder)
+                }
+                result.ends.append(builder.byteCount)
+              }
             }
           }
         }
       }
     }
-    let separators = values.isEmpty ? 0 : values.count * (2 + result.indentation) - 1
-    let total = lengths.reduce(separators, +)
-    result.ends = [Int](repeating: 0, count: values.count)
-    result.text = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
-      text.withUnsafeBufferPointer { oldText in
-        fresh.withUnsafeBufferPointer { fresh in
-          let output = buffer.baseAddress!
-          var freshStart = 0
-          for offset in values.indices {
-            if offset > 0 {
-              output[count] = UInt8(ascii: ",")
-              count += 1
-            }
-            output[count] = UInt8(ascii: "\n")
-            (output + count + 1).initialize(repeating: UInt8(ascii: " "), count: result.indentation)
-            count += 1 + result.indentation
-            let length = lengths[offset]
-            if sources[offset] >= 0 {
-              (output + count).initialize(
-                from: oldText.baseAddress! + sources[offset], count: length)
-            } else {
-              (output + count).initialize(from: fresh.baseAddress! + freshStart, count: length)
-              freshStart += length
-            }
-            count += length
-            result.ends[offset] = count
-          }
-        }
-      }
+    result.text = builder.finish()
+    result.text.withUnsafeBytes {
+      writer.writeElements($0.bindMemory(to: UInt8.self), count: values.count)
     }
-    result.text.withUnsafeBufferPointer { writer.writeElements($0, count: values.count) }
     return result
   }
 }

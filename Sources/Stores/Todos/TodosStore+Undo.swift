@@ -39,10 +39,15 @@ extension TodosStore {
   /// The action that reverses `action` on `state`, by identity: a removal's puts the same
   /// todos back next to the neighbours they had, an addition's removes the todo if it is
   /// still as added, an edit's (toggle, mark) changes back the fields it changed, a move's
-  /// moves the todos back, an ordering's puts back the previous order. `nil` when `action`
+  /// moves the todos back. An ordering's (and a ``Action/restoreOrder(_:replacing:)``'s) is
+  /// ``Action/restoreOrder(_:replacing:)`` of the order it met, replacing the order it makes:
+  /// it puts back the previous order among the todos still where the ordering left them, so
+  /// a todo another process or device moved since keeps its place. `nil` when `action`
   /// changes nothing.
   ///
-  /// - Complexity: O(*n* + *k*) for *n* todos and *k* in the action; O(1) for an addition.
+  /// - Complexity: O(*n* + *k*) for *n* todos and *k* in the action; O(1) for an addition;
+  ///   O(*n* log *n* + *k*) for an ordering and ``Action/restoreOrder(_:replacing:)``, which
+  ///   it applies to a copy of the list (of *n* references: the titles are shared).
   public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
     let todos = state.todos
     switch action {
@@ -71,8 +76,10 @@ extension TodosStore {
     case .moveTodos(let ids, _):
       let moved = Set(ids)
       return .returnTodos(runs(in: todos) { moved.contains($0.id) })
-    case .orderByDate, .orderByPriority:
-      return .reorderTodos(ids: todos.map(\.id))
+    case .orderByDate, .orderByPriority, .restoreOrder:
+      var ordered = state
+      guard reduce(&ordered, action) else { return nil }
+      return .restoreOrder(todos.map(\.id), replacing: ordered.todos.map(\.id))
     case .restoreTodos(let runs):
       var taken = Set(todos.map(\.id))
       return .discardTodos(
@@ -144,6 +151,17 @@ extension TodosStore {
       let todos = byID
       let gone = ids.count { todos[$0] == nil }
       return gone == 0 ? [] : ["\(gone) \(gone == 1 ? "todo" : "todos") (removed meanwhile)"]
+    case .restoreOrder(let ids, let replacing):
+      let todos = byID
+      let gone = ids.count { todos[$0] == nil }
+      let removed =
+        gone == 0 ? [] : ["\(gone) \(gone == 1 ? "todo" : "todos") (removed meanwhile)"]
+      let order = OrderToRestore(ids, replacing: replacing, in: state.todos)
+      let kept = Set(order.kept)
+      let moved = order.named.filter { !kept.contains($0) }.map {
+        "\(quoted(state.todos[$0].title)) (moved meanwhile)"
+      }
+      return removed + moved
     default:
       return []
     }
@@ -161,6 +179,7 @@ extension TodosStore {
     case .discardTodos(let todos): todos.count == 1 ? "Remove Todo" : "Remove Todos"
     case .discardTodo: "Remove Todo"
     case .moveTodos, .moveTodosAtOffsets, .returnTodos, .reorderTodos: "Move Todos"
+    case .restoreOrder: "Restore Order"
     case .orderByDate: "Order by Date"
     case .orderByPriority: "Order by Priority"
     case .removeCompleted: "Remove Completed"
@@ -248,6 +267,20 @@ extension TodosStore {
     return true
   }
 
+  /// See ``Action/restoreOrder(_:replacing:)``. O(*n* log *n* + *k*).
+  nonisolated static func restoreOrder(
+    _ ids: [UUID], replacing: [UUID], in todos: inout [Todo]
+  ) -> Bool {
+    let order = OrderToRestore(ids, replacing: replacing, in: todos)
+    let ordered = order.kept.map { todos[$0] }.sorted { order.rank[$0.id]! < order.rank[$1.id]! }
+    var changed = false
+    for (slot, todo) in zip(order.kept, ordered) where todos[slot].id != todo.id {
+      todos[slot] = todo
+      changed = true
+    }
+    return changed
+  }
+
   /// See ``Action/reorderTodos(ids:)``. O(*n* + *k*).
   nonisolated static func reorder(_ ids: [UUID], in todos: inout [Todo]) -> Bool {
     let named = Set(ids)
@@ -260,6 +293,58 @@ extension TodosStore {
       changed = true
     }
     return changed
+  }
+}
+
+/// What ``TodosStore/Action/restoreOrder(_:replacing:)`` does to a list: which todos it puts
+/// back in order, and which keep their places.
+struct OrderToRestore {
+  /// The offsets of the todos in the list that both orders name, ascending.
+  var named: [Int]
+  /// The offsets, among ``named``, of a longest run of todos still in the order `replacing`
+  /// left them (see the action): those put back in order. Ascending.
+  var kept: [Int]
+  /// Each id's rank in the order to put back.
+  var rank: [UUID: Int]
+
+  /// O(*n* log *n* + *k*) for *n* todos and *k* ids.
+  init(_ ids: [UUID], replacing: [UUID], in todos: [Todo]) {
+    rank = [:]
+    rank.reserveCapacity(ids.count)
+    for (offset, id) in ids.enumerated() where rank[id] == nil { rank[id] = offset }
+    var made: [UUID: Int] = [:]
+    made.reserveCapacity(replacing.count)
+    for (offset, id) in replacing.enumerated() where made[id] == nil && rank[id] != nil {
+      made[id] = offset
+    }
+    let named = todos.indices.filter { made[todos[$0].id] != nil }
+    kept = Self.longestIncreasing(named.map { made[todos[$0].id]! }).map { named[$0] }
+    self.named = named
+  }
+
+  /// The offsets of a longest increasing subsequence of `values` (distinct); of equally long
+  /// ones, the one whose last value is the least, then whose last but one is, and so on.
+  /// O(*n* log *n*) (patience sorting).
+  static func longestIncreasing(_ values: [Int]) -> [Int] {
+    // tails[k]: the offset of the least last value of an increasing run of length k + 1.
+    var tails: [Int] = []
+    var previous = [Int](repeating: -1, count: values.count)
+    for (offset, value) in values.enumerated() {
+      var (low, high) = (0, tails.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+      }
+      if low > 0 { previous[offset] = tails[low - 1] }
+      if low == tails.count { tails.append(offset) } else { tails[low] = offset }
+    }
+    var result: [Int] = []
+    var offset = tails.last ?? -1
+    while offset >= 0 {
+      result.append(offset)
+      offset = previous[offset]
+    }
+    return result.reversed()
   }
 }
 

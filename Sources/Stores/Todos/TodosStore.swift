@@ -51,7 +51,7 @@ public final class TodosStore: Store {
   /// them (see ``resolve(_:in:)``), so they act on the todos that were shown even when another
   /// process changed the file meanwhile.
   ///
-  /// Every action has an inverse, by identity (see ``inverse(of:in:)``): the last five cases
+  /// Every action has an inverse, by identity (see ``inverse(of:in:)``): the last seven cases
   /// are what undo sends, and are ordinary actions too.
   public enum Action: Equatable, Sendable, Codable {
     /// Inserts the todo at the top, unless its title is empty or its id is taken.
@@ -103,6 +103,20 @@ public final class TodosStore: Store {
     /// Puts the todos with these ids in this order, in the places they hold now: the other
     /// todos keep their places; unknown ids are ignored.
     case reorderTodos(ids: [UUID])
+    /// Puts back the order `ids` among the todos that are still in the order `replacing`
+    /// left them — what undoing an ordering sends, `replacing` being the order it made — and
+    /// leaves in their places the todos moved since (by another process or device) and the
+    /// todos added since.
+    ///
+    /// The rule: of the todos in the list that both name, the most that still follow
+    /// `replacing`'s order stay as it left them (a longest such subsequence; of equally long
+    /// ones, the one that keeps the todos later in `replacing` nearer its end, so that a
+    /// todo moved up — to the top, say — counts as moved, not every todo it passed). Those
+    /// take the places they hold now, in `ids`'s order. Every other todo — one out of that
+    /// order, so moved since, or one not named in both, so added since — keeps its place, its
+    /// offset in the list. With nothing changed since the ordering, that is exactly the order
+    /// before it.
+    case restoreOrder([UUID], replacing: [UUID])
   }
 
   @ObservationIgnored public let core: StoreCore<TodosStore>
@@ -137,7 +151,8 @@ public final class TodosStore: Store {
   ///
   /// - Complexity: O(*n*) for a list of *n* todos, O(*n* log *n*) for the orderings — and
   ///   O(*n*) for an ordering of a list already in order, which changes nothing. The undo
-  ///   actions are O(*n* + *k*) for *k* todos in the action.
+  ///   actions are O(*n* + *k*) for *k* todos in the action, ``Action/restoreOrder(_:replacing:)``
+  ///   O(*n* log *n* + *k*).
   @discardableResult
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
@@ -201,6 +216,8 @@ public final class TodosStore: Store {
       return putBack(runs, in: &state.todos)
     case .reorderTodos(let ids):
       return reorder(ids, in: &state.todos)
+    case .restoreOrder(let ids, let replacing):
+      return restoreOrder(ids, replacing: replacing, in: &state.todos)
     }
   }
 

@@ -72,7 +72,39 @@ enum TodosModel {
       }
       for (slot, id) in zip(slots, ordered) { result[slot] = todos.first { $0.id == id }! }
       return result
+    case .restoreOrder(let ids, let replacing):
+      return restoreOrder(ids, replacing: replacing, in: todos)
     }
+  }
+
+  /// The todos both orders name that follow `replacing` in the most numbers — of equally
+  /// many, the one whose ranks, read from the end, are least — by trying every subset, put
+  /// in `ids`'s order in their places. For short lists only: O(2^*n*).
+  static func restoreOrder(_ ids: [UUID], replacing: [UUID], in todos: [Todo]) -> [Todo] {
+    let slots = todos.indices.filter {
+      ids.contains(todos[$0].id) && replacing.contains(todos[$0].id)
+    }
+    let made = slots.map { slot in replacing.firstIndex(of: todos[slot].id)! }
+    var best: [Int] = []
+    for mask in 0..<(1 << slots.count) {
+      let picked = slots.indices.filter { mask & (1 << $0) != 0 }
+      let ranks = picked.map { made[$0] }
+      guard zip(ranks, ranks.dropFirst()).allSatisfy({ $0 < $1 }) else { continue }
+      let bestRanks = best.map { made[$0] }
+      if picked.count > best.count
+        || (picked.count == best.count
+          && ranks.reversed().lexicographicallyPrecedes(bestRanks.reversed()))
+      {
+        best = picked
+      }
+    }
+    let kept = best.map { slots[$0] }
+    let ordered = kept.map { todos[$0] }.sorted {
+      ids.firstIndex(of: $0.id)! < ids.firstIndex(of: $1.id)!
+    }
+    var result = todos
+    for (slot, todo) in zip(kept, ordered) { result[slot] = todo }
+    return result
   }
 
   /// Each run's new todos (valid, ids not taken) put back, as `RunsModel` does.

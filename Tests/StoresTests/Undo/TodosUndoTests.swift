@@ -42,6 +42,9 @@ struct TodosUndoTests {
       return .editTodos([TodoEdit(from: $0, to: to)])
     },
     Gen<UUID>.id(among: 8).array(maxCount: 6).map { .reorderTodos(ids: $0) },
+    Gen<([UUID], [UUID])>.zip(
+      Gen<UUID>.id(among: 8).array(maxCount: 8), Gen<UUID>.id(among: 8).array(maxCount: 8)
+    ).map { .restoreOrder($0, replacing: $1) },
     Gen<([UUID], UUID?)>.zip(
       Gen<UUID>.id(among: 8).array(maxCount: 3), Gen<UUID>.id(among: 8).optional
     )
@@ -239,6 +242,79 @@ struct TodosUndoTests {
     other.add(todo("new", 9))
     store.undo()
     #expect(store.todos.map(\.title) == ["new", "d", "c", "b", "a"])
+  }
+
+  @Test("an ordering undone after another moved a todo keeps the move; the rest go back")
+  func orderUndoKeepsMoves() throws {
+    let url = folder.file("todos.json")
+    let store = try TodosStore(contentsOf: url)
+    for todo in list { store.add(todo) }
+    #expect(store.todos.map(\.title) == ["d", "c", "b", "a"])
+    store.orderByDate()
+    #expect(store.todos.map(\.title) == ["a", "b", "c", "d"])
+    let other = try TodosStore(contentsOf: url)
+    other.move(ids: [list[2].id], before: list[0].id)  // "c" to the top
+    #expect(other.todos.map(\.title) == ["c", "a", "b", "d"])
+    let outcome = try store.tryUndo()
+    #expect(outcome?.skipped == ["\"c\" (moved meanwhile)"])
+    #expect(store.todos.map(\.title) == ["c", "d", "b", "a"])
+    #expect(try TodosStore(contentsOf: url).todos == store.todos, "on the file")
+    store.redo()
+    #expect(store.todos.map(\.title) == ["c", "a", "b", "d"])
+  }
+
+  /// Todos whose dates and priorities are often equal, and an ordering.
+  static let listsAndOrderings = Gen<([Todo], TodosStore.Action)>.zip(
+    .todos(maxCount: 30), .oneOf(.constant(.orderByDate), .constant(.orderByPriority)))
+
+  @Test("an ordering undone right after puts back exactly the order before it; redo reorders")
+  func orderUndoneRightAfter() throws {
+    var caseNumber = 0
+    check(Self.listsAndOrderings, iterations: 60) { todos, ordering in
+      caseNumber += 1
+      let url = folder.file("todos-\(caseNumber).json")
+      let seed = try TodosStore(contentsOf: url)
+      for todo in todos.reversed() { try seed.trySend(.addTodo(todo)) }
+      let store = try TodosStore(contentsOf: url)
+      let before = store.todos
+      try store.trySend(ordering)
+      let ordered = store.todos
+      let outcome = try store.tryUndo()
+      try requireEqual(store.todos, before, "the order before \(ordering)")
+      try requireEqual(outcome?.skipped ?? [], [], "nothing skipped")
+      try requireEqual(try TodosStore(contentsOf: url).todos, before, "on the file")
+      _ = try store.tryRedo()
+      try requireEqual(store.todos, ordered, "redo orders again")
+    }
+  }
+
+  @Test("a todo another store moved up after an ordering keeps its place through the undo")
+  func orderUndoKeepsMoveUp() throws {
+    let cases = Gen<([Todo], TodosStore.Action, Int, Int)>.zip(
+      .todos(maxCount: 12), .oneOf(.constant(.orderByDate), .constant(.orderByPriority)),
+      .integer(in: 0...11), .integer(in: 0...11))
+    var caseNumber = 0
+    check(cases, iterations: 60) { todos, ordering, from, to in
+      caseNumber += 1
+      let url = folder.file("moved-\(caseNumber).json")
+      let seed = try TodosStore(contentsOf: url)
+      for todo in todos.reversed() { try seed.trySend(.addTodo(todo)) }
+      let store = try TodosStore(contentsOf: url)
+      let before = store.todos
+      try store.trySend(ordering)
+      let ordered = store.todos
+      guard ordered != before, from < ordered.count, to < from else { return }
+      let other = try TodosStore(contentsOf: url)
+      let moved = ordered[from]
+      try other.trySend(.moveTodos(ids: [moved.id], before: ordered[to].id))
+      _ = try store.tryUndo()
+      var expected = before.filter { $0.id != moved.id }
+      expected.insert(moved, at: to)
+      try requireEqual(
+        store.todos.map(\.title), expected.map(\.title),
+        "\(moved.title) stays at \(to), the others as before the ordering")
+      try requireEqual(store.todos, expected)
+    }
   }
 
   @Test("an action that changes nothing records nothing and keeps the steps to redo")
