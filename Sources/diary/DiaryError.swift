@@ -78,7 +78,8 @@ struct DiaryError: Error, Equatable {
     case .malformedJSON, .invalidContent, .cannotEncode, .newerVersion, .tooLarge: .dataError
     case .notARegularFile, .cannotRead, .tooManyLinks: .noInput
     case .cannotCreateFolder, .unsafeLockFile, .unsafeDataFile, .folderReplaced: .cannotCreate
-    case .lockTimedOut, .cannotWaitForLock: .temporaryFailure
+    case .lockTimedOut, .cannotWaitForLock, .notDownloaded, .versionNotDownloaded, .notCoordinated:
+      .temporaryFailure
     case .cannotWrite(let code):
       [EACCES, EPERM, EROFS, ENOTDIR, EISDIR, ENOENT, EEXIST].contains(code)
         ? .cannotCreate : .ioError

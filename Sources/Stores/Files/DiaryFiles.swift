@@ -130,3 +130,30 @@ public struct DiaryFiles: Equatable, Sendable {
     return candidate
   }
 }
+
+extension DiaryFiles {
+  /// Downloads the file at `url` if it is in iCloud Drive and not downloaded to this device
+  /// yet, and returns once it is: the download is started and awaited off the calling actor
+  /// (in a coordinated read, which downloads first), so that a store then opens on the file's
+  /// contents. Returns at once for a file that is downloaded, missing, or not in iCloud Drive
+  /// (always, on Linux). Cancelling the task stops the wait.
+  ///
+  /// A store opened on a file not downloaded throws ``StoreFileError/Problem/notDownloaded``
+  /// rather than start empty: call this first where the files may be in iCloud Drive.
+  ///
+  /// - Throws: ``StoreFileError/Problem/notCoordinated(detail:)`` when the download failed or
+  ///   was cancelled.
+  public static func download(_ url: URL) async throws(StoreFileError) {
+    do {
+      try await Platform.downloadIfInICloud(url)
+    } catch {
+      throw StoreFileError(
+        path: url.standardizedFileURL.path, problem: .notCoordinated(detail: "\(error)"))
+    }
+  }
+
+  /// Downloads the three files, as ``download(_:)`` does each.
+  public func download() async throws(StoreFileError) {
+    for url in [settings, todos, workouts] { try await Self.download(url) }
+  }
+}

@@ -34,6 +34,17 @@ import Foundation
 /// merged in — and removed only once the merge is written. A copy that is not a valid file
 /// of this state stays where it is and is reported.
 ///
+/// A file in iCloud Drive (its URL ubiquitous when the store opens; see
+/// ``Platform/fileCoordination(for:timeout:)``) is reached as Apple requires: every read runs
+/// inside a coordinated read, every transaction's steps 2 to 4 inside a coordinated read with a
+/// follow-up write `.forReplacing` (so iCloud's conflict versions are merged, marked resolved
+/// and removed inside it), and ``watch(onChange:)`` also registers a file presenter. A
+/// placeholder of a file not downloaded yet is never taken for a missing file: opening,
+/// reloading or acting on it starts its download and throws
+/// ``StoreFileError/Problem/notDownloaded``, reading and writing nothing. A file elsewhere
+/// (a local folder, an App Group, Linux) is reached directly, as above, with no call to any
+/// of that.
+///
 /// Reading never creates or writes anything: a missing file is the empty state, and the
 /// folder (`0700`), the lock file and the data file (`0600`, or the old file's
 /// permissions and owner) are created by the first write. A symbolic link is followed: its
@@ -58,6 +69,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private let clock: HybridClock
   /// The versions of the file kept outside its folder (iCloud Drive's), merged as copies are.
   private let conflictVersions: ConflictVersions
+  /// How the file is reached alongside other processes: directly, or coordinated (iCloud
+  /// Drive), chosen when the store opened.
+  private let coordination: any FileCoordination
+  /// What ``watch(onChange:)`` calls when the file's presenter hears of a change.
+  private var onPresentedChange: (@MainActor () -> Void)?
   /// The folder of the file's target, held open from the store's opening (or, when it did
   /// not exist then, from the first write that made it).
   private var folder: DataFolder?
@@ -78,6 +94,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   private init(
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
+    coordination: any FileCoordination,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
     encode: @escaping (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
   ) {
@@ -85,32 +102,44 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     self.lockTimeout = lockTimeout
     self.clock = clock
     conflictVersions = versions
+    self.coordination = coordination
     self.decode = decode
     self.encode = encode
     stamps = Sync(unstamped: State())
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
+  /// How the file is reached is chosen now, once, by `coordination` (given the file's
+  /// target and the lock timeout); the versions kept outside the folder are `versions`, or
+  /// when `nil` those the chosen coordination knows.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
-  ///   this state; the file is left untouched.
+  ///   this state, or is in iCloud Drive and not downloaded yet
+  ///   (``StoreFileError/Problem/notDownloaded``: its download was started); the file is left
+  ///   untouched.
   static func open(
-    _ url: URL, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions
+    _ url: URL, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions?,
+    coordination choose: (URL, Duration) -> any FileCoordination
   ) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
+    let target = try FileSystem.resolvingLinks(path)
+    let coordination = choose(URL(fileURLWithPath: target), lockTimeout)
     let backing = JSONFileBacking(
-      path: path, lockTimeout: lockTimeout, clock: clock, versions: versions,
+      path: path, lockTimeout: lockTimeout, clock: clock,
+      versions: versions ?? ConflictVersions(coordination), coordination: coordination,
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
       encode: { state, stamps, output, cache throws(StoreFileError) in
         try StateFileCoding.write(state, sync: stamps, path: path, to: output, cache: cache)
       })
-    let target = try FileSystem.resolvingLinks(path)
     // The folder is pinned now, not at the first write: swapped for a link later, it is
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
-    let (state, stamps, version) = try backing.read(target, knowing: nil)
+    try backing.requireLocalContents()
+    let (state, stamps, version) = try backing.coordinatedRead { () throws(StoreFileError) in
+      try backing.read(target, knowing: nil)
+    }
     (backing.version, backing.stamps, backing.versionTarget) = (version, stamps, target)
     return (backing, state)
   }
@@ -134,14 +163,17 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   ) throws -> BackingTransaction<State>? {
     mergeReport = MergeReport()
     let target = try FileSystem.resolvingLinks(path)
+    try requireLocalContents()
     // When the file still holds the state in memory, the action runs before the lock: one
     // that changes nothing needs no lock and no write, and so creates no file. Its result is
     // used only if nothing else turns up under the lock.
     var early: State?
     if !mergingCopies,
-      try isCurrent(
-        FileSystem.identity(of: target),
-        reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+      try coordinatedRead({ () throws(StoreFileError) in
+        try isCurrent(
+          FileSystem.identity(of: target),
+          reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+      })
     {
       var state = current
       guard try update(&state) else { return nil }
@@ -151,56 +183,101 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let name = (target as NSString).lastPathComponent
     return try FileLock.withLock(of: name, in: folder, timeout: lockTimeout, path: path) {
       deadline in
-      if !removedStaleTemporaries {
-        FileSystem.removeStaleTemporaries(of: name, in: folder)
-        removedStaleTemporaries = true
-      }
-      while true {
-        let file = try FileSystem.openLocked(
-          name, in: folder, until: deadline, timeout: lockTimeout, path: path)
-        // 1. The stored state: the file as it is now.
-        var stored = try storedState(in: folder, file: file, at: target, from: current)
-        // 2. What the sync engine left beside the file, merged in.
-        let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
-        // 3. The action, once, on the merged state.
-        var state: State
-        let didChange: Bool
-        if let early, !stored.isReloaded, leftovers.isEmpty {
-          (state, didChange) = (early, true)
-        } else {
-          stored.state.keepMemoryOnlyState(from: current)
-          state = stored.state
-          didChange = try update(&state)
+      // Under the lock, and inside the file's coordinated write (for a file in iCloud Drive).
+      try coordinatedReplace { () throws -> BackingTransaction<State>? in
+        if !removedStaleTemporaries {
+          FileSystem.removeStaleTemporaries(of: name, in: folder)
+          removedStaleTemporaries = true
         }
-        // 4. What changed, stamped and written.
-        if didChange || stored.mustWrite || !leftovers.isEmpty {
-          if didChange {
-            stored.stamps = stored.stamps.stamped(
-              before: stored.state, after: state, stamp: clock.stamp())
+        while true {
+          let file = try FileSystem.openLocked(
+            name, in: folder, until: deadline, timeout: lockTimeout, path: path)
+          // 1. The stored state: the file as it is now.
+          var stored = try storedState(in: folder, file: file, at: target, from: current)
+          // 2. What the sync engine left beside the file, merged in.
+          let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
+          // 3. The action, once, on the merged state.
+          var state: State
+          let didChange: Bool
+          if let early, !stored.isReloaded, leftovers.isEmpty {
+            (state, didChange) = (early, true)
+          } else {
+            stored.state.keepMemoryOnlyState(from: current)
+            state = stored.state
+            didChange = try update(&state)
           }
-          if didChange || stored.stampedEdits {
-            stored.stamps.noteWrite(by: clock.device, at: clock.now)
-          }
-          do {
-            stored.version = try FileSystem.replace(
-              name, in: folder, creating: file == nil, replacing: file?.identity, path: path
-            ) { output throws(StoreFileError) in
-              try encode(state, stored.stamps, output, writeCache)
+          // 4. What changed, stamped and written.
+          if didChange || stored.mustWrite || !leftovers.isEmpty {
+            if didChange {
+              stored.stamps = stored.stamps.stamped(
+                before: stored.state, after: state, stamp: clock.stamp())
             }
-          } catch is FileSystem.Raced {
-            // Another writer created the file, or a sync engine replaced it, meanwhile: start
-            // again from what it wrote.
-            continue
+            if didChange || stored.stampedEdits {
+              stored.stamps.noteWrite(by: clock.device, at: clock.now)
+            }
+            do {
+              stored.version = try FileSystem.replace(
+                name, in: folder, creating: file == nil, replacing: file?.identity, path: path
+              ) { output throws(StoreFileError) in
+                try encode(state, stored.stamps, output, writeCache)
+              }
+            } catch is FileSystem.Raced {
+              // Another writer created the file, or a sync engine replaced it, meanwhile: start
+              // again from what it wrote.
+              continue
+            }
+            leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
           }
-          leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
+          (version, versionTarget) = (stored.version, target)
+          stamps = stored.stamps
+          mergeReport = leftovers.report
+          let reloaded = stored.state != current
+          guard didChange || reloaded else { return nil }
+          return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
         }
-        (version, versionTarget) = (stored.version, target)
-        stamps = stored.stamps
-        mergeReport = leftovers.report
-        let reloaded = stored.state != current
-        guard didChange || reloaded else { return nil }
-        return BackingTransaction(state: state, reloaded: reloaded, changed: didChange)
       }
+    }
+  }
+
+  /// Throws ``StoreFileError/Problem/notDownloaded`` when the file is a placeholder of a file
+  /// in iCloud Drive not downloaded yet (its download is then started): never to be read as a
+  /// missing file, which would write a new file beside the one in the cloud.
+  private func requireLocalContents() throws(StoreFileError) {
+    guard coordination.hasLocalContents() else {
+      throw StoreFileError(path: path, problem: .notDownloaded)
+    }
+  }
+
+  /// `body`'s result, run inside a coordinated read of the file (directly for a local file).
+  private func coordinatedRead<T>(
+    _ body: () throws(StoreFileError) -> T
+  ) throws(StoreFileError) -> T {
+    do {
+      return try coordination.coordinateReading { () throws -> T in try body() }
+    } catch let error as StoreFileError {
+      throw error
+    } catch {
+      throw StoreFileError(path: path, problem: .notCoordinated(detail: "\(error)"))
+    }
+  }
+
+  /// `body`'s result, run inside a coordinated read with a follow-up write, for replacing, of
+  /// the file (directly for a local file). Errors of `body` pass through; a failure to
+  /// coordinate is ``StoreFileError/Problem/notCoordinated(detail:)``.
+  private func coordinatedReplace<T>(_ body: () throws -> T) throws -> T {
+    var failed: (any Error)?
+    do {
+      return try coordination.coordinateReplacing { () throws -> T in
+        do {
+          return try body()
+        } catch {
+          failed = error
+          throw error
+        }
+      }
+    } catch {
+      if let failed { throw failed }
+      throw StoreFileError(path: path, problem: .notCoordinated(detail: "\(error)"))
     }
   }
 
@@ -442,6 +519,12 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     var merged: [ConflictVersion] = []
     var notMerged: [StoreFileError] = []
     for version in conflictVersions.unresolved(URL(fileURLWithPath: target)) {
+      guard version.hasLocalContents else {
+        // Not on this device yet: skipped, left unresolved, reported; merged once it is.
+        notMerged.append(
+          StoreFileError(path: path, problem: .versionNotDownloaded(version: version.name)))
+        continue
+      }
       do throws(StoreFileError) {
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
@@ -464,6 +547,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let folderPath = Self.folderPath(of: target)
     let name = (target as NSString).lastPathComponent
     mergeReport = MergeReport()
+    try requireLocalContents()
     if Sync.self != NoSync<State>.self,
       hasCopiesToRead(ConflictCopies.copies(of: name, inFolder: folderPath), inFolder: folderPath)
         || !conflictVersions.unresolved(URL(fileURLWithPath: target)).isEmpty
@@ -472,32 +556,58 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       // since are only reported: they need no lock.)
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
     }
-    let identity = try FileSystem.identity(of: target)
-    guard
-      try !isCurrent(
-        identity,
-        reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
-    else { return nil }
-    if version != nil, versionTarget == target, Self.isStamped(stamps) {
+    let change = try coordinatedRead { () throws(StoreFileError) -> StoredChange in
+      let identity = try FileSystem.identity(of: target)
+      guard
+        try !isCurrent(
+          identity,
+          reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+      else { return .none }
+      if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
+      let (state, stamps, version) = try read(
+        target, knowing: versionTarget == target ? current : nil)
+      return .read(state, stamps, version)
+    }
+    switch change {
+    case .none:
+      return nil
+    case .changed:
       // Changed since this store wrote or read a stamped version: another device's version
       // the engine renamed over it may have taken this store's last write away, which goes
       // back in as in a transaction (see ``storedState(in:file:at:from:)``), under the lock.
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
+    case .read(var state, let newStamps, let newVersion):
+      state.keepMemoryOnlyState(from: current)
+      (version, stamps, versionTarget) = (newVersion, newStamps, target)
+      return state
     }
-    var (state, newStamps, newVersion) = try read(
-      target, knowing: versionTarget == target ? current : nil)
-    state.keepMemoryOnlyState(from: current)
-    (version, stamps, versionTarget) = (newVersion, newStamps, target)
-    return state
   }
 
+  /// What a reload found of the file.
+  private enum StoredChange {
+    /// The file holds the version last read or written.
+    case none
+    /// It changed since a stamped version: to be merged under the lock.
+    case changed
+    /// It changed, and was read.
+    case read(State, Sync, FileVersion?)
+  }
+
+  /// Watches the file (``FileWatcher``) and, for a file in iCloud Drive, registers its
+  /// presenter too: either calls `onChange` on the main actor.
   func watch(onChange: @escaping @MainActor () -> Void) throws {
     guard watcher == nil else { return }
     watcher = FileWatcher(path: path) { onChange() }
+    onPresentedChange = onChange
+    coordination.present { [weak self] in
+      DispatchQueue.main.async { MainActor.assumeIsolated { self?.onPresentedChange?() } }
+    }
   }
 
   func stopWatching() {
     watcher = nil
+    onPresentedChange = nil
+    coordination.stopPresenting()
   }
 
   /// Whether the file whose identity is now `identity` (`nil`: missing) still holds the
@@ -586,22 +696,29 @@ extension Store where State: PersistentState {
   /// A core as ``fileCore(contentsOf:environment:lockTimeout:)`` makes, whose changes are
   /// stamped by `clock` (a device of its own, for tests) and which merges the `versions` of
   /// its file kept outside the folder (a test's own, for tests).
+  ///
+  /// How the file is reached is chosen by `coordination` (``Platform/fileCoordination(for:timeout:)``:
+  /// iCloud Drive's coordination for a file there, directly otherwise; a stand-in's in tests);
+  /// `versions`, when given, replaces the versions the chosen coordination knows.
   package static func fileCore(
     contentsOf url: URL, environment: StoreEnvironment = .live,
     lockTimeout: Duration = .defaultLockTimeout, clock: HybridClock,
-    versions: ConflictVersions = .platform
+    versions: ConflictVersions? = nil,
+    coordination: (URL, Duration) -> any FileCoordination = Platform.fileCoordination(for:timeout:)
   ) throws(StoreFileError) -> StoreCore<Self> {
     let (backing, state) = try openBacking(
       State.self, url: url, lockTimeout: lockTimeout, clock: clock, versions: versions,
-      sync: StateFileCoding.syncType(of: State.self))
+      coordination: coordination, sync: StateFileCoding.syncType(of: State.self))
     return StoreCore(state: state, backing: backing, environment: environment)
   }
 
   private static func openBacking<Sync: StateSync<State>>(
     _ state: State.Type, url: URL, lockTimeout: Duration, clock: HybridClock,
-    versions: ConflictVersions, sync: Sync.Type
+    versions: ConflictVersions?, coordination: (URL, Duration) -> any FileCoordination,
+    sync: Sync.Type
   ) throws(StoreFileError) -> (any StoreBacking<State>, State) {
     try JSONFileBacking<State, Sync>.open(
-      url, lockTimeout: lockTimeout, clock: clock, versions: versions)
+      url, lockTimeout: lockTimeout, clock: clock, versions: versions,
+      coordination: coordination)
   }
 }

@@ -47,6 +47,17 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// sync engine's conflict copy far larger than its data file can be. It was not read
     /// (beyond the limit), and is left as it is.
     case tooLarge(size: Int64, limit: Int64)
+    /// The file is in iCloud Drive and not downloaded to this device yet (a placeholder): it
+    /// was neither read as a missing file nor written. Its download was started; open it (or
+    /// act) again once it is downloaded — `await` ``DiaryFiles/download(_:)`` waits for that.
+    case notDownloaded
+    /// A conflict version of the file kept by iCloud Drive, `version`, is not downloaded to
+    /// this device yet: it was skipped, left unresolved, and is merged once it is.
+    case versionNotDownloaded(version: String)
+    /// The file is in iCloud Drive and its coordinated read or write failed, or was cancelled
+    /// after waiting the lock timeout for other processes (`detail` says which). Nothing was
+    /// changed: try again.
+    case notCoordinated(detail: String)
   }
 
   /// The path of the data file concerned.
@@ -120,6 +131,15 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
       if shown == most { (shown, most) = ("\(size) bytes", "\(limit) bytes") }
       return "\(path): \(shown), more than the \(most) read from a conflict copy of this file "
         + "— it is not read; move it away or remove it"
+    case .notDownloaded:
+      return "\(path): the file is in iCloud Drive and still downloading to this device — "
+        + "nothing was read or written; try again once it is downloaded"
+    case .versionNotDownloaded(let version):
+      return "\(path): the \(version) is not downloaded to this device yet — it is merged "
+        + "once it is"
+    case .notCoordinated(let detail):
+      return "\(path): iCloud Drive's coordinated access to the file failed: \(detail) — "
+        + "nothing was changed; try again"
     }
   }
 

@@ -193,24 +193,24 @@ enum Platform {
     #endif
   }
 
-  /// The versions of the file at `url` that a sync engine keeps out of its folder, to merge:
-  /// iCloud Drive's unresolved conflict versions (`NSFileVersion`) on Apple platforms that
-  /// have them; none elsewhere.
-  static func conflictVersions(of url: URL) -> [ConflictVersion] {
+  /// How a store reaches its data file at `url` (see ``FileCoordination``), decided once,
+  /// when it opens: through file coordination when iCloud Drive syncs the file or its folder
+  /// (Apple platforms with iCloud Drive: macOS, iOS, visionOS), each coordinated access waiting
+  /// at most `timeout`; directly otherwise — a local folder, an App Group, Linux.
+  static func fileCoordination(for url: URL, timeout: Duration) -> any FileCoordination {
     #if os(macOS) || os(iOS) || os(visionOS)
-      iCloudConflictVersions(of: url).map {
-        ConflictVersion(name: $0.name, url: $0.url, markMerged: $0.markResolved)
-      }
+      ICloudDriveFile(url, timeout: timeout) ?? LocalFile()
     #else
-      []
+      LocalFile()
     #endif
   }
 
-  /// Removes the versions of the file at `url` other than the current one, once every
-  /// conflict version was merged and marked so (Apple platforms).
-  static func removeMergedVersions(of url: URL) {
+  /// Downloads the file at `url` if iCloud Drive syncs it and it is not downloaded yet,
+  /// waiting off the calling actor (see ``ICloudDriveFile/download(_:)``); returns at once
+  /// otherwise.
+  static func downloadIfInICloud(_ url: URL) async throws {
     #if os(macOS) || os(iOS) || os(visionOS)
-      removeOtherICloudVersions(of: url)
+      try await ICloudDriveFile.download(url)
     #endif
   }
 
@@ -237,3 +237,8 @@ private final class ThreadBody {
     self.run = run
   }
 }
+
+#if os(macOS) || os(iOS) || os(visionOS)
+  /// A file in iCloud Drive is reached through Apple's file coordination.
+  extension ICloudDriveFile: FileCoordination {}
+#endif

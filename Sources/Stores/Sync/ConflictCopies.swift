@@ -161,19 +161,26 @@ package struct ConflictVersion {
   package let name: String
   /// Where its bytes are.
   package let url: URL
+  /// Whether its bytes are on this device: one that is not is skipped and reported, not
+  /// read, and merged by a later transaction once they are.
+  package let hasLocalContents: Bool
   /// Marks it merged (resolved), once the merge is durable.
   package let markMerged: () -> Void
 
-  package init(name: String, url: URL, markMerged: @escaping () -> Void) {
+  package init(
+    name: String, url: URL, hasLocalContents: Bool = true, markMerged: @escaping () -> Void
+  ) {
     self.name = name
     self.url = url
+    self.hasLocalContents = hasLocalContents
     self.markMerged = markMerged
   }
 }
 
 /// Where a store finds the versions of its file kept outside the folder, and lets go of them
-/// once all are merged: iCloud Drive's on Apple platforms (``platform``), none elsewhere; a
-/// test's own in tests, so that the merge of versions runs on every platform.
+/// once all are merged: those of the file's ``FileCoordination`` (iCloud Drive's for a file
+/// there, none for a local file); a test's own in tests, so that the merge of versions runs
+/// on every platform.
 package struct ConflictVersions {
   /// The unresolved versions of the file at a URL.
   package var unresolved: (URL) -> [ConflictVersion]
@@ -188,9 +195,16 @@ package struct ConflictVersions {
     self.removeMerged = removeMerged
   }
 
-  /// The platform's: iCloud Drive's `NSFileVersion`s where there are any.
-  package static var platform: ConflictVersions {
-    ConflictVersions(
-      unresolved: Platform.conflictVersions(of:), removeMerged: Platform.removeMergedVersions(of:))
+  /// The versions `coordination` knows of its file.
+  init(_ coordination: any FileCoordination) {
+    self.init(
+      unresolved: { _ in
+        coordination.conflictVersions().map {
+          ConflictVersion(
+            name: $0.name, url: $0.url, hasLocalContents: $0.hasLocalContents,
+            markMerged: $0.markResolved)
+        }
+      },
+      removeMerged: { _ in coordination.removeOtherVersions() })
   }
 }

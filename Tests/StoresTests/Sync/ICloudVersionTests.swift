@@ -95,21 +95,24 @@ struct ICloudVersionTests {
     // On Apple platforms the adapter runs against Foundation's own NSFileVersion, in Stores.
     @Test("the adapter names each version by the device that saved it, marks and lets go of them")
     func adapter() throws {
+      ICloudDrive.addContainer(folder.url)
       let file = folder.file("todos.json")
+      try Data("{}".utf8).write(to: file)
       let fromPhone = NSFileVersion(url: folder.file("v1.json"), savedOn: "Anna's iPhone")
       let unnamed = NSFileVersion(url: folder.file("v2.json"), savedOn: nil)
       NSFileVersion.register(fromPhone, for: file)
       NSFileVersion.register(unnamed, for: file)
-      let versions = iCloudConflictVersions(of: file)
+      let iCloud = try #require(ICloudDriveFile(file, timeout: .seconds(10)))
+      let versions = iCloud.conflictVersions()
       #expect(
         versions.map(\.name) == ["iCloud version from Anna's iPhone", "iCloud version v2.json"])
       #expect(versions.map(\.url) == [fromPhone.url, unnamed.url])
       versions[0].markResolved()
       #expect(fromPhone.isResolved && !unnamed.isResolved)
-      #expect(iCloudConflictVersions(of: file).map(\.url) == [unnamed.url])
-      removeOtherICloudVersions(of: file)
+      #expect(iCloud.conflictVersions().map(\.url) == [unnamed.url])
+      iCloud.removeOtherVersions()
       #expect(NSFileVersion.removedOtherVersions(of: file))
-      #expect(iCloudConflictVersions(of: file).isEmpty)
+      #expect(iCloud.conflictVersions().isEmpty)
     }
   #endif
 }

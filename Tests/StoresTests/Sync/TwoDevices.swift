@@ -8,7 +8,7 @@ import Testing
 /// outside the folder are `versions`.
 @MainActor
 func deviceStore(
-  _ name: String, in folder: URL, versions: ConflictVersions = .platform
+  _ name: String, in folder: URL, versions: ConflictVersions? = nil
 ) throws -> TodosStore {
   TodosStore(
     core: try TodosStore.fileCore(

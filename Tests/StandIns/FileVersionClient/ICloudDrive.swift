@@ -1,0 +1,1 @@
+../../../Sources/Stores/Platform/ICloudDrive.swift

@@ -1,1 +1,0 @@
-../../../Sources/Stores/Platform/ICloudVersions.swift

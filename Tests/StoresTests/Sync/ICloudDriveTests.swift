@@ -1,0 +1,176 @@
+#if !canImport(Darwin)
+  // The iCloud Drive adapter (Sources/Stores/Platform/ICloudDrive.swift), compiled in
+  // FileVersionClient against stand-ins of NSFileCoordinator, NSFilePresenter, NSFileVersion
+  // and the ubiquitous-item calls with the SDK's declarations (Tests/StandIns/FileVersion),
+  // driving a real store's backing: what Apple platforms run, with iCloud Drive simulated.
+  import FileVersionClient
+  import FileVersionStandIn
+  import Foundation
+  import StoreTesting
+  import Testing
+
+  @testable import Stores
+
+  /// The adapter is the store's coordination here, as in Stores on Apple platforms.
+  extension ICloudDriveFile: FileCoordination {}
+
+  @Suite("iCloud Drive: coordinated, downloaded, presented")
+  @MainActor
+  struct ICloudDriveTests {
+    let folder = TemporaryFolder()
+
+    /// A folder iCloud Drive syncs, made.
+    func container(_ name: String = "iCloud") throws -> URL {
+      let url = folder.file(name)
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      ICloudDrive.addContainer(url)
+      return url
+    }
+
+    /// A store on `url` as Apple platforms open it: coordinated when iCloud Drive syncs it.
+    func store(_ url: URL, device: String = "laptop") throws -> TodosStore {
+      let coordination = { (url: URL, timeout: Duration) -> any FileCoordination in
+        if let iCloud = ICloudDriveFile(url, timeout: timeout) { return iCloud }
+        return LocalFile()
+      }
+      return TodosStore(
+        core: try TodosStore.fileCore(
+          contentsOf: url, clock: HybridClock(device: DeviceID(Substring(device))!),
+          coordination: coordination))
+    }
+
+    /// A file in iCloud Drive holding "Buy milk", then evicted: a placeholder whose contents
+    /// are in the cloud only.
+    func placeholder() throws -> URL {
+      let url = try container().appendingPathComponent("todos.json")
+      try store(url).trySend(.addTodo(Todo(title: "Buy milk")))
+      try ICloudDrive.evict(url, cloudContents: Data(contentsOf: url))
+      return url
+    }
+
+    @Test("a placeholder is never an empty store: opening fails saying so, and writes nothing")
+    func placeholderDoesNotOpenEmpty() throws {
+      let url = try placeholder()
+      #expect(throws: StoreFileError(path: url.path, problem: .notDownloaded)) {
+        try store(url)
+      }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+      #expect(ICloudDrive.downloadWasRequested(url))
+      #expect(
+        "\(StoreFileError(path: url.path, problem: .notDownloaded))".contains("still downloading"))
+    }
+
+    @Test("placeholder, download off the main actor, open: the store holds the file's contents")
+    func downloadThenOpen() async throws {
+      let url = try placeholder()
+      try await ICloudDriveFile.download(url)
+      #expect(try store(url).todos.map(\.title) == ["Buy milk"])
+    }
+
+    @Test("a file evicted while open: actions and refresh fail, nothing is written or lost")
+    func evictedWhileOpen() throws {
+      let url = try container().appendingPathComponent("todos.json")
+      let todos = try store(url)
+      try todos.trySend(.addTodo(Todo(title: "Buy milk")))
+      try ICloudDrive.evict(url, cloudContents: Data(contentsOf: url))
+      #expect(throws: StoreFileError(path: url.path, problem: .notDownloaded)) {
+        try todos.trySend(.addTodo(Todo(title: "Call Ann")))
+      }
+      #expect(throws: StoreFileError(path: url.path, problem: .notDownloaded)) {
+        try todos.refresh()
+      }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+      #expect(todos.todos.map(\.title) == ["Buy milk"])
+    }
+
+    @Test("every read is coordinated, every write is a coordinated replace")
+    func coordinated() throws {
+      let url = try container().appendingPathComponent("todos.json")
+      let todos = try store(url)
+      #expect(ICloudDrive.accesses(of: url) == [.read([])])
+      try todos.trySend(.addTodo(Todo(title: "Buy milk")))
+      #expect(ICloudDrive.accesses(of: url).contains(.write(.forReplacing)))
+      try todos.refresh()
+      #expect(ICloudDrive.accesses(of: url).last == .read([]))
+    }
+
+    @Test("unresolved versions: merged, then resolved and removed inside the coordinated write")
+    func versionsInsideCoordinatedWrite() throws {
+      let laptopFolder = try container("laptop")
+      let phoneFolder = folder.file("phone")
+      _ = try divergedVersions(laptop: laptopFolder, phone: phoneFolder) { phone in
+        try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+      }
+      let url = laptopFolder.appendingPathComponent("todos.json")
+      let version = NSFileVersion(
+        url: phoneFolder.appendingPathComponent("todos.json"), savedOn: "Anna's iPhone")
+      NSFileVersion.register(version, for: url)
+
+      let todos = try store(url)
+      try todos.trySend(.addTodo(Todo(title: "Water plants")))
+      #expect(todos.todos.map(\.title).sorted() == ["Buy milk", "Call Ann", "Water plants"])
+      #expect(version.isResolved && !version.resolvedOutsideCoordinatedWrite)
+      #expect(NSFileVersion.removedOtherVersionsInCoordinatedWrite(of: url))
+      #expect(todos.lastError == nil)
+    }
+
+    @Test("a version without local contents is skipped and reported; the others are merged")
+    func versionWithoutLocalContents() throws {
+      let laptopFolder = try container("laptop")
+      let phoneFolder = folder.file("phone")
+      _ = try divergedVersions(laptop: laptopFolder, phone: phoneFolder) { phone in
+        try phone.trySend(.addTodo(Todo(title: "Call Ann")))
+      }
+      let url = laptopFolder.appendingPathComponent("todos.json")
+      let fromPhone = NSFileVersion(
+        url: phoneFolder.appendingPathComponent("todos.json"), savedOn: "Anna's iPhone")
+      let fromIPad = NSFileVersion(
+        url: folder.file("not-here.json"), savedOn: "Anna's iPad", hasLocalContents: false)
+      NSFileVersion.register(fromPhone, for: url)
+      NSFileVersion.register(fromIPad, for: url)
+
+      let todos = try store(url)
+      try todos.trySend(.addTodo(Todo(title: "Water plants")))
+      #expect(todos.todos.map(\.title).sorted() == ["Buy milk", "Call Ann", "Water plants"])
+      #expect(fromPhone.isResolved && !fromIPad.isResolved)
+      #expect(!NSFileVersion.removedOtherVersions(of: url))
+      #expect(
+        todos.lastError.map { "\($0)" }?.contains(
+          "iCloud version from Anna's iPad is not downloaded")
+          == true)
+    }
+
+    @Test("no NSFileVersion call for a file outside iCloud Drive, nor one without conflicts")
+    func noVersionCallsWithoutReason() throws {
+      let local = folder.file("todos.json")
+      NSFileVersion.register(NSFileVersion(url: folder.file("v.json"), savedOn: nil), for: local)
+      let localTodos = try store(local)
+      try localTodos.trySend(.addTodo(Todo(title: "Buy milk")))
+      try localTodos.refresh()
+      #expect(NSFileVersion.callCount(for: local) == 0)
+      #expect(ICloudDrive.accesses(of: local).isEmpty)
+
+      let synced = try container().appendingPathComponent("todos.json")
+      let syncedTodos = try store(synced)
+      try syncedTodos.trySend(.addTodo(Todo(title: "Buy milk")))
+      try syncedTodos.refresh()
+      #expect(NSFileVersion.callCount(for: synced) == 0)
+    }
+
+    @Test("watch() presents the file: another writer's change reloads the store")
+    func presenter() async throws {
+      let url = try container().appendingPathComponent("todos.json")
+      let todos = try store(url)
+      try todos.watch()
+      #expect(ICloudDrive.presenters(of: url).count == 1)
+      // Another device's version arrives: written, then the presenters told.
+      let other = try store(url, device: "phone")
+      try other.trySend(.addTodo(Todo(title: "Call Ann")))
+      // The presenter hopped to the main queue before it returned: this runs after it.
+      await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
+      #expect(todos.todos.map(\.title) == ["Call Ann"])
+      todos.stopWatching()
+      #expect(ICloudDrive.presenters(of: url).isEmpty)
+    }
+  }
+#endif
