@@ -15,7 +15,8 @@ struct DiaryProcess {
 
   /// The data folder the runs use.
   let folder: URL
-  /// The environment of each run: a home of its own, UTC, no colour.
+  /// The environment of each run: a home and a local state folder of its own (the device id,
+  /// the undo history: `STORES_STATE_HOME`, the folder's `state`), UTC, no colour.
   var environment: [String: String]
   /// A command that runs `diary` (such as `setpriv … --`), or nothing.
   var launcher: [String] = []
@@ -27,6 +28,7 @@ struct DiaryProcess {
     environment = [
       "HOME": folder.appendingPathComponent("home").path, "TZ": "UTC", "NO_COLOR": "1",
       "PATH": "/usr/bin:/bin", "DIARY_HOME": folder.path,
+      "STORES_STATE_HOME": folder.appendingPathComponent("state").path,
     ]
   }
 

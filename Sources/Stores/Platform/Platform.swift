@@ -214,17 +214,40 @@ enum Platform {
     #endif
   }
 
-  /// The folder of the user's state that belongs to this machine and is not synced: under
-  /// `home`, Application Support on Apple platforms; `$XDG_STATE_HOME` (read from
-  /// `environment`), else `~/.local/state`, on Linux.
-  static func localStateFolder(home: URL, environment: [String: String]) -> URL {
+  /// The folder of this device's own state, never synced (the device id, `diary`'s undo
+  /// history): `$STORES_STATE_HOME` when `environment` sets it to an absolute path, on every
+  /// platform; else Application Support on Apple platforms (`FileManager`'s
+  /// `.applicationSupportDirectory` in the user's domain: the app's container in a sandbox);
+  /// else, on Linux, `$XDG_STATE_HOME` when absolute, else `$HOME/.local/state`. `nil` when
+  /// there is none (no absolute `HOME` on Linux, no Application Support on Apple platforms).
+  /// Creates nothing.
+  static func localStateFolder(environment: [String: String]) -> URL? {
+    if let value = environment[DeviceID.stateHomeVariable], value.hasPrefix("/") {
+      return URL(fileURLWithPath: value, isDirectory: true)
+    }
     #if canImport(Darwin)
-      home.appendingPathComponent("Library/Application Support", isDirectory: true)
+      return try? FileManager.default.url(
+        for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+        create: false)
     #else
       if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
         return URL(fileURLWithPath: value, isDirectory: true)
       }
-      return home.appendingPathComponent(".local/state", isDirectory: true)
+      guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+      return URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/state", isDirectory: true)
+    #endif
+  }
+
+  /// Marks the file at `url` as one that backups (iCloud, iTunes/Finder, Time Machine) leave
+  /// out, on Apple platforms, so that a device restored or migrated from a backup does not
+  /// get it back; does nothing elsewhere, and nothing when the system refuses.
+  static func excludeFromBackup(_ url: URL) {
+    #if canImport(Darwin)
+      var url = url
+      var values = URLResourceValues()
+      values.isExcludedFromBackup = true
+      try? url.setResourceValues(values)
     #endif
   }
 }
