@@ -1,9 +1,10 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "Stores",
-  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+  // The floor: Synchronization's Mutex and Atomic need these (see README, "Platforms").
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Stores", targets: ["Stores"]),
     .library(name: "StoreTesting", targets: ["StoreTesting"]),
@@ -19,6 +20,7 @@ let package = Package(
       name: "StoresTests",
       dependencies: [
         "Stores", "StoreTesting", "StandInClient", "UndoManagerClient", "FileVersionClient",
+        "stores-writer",
       ],
       // Members only from modules a file imports: the stand-ins stay out of files that do not.
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

@@ -18,11 +18,28 @@ public final class TemporaryFolder: Sendable {
   public let url: URL
 
   /// Creates the folder in the system's temporary directory.
+  ///
+  /// The first one made in a process also gives the process a local state folder of its own
+  /// when it has none: it sets `STORES_STATE_HOME` (see ``testStateFolder``), so the stores
+  /// the tests open, and the processes they start, never read or make the machine's device
+  /// id or write to the user's Application Support or `~/.local/state`.
   public init() {
+    _ = Self.isolatingState
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("stores-tests-\(UUID().uuidString)", isDirectory: true)
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
+
+  /// The local state folder the tests of this process use when `STORES_STATE_HOME` was not
+  /// set before the first ``TemporaryFolder``: `stores-tests-state` in the system's temporary
+  /// directory (kept, a few bytes: one device id for all test runs of the user).
+  public static let testStateFolder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("stores-tests-state", isDirectory: true)
+
+  /// Sets `STORES_STATE_HOME` to ``testStateFolder`` unless it is set; once per process.
+  private static let isolatingState: Void = {
+    setenv("STORES_STATE_HOME", testStateFolder.path, 0)
+  }()
 
   deinit {
     TemporaryFolder.makeWritable(url)

@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 
 #if canImport(Glibc)
   import Glibc
@@ -27,28 +28,19 @@ enum Platform {
 
 extension Platform {
   /// The folder for what `diary` keeps about this machine (its undo history), never synced:
-  /// `~/Library/Application Support` on Apple platforms; elsewhere `$XDG_STATE_HOME` when it
-  /// is an absolute path, else `~/.local/state`.
+  /// the library's local state folder, where the device id is too — `$STORES_STATE_HOME` on
+  /// every platform, else Application Support on Apple platforms, else `$XDG_STATE_HOME`,
+  /// else `~/.local/state` (see `DeviceID.localStateFolder(environment:)`).
   ///
-  /// - Throws: A ``DiaryError`` (78) when `HOME` is not an absolute path.
+  /// - Throws: A ``DiaryError`` (78) when there is none (on Linux: neither variable set to an
+  ///   absolute path, and `HOME` not one).
   static func stateFolder(environment: [String: String]) throws -> URL {
-    #if canImport(Darwin)
-      return try home(environment).appendingPathComponent(
-        "Library/Application Support", isDirectory: true)
-    #else
-      if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-        return URL(fileURLWithPath: state, isDirectory: true)
-      }
-      return try home(environment).appendingPathComponent(".local/state", isDirectory: true)
-    #endif
-  }
-
-  private static func home(_ environment: [String: String]) throws -> URL {
-    guard let home = environment["HOME"], home.hasPrefix("/") else {
+    guard let folder = DeviceID.localStateFolder(environment: environment) else {
       throw DiaryError(
-        "no home folder for the undo history: HOME is not set to an absolute path — set HOME",
+        "no home folder for the undo history: HOME is not set to an absolute path — set HOME, "
+          + "or \(DeviceID.stateHomeVariable) to the folder to keep this machine's state in",
         exitCode: .configuration)
     }
-    return URL(fileURLWithPath: home, isDirectory: true)
+    return folder
   }
 }

@@ -88,7 +88,7 @@ struct DiaryDevicesTests {
   func status() throws {
     var diary = DiaryProcess(folder: laptop.url)
     let state = TemporaryFolder()
-    diary.environment["XDG_STATE_HOME"] = state.url.path
+    diary.environment["STORES_STATE_HOME"] = state.url.path
     #expect(diary.run("todos", "list").exitCode == 0)
     #expect(state.names.isEmpty, "reading makes no device id")
     let first = diary.run("sync", "status")

@@ -11,10 +11,12 @@ struct DiaryHomeTests {
   let folder = TemporaryFolder()
 
   /// `diary` as a user without a passwd entry, started in a folder anyone can write in, with
-  /// `HOME` set to `home` (unset for `nil`) and neither `DIARY_HOME` nor the XDG variables.
+  /// `HOME` set to `home` (unset for `nil`) and neither `DIARY_HOME`, `STORES_STATE_HOME` nor
+  /// the XDG variables.
   func homeless(home: String?) -> DiaryProcess {
     var diary = DiaryProcess(folder: folder.url)
     diary.environment["DIARY_HOME"] = nil
+    diary.environment["STORES_STATE_HOME"] = nil
     diary.environment["HOME"] = home
     diary.launcher = TestPlatform.asUser(54321)
     diary.currentDirectory = folder.url

@@ -23,19 +23,13 @@ struct DiaryUndoHistoryTests {
   /// A diary whose state folder, and so its history, is in the test's folder.
   var diary: DiaryProcess {
     var process = DiaryProcess(folder: folder.url)
-    process.environment["XDG_STATE_HOME"] = folder.file("state").path
+    process.environment["STORES_STATE_HOME"] = folder.file("state").path
     return process
   }
 
-  /// Where the history of the runs is: in the state folder, which Apple platforms take in
-  /// the home folder.
-  var historyFolder: URL {
-    #if canImport(Darwin)
-      folder.file("home/Library/Application Support/diary/history")
-    #else
-      folder.file("state/diary/history")
-    #endif
-  }
+  /// Where the history of the runs is: in the state folder `STORES_STATE_HOME` names, on
+  /// every platform.
+  var historyFolder: URL { folder.file("state/diary/history") }
 
   /// Every entry under the history folder, with its mode and size.
   func historyEntries() -> [(path: String, mode: mode_t, size: Int, isFolder: Bool)] {

@@ -12,11 +12,12 @@ struct DiaryUndoTests {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
-  /// A diary on the same data folder with another home: another machine, with a history of
-  /// its own.
+  /// A diary on the same data folder with another home and local state folder: another
+  /// machine, with a device id and a history of its own.
   var otherMachine: DiaryProcess {
     var other = diary
     other.environment["HOME"] = folder.file("other-home").path
+    other.environment["STORES_STATE_HOME"] = folder.file("other-state").path
     return other
   }
 
@@ -136,8 +137,8 @@ struct DiaryUndoTests {
   @Test("the history lives beside the machine's state, not in the data folder")
   func historyPlace() throws {
     var process = diary
-    let state = folder.file("state")
-    process.environment["XDG_STATE_HOME"] = state.path
+    let state = folder.file("another-state")
+    process.environment["STORES_STATE_HOME"] = state.path
     run("todos", "add", "Eggs", as: process)
     let history = try FileManager.default.contentsOfDirectory(
       atPath: state.appendingPathComponent("diary/history").path)

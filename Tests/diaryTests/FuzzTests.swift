@@ -40,7 +40,11 @@ struct FuzzTests {
     check(lines, iterations: 300) { arguments in
       let before = folder.snapshot()
       let result = Diary.run(
-        arguments, environment: ["DIARY_HOME": folder.url.path, "HOME": folder.file("home").path],
+        arguments,
+        environment: [
+          "DIARY_HOME": folder.url.path, "HOME": folder.file("home").path,
+          "STORES_STATE_HOME": folder.file("state").path,
+        ],
         terminal: Terminal(usesColor: false))
       try require(allowed.contains(result.exitCode), "exit \(result.exitCode)")
       try require(!result.errorOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\0" })

@@ -17,6 +17,9 @@ enum TestPlatform {
   static let isRoot = geteuid() == 0
   /// Whether `/proc` tells a process's threads, descriptors and inotify watches (Linux).
   static let hasProcessFiles = FileManager.default.fileExists(atPath: "/proc/self/fdinfo")
+  /// Whether the system tells which process holds a `flock` (`/proc/locks`, Linux): Apple
+  /// platforms have no public table of lock holders.
+  static let namesLockHolders = FileManager.default.fileExists(atPath: "/proc/locks")
   /// Whether `/dev/full` exists: a device whose every write fails with `ENOSPC` (Linux).
   static let hasFullDevice = FileManager.default.fileExists(atPath: fullDevicePath)
   /// Whether util-linux's `setpriv` can run a command as another user (needs root).

@@ -150,15 +150,14 @@ enum Platform {
 
   /// The folder of the App Group `identifier`, which an app, its widgets and extensions
   /// share (Apple platforms; `nil` elsewhere, and for a group the app is not in). On macOS
-  /// the system gives a folder for any group, so there it must also be one the app can
-  /// write to (a sandboxed app that is not in the group cannot).
+  /// the system names a folder for any group, in the app or not, so there it must also be an
+  /// existing folder the app can write to (a sandboxed app that is not in the group cannot).
+  /// Creates nothing.
   static func appGroupContainer(_ identifier: String) -> URL? {
     #if os(macOS)
       guard
         let url = FileManager.default.containerURL(
           forSecurityApplicationGroupIdentifier: identifier),
-        (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true))
-          != nil,
         access(url.path, W_OK) == 0
       else { return nil }
       return url
@@ -214,17 +213,40 @@ enum Platform {
     #endif
   }
 
-  /// The folder of the user's state that belongs to this machine and is not synced: under
-  /// `home`, Application Support on Apple platforms; `$XDG_STATE_HOME` (read from
-  /// `environment`), else `~/.local/state`, on Linux.
-  static func localStateFolder(home: URL, environment: [String: String]) -> URL {
+  /// The folder of this device's own state, never synced (the device id, `diary`'s undo
+  /// history): `$STORES_STATE_HOME` when `environment` sets it to an absolute path, on every
+  /// platform; else Application Support on Apple platforms (`FileManager`'s
+  /// `.applicationSupportDirectory` in the user's domain: the app's container in a sandbox);
+  /// else, on Linux, `$XDG_STATE_HOME` when absolute, else `$HOME/.local/state`. `nil` when
+  /// there is none (no absolute `HOME` on Linux, no Application Support on Apple platforms).
+  /// Creates nothing.
+  static func localStateFolder(environment: [String: String]) -> URL? {
+    if let value = environment[DeviceID.stateHomeVariable], value.hasPrefix("/") {
+      return URL(fileURLWithPath: value, isDirectory: true)
+    }
     #if canImport(Darwin)
-      home.appendingPathComponent("Library/Application Support", isDirectory: true)
+      return try? FileManager.default.url(
+        for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil,
+        create: false)
     #else
       if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
         return URL(fileURLWithPath: value, isDirectory: true)
       }
-      return home.appendingPathComponent(".local/state", isDirectory: true)
+      guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+      return URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/state", isDirectory: true)
+    #endif
+  }
+
+  /// Marks the file at `url` as one that backups (iCloud, iTunes/Finder, Time Machine) leave
+  /// out, on Apple platforms, so that a device restored or migrated from a backup does not
+  /// get it back; does nothing elsewhere, and nothing when the system refuses.
+  static func excludeFromBackup(_ url: URL) {
+    #if canImport(Darwin)
+      var url = url
+      var values = URLResourceValues()
+      values.isExcludedFromBackup = true
+      try? url.setResourceValues(values)
     #endif
   }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Stores
 
 /// The undo and redo steps of the `diary` commands that changed one data folder on this
-/// machine: kept beside the machine's own state, never in the (perhaps synced) data folder —
-/// `$XDG_STATE_HOME/diary/history` (else `~/.local/state/diary/history`) on Linux,
-/// `~/Library/Application Support/diary/history` on Apple platforms — in one folder per data
-/// folder, named by a hash of its files' paths.
+/// machine: kept beside the machine's own state (its device id), never in the (perhaps
+/// synced) data folder — `diary/history` in the local state folder: `$STORES_STATE_HOME` on
+/// every platform, else `$XDG_STATE_HOME` (else `~/.local/state`) on Linux, Application
+/// Support on Apple platforms — in one folder per data folder, named by a hash of its files'
+/// paths.
 ///
 /// Each step holds the inverse actions of a command, by identity; `diary undo` sends them as
 /// ordinary actions, in transactions on the files as they are then, so what others wrote

@@ -78,7 +78,7 @@ struct ReadmeTests {
           : ["-I", Self.modules.path] + (code.contains("@Test") ? ["-parse-as-library"] : [])
         let (status, output) = try Self.swiftc(
           ["-typecheck", "-swift-version", "6", "-module-cache-path", folder.path]
-            + arguments + [file.path])
+            + Self.toolchain.flags + arguments + [file.path])
         if status != 0 { failures.add("\(line): the block does not compile:\n\(output)") }
       } catch {
         failures.add("\(line): \(error)")
@@ -95,26 +95,54 @@ struct ReadmeTests {
   /// The toolchain's `lib/swift` folder, beside the `swiftc` that runs (a link to the
   /// driver, which works out its mode from the name it is run by).
   static var toolchainLibrary: URL {
-    swiftcPath.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("lib/swift")
+    toolchain.swiftc.resolvingSymlinksInPath().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("lib/swift")
   }
 
-  /// `swiftc` on the `PATH`.
-  static let swiftcPath: URL = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-    for folder in path.split(separator: ":") {
-      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) {
-        return candidate
+  /// The `swiftc` that compiles the blocks, and the flags it needs to find the SDK and Swift
+  /// Testing: on macOS Xcode's (or the selected toolchain's), found with `xcrun`, with the
+  /// macOS SDK and the platform's developer frameworks, where Swift Testing is; elsewhere
+  /// the `swiftc` on the `PATH`, which finds both by itself.
+  static let toolchain: (swiftc: URL, flags: [String]) = {
+    #if os(macOS)
+      let platform = xcrun(["--sdk", "macosx", "--show-sdk-platform-path"])
+      return (
+        URL(fileURLWithPath: xcrun(["--sdk", "macosx", "--find", "swiftc"])),
+        [
+          "-sdk", xcrun(["--sdk", "macosx", "--show-sdk-path"]),
+          "-F", platform + "/Developer/Library/Frameworks",
+          "-I", platform + "/Developer/usr/lib",
+        ]
+      )
+    #else
+      let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+      for folder in path.split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) {
+          return (candidate, [])
+        }
       }
-    }
-    return URL(fileURLWithPath: "/usr/bin/swiftc")
+      return (URL(fileURLWithPath: "/usr/bin/swiftc"), [])
+    #endif
   }()
+
+  /// What `xcrun ARGUMENTS` prints, without its last newline ("" when it fails).
+  static func xcrun(_ arguments: [String]) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/xcrun")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return "" }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
 
   /// Runs `swiftc` with `arguments`; its exit status and everything it printed.
   static func swiftc(_ arguments: [String]) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = swiftcPath
+    process.executableURL = toolchain.swiftc
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output

@@ -66,7 +66,7 @@ final class SyncthingPair {
     func environment(_ base: [String: String]) -> [String: String] {
       base.merging([
         "DIARY_HOME": folder.path, "HOME": local.path,
-        "XDG_STATE_HOME": local.appendingPathComponent("state").path,
+        "STORES_STATE_HOME": local.appendingPathComponent("state").path,
       ]) { $1 }
     }
 
