@@ -447,7 +447,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         guard let file = try OpenFile(copy, in: folder.descriptor, path: copyPath) else {
           continue
         }
-        let other = try decode(try file.contents(path: copyPath, limit: limit), copyPath)
+        let other = try decodeCopy(try file.contents(path: copyPath, limit: limit), copyPath)
         (state, stamps) = Sync.merge(
           (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
         merged.append(copy)
@@ -509,6 +509,23 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     return false
   }
 
+  /// The state and stamps of a copy or version of the file, `data` read from `path`; one
+  /// stamped after ``Stamp/latestFollowedMilliseconds`` (a clock far past the year 9998) is
+  /// refused, so that no stamp merged is one this device's clock cannot pass.
+  private func decodeCopy(_ data: Data, _ path: String) throws(StoreFileError) -> (State, Sync) {
+    let copy = try decode(data, path)
+    if let latest = copy.1.latest, latest.milliseconds > Stamp.latestFollowedMilliseconds {
+      throw StoreFileError(
+        path: path,
+        problem: .invalidContent(
+          keyPath: "sync",
+          detail:
+            "a change stamped \(latest), later than the year 9998: made by a clock far ahead, "
+            + "it would win over every later change; set that device's clock right"))
+    }
+    return copy
+  }
+
   /// Reads each conflict version the platform keeps of the file at `target` (see
   /// ``ConflictVersion``) and merges it into `state` and `stamps`; returns those merged and
   /// the errors of the others. None on Linux.
@@ -528,7 +545,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       do throws(StoreFileError) {
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
-        let other = try decode(data, version.url.path)
+        let other = try decodeCopy(data, version.url.path)
         (state, stamps) = Sync.merge(
           (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
         merged.append(version)

@@ -204,9 +204,12 @@ package enum StateFileCoding {
         return try content { () throws(JSONCodingError) in
           let stamps = version == written ? try object.value(forKey: "sync", as: Sync.self) : nil
           let state = try State.jsonFields(&object)
-          guard var stamps else { return (state, Sync(unstamped: state)) }
-          stamps.reconcile(with: state)
-          return (state, stamps)
+          guard version == written else { return (state, Sync(unstamped: state)) }
+          // A file of this version without its "sync" member lost it to a hand edit: nothing
+          // in it is stamped.
+          var sync = stamps ?? Sync(unstamped: State())
+          sync.reconcile(with: state)
+          return (state, sync)
         }
       }
       let state = try migrate(

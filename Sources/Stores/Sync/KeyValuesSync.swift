@@ -71,6 +71,11 @@ package struct KeyValuesSync: StateSync {
       stamp == .origin || version.1.unstamped.contains(name)
         || stamp <= max(known.1.set[name] ?? .origin, known.1.removed[name] ?? .origin)
     }
+    let isWhollyUnstamped =
+      version.1.writers.clocks.isEmpty
+      && version.1.set.keys.allSatisfy(version.1.unstamped.contains)
+      && version.1.removed.keys.allSatisfy(version.1.unstamped.contains)
+    if isWhollyUnstamped { return true }
     return version.1.writers.isUnchanged(since: known.1.writers)
       && version.1.set.allSatisfy { isKnown($1, $0) }
       && version.1.removed.allSatisfy { isKnown($1, $0) }

@@ -161,6 +161,12 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   package var hasUnstamped: Bool { !unstamped.isEmpty }
 
+  /// Whether nothing of `state` was stamped in the file: its `"sync"` member was removed by
+  /// hand (no program that stamps writes such a file).
+  func isWhollyUnstamped(_ state: State) -> Bool {
+    writers.clocks.isEmpty && removed.isEmpty && unstamped.count == state.syncedItems.count
+  }
+
   package mutating func stampUnstamped(_ stamp: Stamp) {
     for offset in unstamped {
       items[offset].fields = Array(repeating: stamp, count: items[offset].fields.count)
@@ -173,6 +179,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// item count as known too (the items of a list reordered by hand, whose stamps stayed in
   /// their places). O(*n*) in the sizes of both.
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
+    if version.1.isWhollyUnstamped(version.0) { return true }
     guard version.1.writers.isUnchanged(since: known.1.writers) else { return false }
     var knownItems: [UUID: (stamps: ItemStamps, removedAt: Stamp?)] = [:]
     knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
@@ -462,10 +469,9 @@ extension ListSync {
           guard let at, let item, let stamps else {
             throw JSONCodingError("expected \"at\", \"item\" and \"stamps\"", kind: .missingKey)
           }
-          guard
-            removed.updateValue(Removed(item: item, stamps: stamps, at: at), forKey: item.id)
-              == nil
-          else { throw JSONCodingError("\(item.id) is removed twice") }
+          // Removed twice (a hand edit): the later removal stands.
+          if let other = removed[item.id], other.at >= at { return }
+          removed[item.id] = Removed(item: item, stamps: stamps, at: at)
         }
       case "state":
         try reader.readMembers { key, reader throws(JSONCodingError) in

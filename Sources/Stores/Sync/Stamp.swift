@@ -27,6 +27,12 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// broken), so that a copy cannot push every device's clock past what a file can hold.
   package static let latestMilliseconds: Int64 = 253_402_300_799_999
 
+  /// The latest milliseconds a clock follows: a year before ``latestMilliseconds``. A wall
+  /// clock past it is taken as reading it, and a conflict copy stamped later is refused (a
+  /// clock that far ahead is broken), so that every stamp a store merges is one its clock can
+  /// make a later stamp than, and no field is frozen by a stamp nothing can follow.
+  package static let latestFollowedMilliseconds: Int64 = latestMilliseconds - 366 * 86_400_000
+
   /// The largest counter a stamp may hold (8 digits in base 36): a clock that would need a
   /// larger one moves to the next millisecond instead.
   package static let largestCounter = 2_821_109_907_455
@@ -151,10 +157,11 @@ package final class HybridClock: Sendable {
   package static let local = HybridClock(device: DeviceID.local)
 
   /// A new stamp, later than every stamp made or seen before — within the stamps a file can
-  /// hold: a clock at ``Stamp/latestMilliseconds`` and ``Stamp/largestCounter`` (a wall
-  /// clock past the year 9999) makes that stamp again.
+  /// hold: a clock at ``Stamp/latestMilliseconds`` and ``Stamp/largestCounter`` makes that
+  /// stamp again (it cannot get there from stamps it merged: see
+  /// ``Stamp/latestFollowedMilliseconds``).
   package func stamp() -> Stamp {
-    let now = min(wallClock(), Stamp.latestMilliseconds)
+    let now = min(wallClock(), Stamp.latestFollowedMilliseconds)
     let (milliseconds, counter) = latest.withLock { latest in
       if now > latest.milliseconds {
         latest = (now, 0)
@@ -168,14 +175,9 @@ package final class HybridClock: Sendable {
     return Stamp(milliseconds: milliseconds, counter: counter, device: device)
   }
 
-  /// Notes `stamp`, seen in a file, so that the next stamp is later: so it is, whatever the
-  /// stamp, except one in the last millisecond ``Stamp/latestMilliseconds``, which the clock
-  /// follows only up to the millisecond before, so that it can always make a next stamp.
+  /// Notes `stamp`, seen in a file, so that the next stamp is later.
   package func observe(_ stamp: Stamp) {
-    let seen =
-      stamp.milliseconds < Stamp.latestMilliseconds
-      ? (stamp.milliseconds, stamp.counter)
-      : (Stamp.latestMilliseconds - 1, Stamp.largestCounter)
+    let seen = (stamp.milliseconds, stamp.counter)
     latest.withLock { latest in
       if seen > (latest.milliseconds, latest.counter) { latest = seen }
     }

@@ -315,18 +315,6 @@ struct ExtremeStampTests {
     #expect(try deviceStore("laptop", in: folder.url).todos.count == 3, "the file reads")
   }
 
-  @Test("a copy stamped at the latest stamp a file holds is merged; every later write reads")
-  func atTheLatest() throws {
-    let latest =
-      String(Stamp.latestMilliseconds, radix: 36) + "." + String(Stamp.largestCounter, radix: 36)
-    _ = try copy(stampedAt: latest)
-    let laptop = try deviceStore("laptop", in: folder.url)
-    for index in 0..<20 { try laptop.trySend(.addTodo(Todo(title: "t\(index)"))) }
-    #expect(laptop.todos.contains { $0.title == "Call Ann" }, "merged")
-    #expect(laptop.lastError == nil)
-    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos, "the file reads")
-  }
-
   @Test("a clock past the year 9999, or out of counters, still makes stamps a file can hold")
   func clockAtTheEnd() throws {
     let clock = HybridClock(device: DeviceID("d")!) { .max }

@@ -4,10 +4,10 @@ import Testing
 
 @testable import Stores
 
-// ATTACK TESTS (adversarial round against issue 34, items 1–5). Each test here is expected to
-// FAIL on the commit it was written against: it records a defect, not a fix.
-
-@Suite("ATTACK: stamps, hand edits and merges (failing tests = defects)")
+/// What an adversarial round against the devices' hardening found (issue 34): a copy stamped
+/// where no clock can follow froze the fields it touched; a `"sync"` member removed by hand
+/// turned every hand edit into the oldest value.
+@Suite("Attacks on stamps and hand edits")
 @MainActor
 struct AttackTests {
   let folder = TemporaryFolder()
@@ -19,8 +19,8 @@ struct AttackTests {
     return phone
   }
 
-  func copyName(_ n: Int = 0) -> String {
-    "todos.sync-conflict-20261201-1350\(10 + n)-PHONE12.json"
+  func copyName(_ number: Int = 0) -> String {
+    "todos.sync-conflict-20261201-1350\(10 + number)-PHONE12.json"
   }
 
   /// Rewrites `url` as a program that does not stamp would.
@@ -32,11 +32,10 @@ struct AttackTests {
       .write(to: url)
   }
 
-  // MARK: Stamps at the limit freeze a field
+  // MARK: Stamps where no clock follows
 
   /// The laptop with "Buy milk"; the phone's version adds "Call Ann" with every phone stamp
-  /// in the last millisecond a file holds (a phone whose clock is past the year 9999 makes
-  /// exactly such stamps: the clock clamps there).
+  /// in the last millisecond a file holds, arrived as a conflict copy.
   func laptopWithLimitCopy(counter: Int) throws -> (TodosStore, URL) {
     let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
@@ -55,33 +54,46 @@ struct AttackTests {
   }
 
   @Test(
-    "ATTACK: an edit of a todo stamped in the last millisecond is undone by the next merge",
+    "a copy stamped in the last millisecond a file holds is refused, and freezes nothing",
     arguments: [0, 5, Stamp.largestCounter])
-  func limitStampFreezesEdit(counter: Int) throws {
+  func limitStampRefused(counter: Int) throws {
     let (laptop, phoneFile) = try laptopWithLimitCopy(counter: counter)
-    var ann = try #require(laptop.todos.first { $0.title == "Call Ann" })
-    ann.title = "Call Bob"
-    try laptop.trySend(.updateTodo(ann))
-    #expect(laptop.todos.contains { $0.title == "Call Bob" })
-    // The phone's version (it changed nothing of Ann since) arrives again.
+    #expect(!laptop.todos.contains { $0.title == "Call Ann" }, "not merged")
+    #expect((laptop.lastError as? StoreFileError)?.path == folder.file(copyName()).path)
+    var milk = try #require(laptop.todos.first)
+    milk.title = "Buy oat milk"
+    try laptop.trySend(.updateTodo(milk))
     try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName(1)))
     try laptop.refresh()
-    #expect(
-      laptop.todos.contains { $0.title == "Call Bob" },
-      "the laptop's later edit must win; got \(laptop.todos.map(\.title))")
+    #expect(laptop.todos.map(\.title) == ["Buy oat milk"])
   }
 
-  @Test("ATTACK: a removal of a todo stamped in the last millisecond does not hold")
-  func limitStampFreezesRemoval() throws {
-    let (laptop, phoneFile) = try laptopWithLimitCopy(counter: 0)
-    let ann = try #require(laptop.todos.first { $0.title == "Call Ann" })
-    try laptop.trySend(.removeTodos(ids: [ann.id]))
-    #expect(!laptop.todos.contains { $0.id == ann.id })
+  @Test("an edit and a removal of a todo stamped as late as a clock follows still win")
+  func latestFollowedStampLoses() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneFolder()
+    let phoneFile = phone.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: phoneFile)
+    try deviceStore("phone", in: phone).trySend(.addTodo(Todo(title: "Call Ann")))
+    try deviceStore("phone", in: phone).trySend(.addTodo(Todo(title: "Pay rent")))
+    let latest =
+      String(Stamp.latestFollowedMilliseconds, radix: 36) + "."
+      + String(Stamp.largestCounter, radix: 36)
+    let stamped = try #require(text(phoneFile)).replacing(
+      /[0-9a-z]+\.[0-9a-z]+\.phone/, with: latest + ".phone")
+    try Data(stamped.utf8).write(to: phoneFile)
+    try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName()))
+    try laptop.refresh()
+    var ann = try #require(laptop.todos.first { $0.title == "Call Ann" })
+    let rent = try #require(laptop.todos.first { $0.title == "Pay rent" })
+    ann.title = "Call Bob"
+    try laptop.trySend(.updateTodo(ann))
+    try laptop.trySend(.removeTodos(ids: [rent.id]))
     try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName(1)))
     try laptop.refresh()
-    #expect(
-      !laptop.todos.contains { $0.id == ann.id },
-      "removed after the phone's version: must stay removed; got \(laptop.todos.map(\.title))")
+    #expect(Set(laptop.todos.map(\.title)) == ["Call Bob", "Buy milk"])
+    #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos, "the file reads")
   }
 
   // MARK: Hand edits
@@ -98,25 +110,7 @@ struct AttackTests {
     return (laptop, phoneFile)
   }
 
-  @Test("ATTACK: a hand edit read by a fresh store (as every diary command is) loses a tie")
-  func handEditSeenByFreshStoreLosesTie() throws {
-    let (_, phoneFile) = try laptopAndPhone()
-    try edit(file) { object in
-      var todos = object["todos"] as! [[String: Any]]
-      todos[1]["title"] = "aaaa"
-      object["todos"] = todos
-    }
-    // `diary todos add x`: a new store, then the phone's conflicting version arrives.
-    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "x")))
-    try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName()))
-    let laptop = try deviceStore("laptop", in: folder.url)
-    try laptop.refresh()
-    #expect(
-      Set(laptop.todos.map(\.title)) == ["x", "p", "one", "aaaa", "three"],
-      "the hand edit is the newest value; got \(laptop.todos.map(\.title))")
-  }
-
-  @Test("ATTACK: deleting the \"sync\" member by hand makes every hand edit the oldest value")
+  @Test("a \"sync\" member removed by hand leaves every hand edit the newest value")
   func syncSectionDeletedByHand() throws {
     let (laptop, phoneFile) = try laptopAndPhone()
     try edit(file) { object in
