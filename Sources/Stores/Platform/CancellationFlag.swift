@@ -1,12 +1,12 @@
-#if canImport(Synchronization) && !canImport(Darwin)
+#if canImport(Synchronization)
   import Synchronization
 #endif
 
-/// A flag that is set once, from any thread, and read cheaply: an atomic where the
-/// `Synchronization` module needs no newer OS, a lock on Apple platforms.
+/// A flag that is set once, from any thread, and read cheaply: an atomic (`Synchronization`,
+/// on every platform the package declares), a lock where a toolchain lacks the module.
 @usableFromInline
 final class CancellationFlag: @unchecked Sendable {
-  #if canImport(Synchronization) && !canImport(Darwin)
+  #if canImport(Synchronization)
     @usableFromInline let value = Atomic<Bool>(false)
 
     @inlinable

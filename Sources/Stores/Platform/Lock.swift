@@ -8,8 +8,8 @@
 
 /// A plain mutual-exclusion lock over the operating system's own (`os_unfair_lock` on
 /// Apple platforms, a `pthread_mutex_t` elsewhere): a few nanoseconds when uncontended,
-/// several times cheaper than `NSLock` on Linux, and available on every OS version this
-/// package supports (unlike `Synchronization.Mutex`).
+/// several times cheaper than `NSLock` on Linux; a class, for state shared by reference
+/// (`Synchronization.Mutex` guards a value in place).
 @usableFromInline
 final class Lock: @unchecked Sendable {
   #if canImport(Darwin)

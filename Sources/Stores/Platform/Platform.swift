@@ -150,11 +150,11 @@ enum Platform {
 
   /// The folder of the App Group `identifier`, which an app, its widgets and extensions
   /// share (Apple platforms; `nil` elsewhere, and for a group the app is not in). On macOS
-  /// the system names a folder for any group, in the app or not, so there it must also be an
-  /// existing folder the app can write to (a sandboxed app that is not in the group cannot).
-  /// Creates nothing.
+  /// (Mac Catalyst too) the system names a folder for any group, in the app or not, so there
+  /// it must also be an existing folder the app can write to (a sandboxed app that is not in
+  /// the group cannot). Creates nothing.
   static func appGroupContainer(_ identifier: String) -> URL? {
-    #if os(macOS)
+    #if os(macOS) || targetEnvironment(macCatalyst)
       guard
         let url = FileManager.default.containerURL(
           forSecurityApplicationGroupIdentifier: identifier),

@@ -101,18 +101,24 @@ struct ReadmeTests {
 
   /// The `swiftc` that compiles the blocks, and the flags it needs to find the SDK and Swift
   /// Testing: on macOS Xcode's (or the selected toolchain's), found with `xcrun`, with the
-  /// macOS SDK and the platform's developer frameworks, where Swift Testing is; elsewhere
-  /// the `swiftc` on the `PATH`, which finds both by itself.
+  /// macOS SDK, the platform's developer frameworks, where Swift Testing is, and the
+  /// toolchain's Swift Testing macros (which `swiftc` does not look for by itself there);
+  /// elsewhere the `swiftc` on the `PATH`, which finds all of them by itself.
   static let toolchain: (swiftc: URL, flags: [String]) = {
     #if os(macOS)
       let platform = xcrun(["--sdk", "macosx", "--show-sdk-platform-path"])
+      let swiftc = URL(fileURLWithPath: xcrun(["--sdk", "macosx", "--find", "swiftc"]))
+      let macros = swiftc.resolvingSymlinksInPath().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("lib/swift/host/plugins/testing")
       return (
-        URL(fileURLWithPath: xcrun(["--sdk", "macosx", "--find", "swiftc"])),
+        swiftc,
         [
           "-sdk", xcrun(["--sdk", "macosx", "--show-sdk-path"]),
           "-F", platform + "/Developer/Library/Frameworks",
           "-I", platform + "/Developer/usr/lib",
         ]
+          + (FileManager.default.fileExists(atPath: macros.path)
+            ? ["-plugin-path", macros.path] : [])
       )
     #else
       let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
