@@ -71,11 +71,18 @@
     /// download is started (`startDownloadingUbiquitousItem(at:)`) and `false` returned, so
     /// that it is never taken for a missing file. Does not wait.
     package func hasLocalContents() -> Bool {
-      guard
-        let status = try? Self.values(of: url, [.ubiquitousItemDownloadingStatusKey])
-          .ubiquitousItemDownloadingStatus,
-        status == .notDownloaded
-      else { return true }
+      let status = try? Self.values(of: url, [.ubiquitousItemDownloadingStatusKey])
+        .ubiquitousItemDownloadingStatus
+      // When the status cannot be read, a missing file whose placeholder (`.NAME.icloud`,
+      // as iCloud Drive names one) is beside it is not downloaded either: the store must not
+      // take it for a missing file and write a new one.
+      let isPlaceholder =
+        status.map { $0 == .notDownloaded }
+        ?? (!FileManager.default.fileExists(atPath: url.path)
+          && FileManager.default.fileExists(
+            atPath: url.deletingLastPathComponent()
+              .appendingPathComponent("." + url.lastPathComponent + ".icloud").path))
+      guard isPlaceholder else { return true }
       try? FileManager.default.startDownloadingUbiquitousItem(at: url)
       return false
     }

@@ -21,6 +21,7 @@
     nonisolated(unsafe) private static var writing: [String: Int] = [:]
     nonisolated(unsafe) private static var log: [String: [Access]] = [:]
     nonisolated(unsafe) private static var presenters: [any NSFilePresenter] = []
+    nonisolated(unsafe) private static var statusUnreadable: Set<String> = []
 
     private static func key(_ url: URL) -> String { url.standardizedFileURL.path }
 
@@ -43,6 +44,22 @@
       if FileManager.default.fileExists(atPath: url.path) {
         try FileManager.default.removeItem(at: url)
       }
+    }
+
+    /// Makes the file at `url` a placeholder as ``evict(_:cloudContents:)`` does, leaving a
+    /// `.NAME.icloud` file beside it, and whose resource values cannot be read (throw): what
+    /// the store must handle if a system reports a placeholder so.
+    public static func evictHidingStatus(_ url: URL, cloudContents data: Data) throws {
+      try evict(url, cloudContents: data)
+      lock.withLock { _ = statusUnreadable.insert(key(url)) }
+      try Data().write(
+        to: url.deletingLastPathComponent().appendingPathComponent(
+          "." + url.lastPathComponent + ".icloud"))
+    }
+
+    /// Whether the resource values of `url` cannot be read (see ``evictHidingStatus(_:cloudContents:)``).
+    static func hidesStatus(_ url: URL) -> Bool {
+      lock.withLock { statusUnreadable.contains(key(url)) && cloud[key(url)] != nil }
     }
 
     /// Whether the item at `url` is a placeholder not downloaded yet.
@@ -155,7 +172,9 @@
     public func standInResourceValues(forKeys keys: Set<URLResourceKey>) throws
       -> StandInResourceValues
     {
-      guard FileManager.default.fileExists(atPath: path) || ICloudDrive.isPlaceholder(self) else {
+      guard FileManager.default.fileExists(atPath: path) || ICloudDrive.isPlaceholder(self),
+        !ICloudDrive.hidesStatus(self)
+      else {
         throw CocoaError(.fileReadNoSuchFile)
       }
       let ubiquitous = ICloudDrive.isUbiquitous(self)

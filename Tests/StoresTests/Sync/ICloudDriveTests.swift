@@ -60,6 +60,19 @@
         "\(StoreFileError(path: url.path, problem: .notDownloaded))".contains("still downloading"))
     }
 
+    @Test(
+      "a placeholder whose status cannot be read, with its .NAME.icloud file beside it, is not downloaded either"
+    )
+    func placeholderWithoutStatus() throws {
+      let url = try container().appendingPathComponent("todos.json")
+      try store(url).trySend(.addTodo(Todo(title: "Buy milk")))
+      try ICloudDrive.evictHidingStatus(url, cloudContents: Data(contentsOf: url))
+      #expect(throws: StoreFileError(path: url.path, problem: .notDownloaded)) {
+        try store(url)
+      }
+      #expect(!FileManager.default.fileExists(atPath: url.path), "no new file written")
+    }
+
     @Test("placeholder, download off the main actor, open: the store holds the file's contents")
     func downloadThenOpen() async throws {
       let url = try placeholder()
