@@ -153,7 +153,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
     let keys = zip(items, list).map { ($0.position, $1.id) }
     if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
-      let kept = Self.longestAscending(keys)
+      let kept = longestAscendingOffsets(keys, by: Self.precedes)
       placeMoved(keeping: kept, stamp: .origin)
       unstamped.formUnion(Set(items.indices).subtracting(kept))
     }
@@ -279,7 +279,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     let keys = placed.map { (items[$0].position, new[$0].id) }
     let kept =
       zip(keys, keys.dropFirst()).allSatisfy { Self.precedes($0, $1) }
-      ? placed : Self.longestAscending(keys).map { placed[$0] }
+      ? placed : longestAscendingOffsets(keys, by: Self.precedes).map { placed[$0] }
     if kept.count < items.count { placeMoved(keeping: kept, stamp: stamp) }
     for (_, offset) in index {
       removed[old[offset].id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
@@ -331,34 +331,6 @@ package struct ListSync<State: SyncedList>: StateSync {
   static func precedes(_ first: (String, UUID), _ second: (String, UUID)) -> Bool {
     // Keys are ASCII: `<` compares their bytes.
     first.0 != second.0 ? first.0 < second.0 : first.1.precedes(second.1)
-  }
-
-  /// The offsets of a longest ascending subsequence of `keys` (see ``precedes(_:_:)``).
-  /// O(*n* log *n*).
-  static func longestAscending(_ keys: [(String, UUID)]) -> [Int] {
-    // tails[k]: the offset of the smallest last key of an ascending run of length k + 1.
-    var tails: [Int] = []
-    var previous = [Int](repeating: -1, count: keys.count)
-    for (offset, key) in keys.enumerated() {
-      var (low, high) = (0, tails.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if precedes(keys[tails[middle]], key) {
-          low = middle + 1
-        } else {
-          high = middle
-        }
-      }
-      if low > 0 { previous[offset] = tails[low - 1] }
-      if low == tails.count { tails.append(offset) } else { tails[low] = offset }
-    }
-    var result: [Int] = []
-    var offset = tails.last ?? -1
-    while offset >= 0 {
-      result.append(offset)
-      offset = previous[offset]
-    }
-    return result.reversed()
   }
 
   // MARK: Merging

@@ -318,34 +318,10 @@ struct OrderToRestore {
       made[id] = offset
     }
     let named = todos.indices.filter { made[todos[$0].id] != nil }
-    kept = Self.longestIncreasing(named.map { made[todos[$0].id]! }).map { named[$0] }
+    kept = longestAscendingOffsets(named.map { made[todos[$0].id]! }, by: <).map { named[$0] }
     self.named = named
   }
 
-  /// The offsets of a longest increasing subsequence of `values` (distinct); of equally long
-  /// ones, the one whose last value is the least, then whose last but one is, and so on.
-  /// O(*n* log *n*) (patience sorting).
-  static func longestIncreasing(_ values: [Int]) -> [Int] {
-    // tails[k]: the offset of the least last value of an increasing run of length k + 1.
-    var tails: [Int] = []
-    var previous = [Int](repeating: -1, count: values.count)
-    for (offset, value) in values.enumerated() {
-      var (low, high) = (0, tails.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-      }
-      if low > 0 { previous[offset] = tails[low - 1] }
-      if low == tails.count { tails.append(offset) } else { tails[low] = offset }
-    }
-    var result: [Int] = []
-    var offset = tails.last ?? -1
-    while offset >= 0 {
-      result.append(offset)
-      offset = previous[offset]
-    }
-    return result.reversed()
-  }
 }
 
 extension Todo {
