@@ -335,7 +335,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // Edits stamped now are written now, this device noted as their writer: so a version
     // from before them (the same writers) is never taken for another hand edit.
     (stored.stampedEdits, stored.mustWrite) = (stampedEdits, stampedEdits)
-    if !isCovered, isKnown, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps) {
+    if !isCovered, isKnown, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps),
+      !Sync.descends((read, stored.stamps), from: (current, stamps))
+    {
       (stored.state, stored.stamps) = Sync.merge((read, stored.stamps), (current, stamps))
       stored.mustWrite = stored.mustWrite || stored.state != read
     }

@@ -63,6 +63,18 @@ package struct KeyValuesSync: StateSync {
     unstamped = []
   }
 
+  /// See ``StateSync/descends(_:from:)``. O(*n*) in the number of keys.
+  package static func descends(
+    _ version: (KeyValues, Self), from known: (KeyValues, Self)
+  ) -> Bool {
+    func isSeen(_ stamp: Stamp, _ name: Name) -> Bool {
+      stamp <= max(version.1.set[name] ?? .origin, version.1.removed[name] ?? .origin)
+        && (version.1.set[name] != nil || version.1.removed[name] != nil)
+    }
+    return known.1.set.allSatisfy { isSeen($1, $0) }
+      && known.1.removed.allSatisfy { isSeen($1, $0) }
+  }
+
   /// See ``StateSync/isCovered(_:by:)``. O(*n*) in the number of keys.
   package static func isCovered(
     _ version: (KeyValues, Self), by known: (KeyValues, Self)

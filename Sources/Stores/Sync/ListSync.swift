@@ -181,6 +181,22 @@ package struct ListSync<State: SyncedList>: StateSync {
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
     if version.1.isWhollyUnstamped(version.0) { return true }
     guard version.1.writers.isUnchanged(since: known.1.writers) else { return false }
+    return stamps(of: version, areCoveredBy: known, leniently: true)
+  }
+
+  /// See ``StateSync/descends(_:from:)``. O(*n*) in the sizes of both.
+  package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
+    stamps(of: known, areCoveredBy: version, leniently: false)
+  }
+
+  /// Whether each stamp of `version` is at most `known`'s for the same item and field (or
+  /// removal, or field of the state). `leniently`, for a version a program that does not
+  /// stamp made: items stamped ``Stamp/origin`` or unstamped count as covered, and so do an
+  /// item's stamps that `known` holds for another item (a list reordered by hand, its stamps
+  /// left in their places).
+  private static func stamps(
+    of version: (State, Self), areCoveredBy known: (State, Self), leniently: Bool
+  ) -> Bool {
     var knownItems: [UUID: (stamps: ItemStamps, removedAt: Stamp?)] = [:]
     knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
     for (item, stamps) in zip(known.0.syncedItems, known.1.items) {
@@ -189,12 +205,13 @@ package struct ListSync<State: SyncedList>: StateSync {
     for (id, removal) in known.1.removed { knownItems[id] = (removal.stamps, removal.at) }
     var knownStamps: Set<ItemStamps>?
     for (offset, (item, stamps)) in zip(version.0.syncedItems, version.1.items).enumerated()
-    where !version.1.unstamped.contains(offset) && stamps.latest > .origin {
+    where !leniently || (!version.1.unstamped.contains(offset) && stamps.latest > .origin) {
       if let mine = knownItems[item.id], stamps.positioned <= mine.stamps.positioned,
         zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 })
       {
         continue
       }
+      guard leniently else { return false }
       if knownStamps == nil { knownStamps = Set(known.1.items) }
       guard knownStamps!.contains(stamps) else { return false }
     }

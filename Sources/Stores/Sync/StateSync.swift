@@ -36,6 +36,12 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// wrote is lost to it.
   static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool
 
+  /// Whether `version` holds every change `known` does: each stamp of `known` is at most
+  /// `version`'s for the same part (a removal's, or a later edit's). Merging `known` into it
+  /// then changes nothing but ties, so a store need not merge back the version it knew into
+  /// a file another writer made from it.
+  static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool
+
   /// The stamps after this device changed `before` into `after`, each change stamped
   /// `stamp`: O(*n*) in the size of the state, plus O(*n* log *n*) for a list's order.
   func stamped(before: State, after: State, stamp: Stamp) -> Self
@@ -113,6 +119,9 @@ package struct NoSync<State: PersistentState>: StateSync {
   package var hasUnstamped: Bool { false }
   package mutating func stampUnstamped(_ stamp: Stamp) {}
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
+    true
+  }
+  package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
     true
   }
   package func stamped(before: State, after: State, stamp: Stamp) -> Self { self }

@@ -149,6 +149,26 @@ struct MergeTests {
     #expect(titles.contains("new"))
   }
 
+  @Test(
+    "a merge descends from both sides; merging a version into one that descends from it changes nothing"
+  )
+  func descends() {
+    typealias Sync = ListSync<TodosStore.State>
+    check(Self.histories, iterations: 300) { base, histories in
+      let replicas = Self.replicas(base, histories)
+      let merged = replicas[0].merged(with: replicas[1])
+      for side in replicas[0...1] {
+        try requireEqual(
+          Sync.descends((merged.state, merged.sync), from: (side.state, side.sync)), true,
+          "the merge descends from each side")
+      }
+      for (a, b) in [(replicas[0], replicas[1]), (replicas[1], replicas[2]), (merged, replicas[2])]
+      where Sync.descends((a.state, a.sync), from: (b.state, b.sync)) {
+        try requireEqual(a.merged(with: b).state, a.state, "nothing to merge back")
+      }
+    }
+  }
+
   @Test("every list, merged or not, is in the order of its items' places; keys stay valid")
   func places() {
     check(Self.histories, iterations: 300) { base, histories in
