@@ -348,9 +348,21 @@ enum FileSystem {
       let descriptor = openat(
         folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if descriptor >= 0 {
-        // Locked while it is written, so that a cleaner sees it is not stale.
-        flock(descriptor, LOCK_EX | LOCK_NB)
-        return (temporary, descriptor)
+        // Locked while it is written, so that a cleaner sees it is not stale. A cleaner that
+        // took the lock in the moment between the file's making and its locking removes it
+        // (see ``removeStaleTemporaries(of:in:)``): then the name is no longer this file's,
+        // and another is made. (Where the file system has no locks, the file is used as it is.)
+        let isLocked = flock(descriptor, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
+        var opened = stat()
+        var named = stat()
+        if isLocked, fstat(descriptor, &opened) == 0,
+          fstatat(folder.descriptor, temporary, &named, AT_SYMLINK_NOFOLLOW) == 0,
+          FileKey(opened) == FileKey(named)
+        {
+          return (temporary, descriptor)
+        }
+        close(descriptor)
+        continue
       }
       if errno != EEXIST { throw StoreFileError(path: path, problem: .cannotWrite(errno: errno)) }
     }
