@@ -8,9 +8,10 @@ import Foundation
 ///    ``FileLock``), waiting at most the lock timeout;
 /// 2. if the file changed since this backing last read or wrote it — told cheaply by its
 ///    identity, confirmed by content when that identity is racy (see ``FileVersion``) —
-///    reload it first;
-/// 3. run the reducer (positions were resolved to identities before, so replaying an action
-///    on fresher state keeps its intent);
+///    reload it first (merging back what this store wrote when the file lacks it, and taking
+///    a hand edit's changes as the newest), then merge in what the sync engine left;
+/// 3. run the reducer, once, on that state (positions were resolved to identities before, so
+///    an action on fresher state keeps its intent);
 /// 4. if the state changed, write it to a new temporary file in the same folder (streamed as
 ///    it is encoded, see ``FileOutput``; a list's items the action did not change are copied
 ///    from the text of the last write, see ``EncodedList``), `fsync`, rename it over the data
@@ -29,9 +30,9 @@ import Foundation
 /// A state merged across devices (`Sync` is not ``NoSync``) is written with its stamps: each
 /// change is stamped by this device's ``HybridClock`` against the stored state it met (step
 /// 3), tombstones are dropped once older than ``Stamp/tombstoneLifetime`` by every writer's
-/// clock (see ``WriterClocks``), and in step 2 the
-/// conflict copies a sync engine left beside the file (see ``ConflictCopies``) are read and
-/// merged in — and removed only once the merge is written. A copy that is not a valid file
+/// clock (see ``WriterClocks``), and in step 2 the conflict copies a sync engine left beside
+/// the file (see ``ConflictCopies``) are read and merged in — and removed only once the merge
+/// is written. A copy that is not a valid file
 /// of this state stays where it is and is reported.
 ///
 /// A file in iCloud Drive (its URL ubiquitous when the store opens; see
