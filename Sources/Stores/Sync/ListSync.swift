@@ -215,9 +215,13 @@ package struct ListSync<State: SyncedList>: StateSync {
       if knownStamps == nil { knownStamps = Set(known.1.items) }
       guard knownStamps!.contains(stamps) else { return false }
     }
+    // A removal is covered with the stamps it keeps, which a merge joins too (a move made
+    // before the removal is the item's place should it come back).
     for (id, removal) in version.1.removed {
       guard let mine = knownItems[id],
-        removal.at <= mine.removedAt ?? mine.stamps.latestEdit
+        removal.at <= mine.removedAt ?? mine.stamps.latestEdit,
+        removal.stamps.positioned <= mine.stamps.positioned,
+        zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 })
       else { return false }
     }
     return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
