@@ -429,6 +429,11 @@ public struct JSONWriter: ~Copyable {
   /// The number of bytes held, of a writer that does not stream.
   var byteCount: Int { count }
 
+  /// Calls `body` with the bytes written so far, of a writer that does not stream.
+  func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    body(UnsafeBufferPointer(start: base, count: count))
+  }
+
   // MARK: The buffer
 
   @inline(__always)

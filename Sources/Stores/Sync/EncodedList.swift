@@ -65,25 +65,42 @@ package final class EncodedList<List: SyncedList> {
     return result
   }
 
-  /// Writes `stamps` as the elements of the open `"items"` array — the text of the last
-  /// write for those unchanged (`matches` from ``matches(for:)``), the others anew — and keeps
-  /// them for the next write.
+  /// Writes `stamps`, those of the items of `list`, as the elements of the open `"items"`
+  /// array, each with its item's digests — the text of the last write for those unchanged
+  /// with their items (`matches` from ``matches(for:)``), the others anew — and keeps them
+  /// for the next write. Call before ``writeItems(_:matches:to:)``.
   @_specialize(where List == TodosStore.State)
   @_specialize(where List == WorkoutsStore.State)
   func writeStamps(
-    _ stamps: [ItemStamps], matches: [Int], names: [[UInt8]], to writer: inout JSONWriter
+    _ stamps: [ItemStamps], of list: [List.Item], matches: [Int], names: [[UInt8]],
+    to writer: inout JSONWriter
   ) {
     var text: [UInt8] = []
     text.reserveCapacity(128)
-    self.stamps = self.stamps.writing(
-      stamps, matches: matches, to: &writer, isSame: hasSameBits
-    ) { stamps, builder in
-      // Letters, digits, `.`, `=` and spaces: nothing to escape.
-      text.removeAll(keepingCapacity: true)
-      text.append(UInt8(ascii: "\""))
-      stamps.pointee.append(names: names, to: &text)
-      text.append(UInt8(ascii: "\""))
-      text.withUnsafeBufferPointer { builder.appendBytes($0) }
+    let previous = self.stamps
+    self.stamps = stamps.withUnsafeBufferPointer { new in
+      list.withUnsafeBufferPointer { list in
+        previous.values.withUnsafeBufferPointer { old in
+          items.values.withUnsafeBufferPointer { oldItems in
+            previous.writing(
+              stamps, matches: matches, to: &writer,
+              isSame: { offset, match in
+                match < oldItems.count
+                  && hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
+                  && List.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
+              }
+            ) { offset, builder in
+              // Letters, digits, `.`, `=`, `#` and spaces: nothing to escape.
+              text.removeAll(keepingCapacity: true)
+              text.append(UInt8(ascii: "\""))
+              new[offset].append(names: names, to: &text)
+              List.appendDigests(of: list[offset], to: &text)
+              text.append(UInt8(ascii: "\""))
+              text.withUnsafeBufferPointer { builder.appendBytes($0) }
+            }
+          }
+        }
+      }
     }
   }
 
@@ -98,14 +115,20 @@ package final class EncodedList<List: SyncedList> {
   ) throws(JSONCodingError) {
     writer.beginArray()
     var failure: JSONCodingError?
-    let written = self.items.writing(
-      items, matches: matches, to: &writer, isSame: List.hasSameBits
-    ) { item, builder in
-      guard failure == nil else { return }
-      do throws(JSONCodingError) {
-        try List.Item.write(item, to: &builder)
-      } catch {
-        failure = error.at(.index(items.withUnsafeBufferPointer { item - $0.baseAddress! }))
+    let previous = self.items
+    let written = items.withUnsafeBufferPointer { new in
+      previous.values.withUnsafeBufferPointer { old in
+        previous.writing(
+          items, matches: matches, to: &writer,
+          isSame: { List.hasSameBits(new.baseAddress! + $0, old.baseAddress! + $1) }
+        ) { offset, builder in
+          guard failure == nil else { return }
+          do throws(JSONCodingError) {
+            try List.Item.write(new.baseAddress! + offset, to: &builder)
+          } catch {
+            failure = error.at(.index(offset))
+          }
+        }
       }
     }
     if let failure { throw failure }
@@ -134,8 +157,9 @@ private struct Texts<Value> {
   }
 
   /// Writes `values` as the elements of `writer`'s open array, which is empty, and returns
-  /// them with their text: for each value that is bit for bit (`isSame`) the one `matches`
-  /// names here (-1: none), the text it had; for the others, what `encode` writes. The text
+  /// them with their text: for each value that is the one `matches` names here (-1: none),
+  /// bit for bit (`isSame` of their offsets in `values` and here), the text it had; for the
+  /// others, what `encode` writes (of the value's offset). The text
   /// is made in one buffer, each value encoded right into it, and handed to `writer` and kept
   /// without a copy: O(*n*) in its length, and the text is held once (a streaming `writer`
   /// sends a long text on as it is) — besides this cache's previous text, while it is copied
@@ -143,8 +167,7 @@ private struct Texts<Value> {
   @inline(__always)
   func writing(
     _ values: [Value], matches: [Int], to writer: inout JSONWriter,
-    isSame: (UnsafePointer<Value>, UnsafePointer<Value>) -> Bool,
-    encode: (UnsafePointer<Value>, inout JSONWriter) -> Void
+    isSame: (Int, Int) -> Bool, encode: (Int, inout JSONWriter) -> Void
   ) -> Texts {
     var result = Texts(values: values, indentation: 2 * writer.depth)
     let reusable = result.indentation == indentation
@@ -156,28 +179,22 @@ private struct Texts<Value> {
     let separator =
       [UInt8](",\n".utf8) + Array(repeating: UInt8(ascii: " "), count: result.indentation)
     result.ends.reserveCapacity(values.count)
-    values.withUnsafeBufferPointer { new in
-      self.values.withUnsafeBufferPointer { old in
-        ends.withUnsafeBufferPointer { oldEnds in
-          text.withUnsafeBytes { oldText in
-            separator.withUnsafeBufferPointer { separator in
-              for offset in new.indices {
-                builder.appendBytes(
-                  offset == 0 ? .init(rebasing: separator.dropFirst()) : separator)
-                let match = matches[offset]
-                if reusable, match >= 0, match < old.count,
-                  isSame(new.baseAddress! + offset, old.baseAddress! + match)
-                {
-                  let span = span(match, ends: oldEnds)
-                  builder.appendBytes(
-                    UnsafeBufferPointer(rebasing: oldText.bindMemory(to: UInt8.self)[span]))
-                  result.reused += 1
-                } else {
-                  encode(new.baseAddress! + offset, &builder)
-                }
-                result.ends.append(builder.byteCount)
-              }
+    ends.withUnsafeBufferPointer { oldEnds in
+      text.withUnsafeBytes { oldText in
+        separator.withUnsafeBufferPointer { separator in
+          for offset in values.indices {
+            builder.appendBytes(
+              offset == 0 ? .init(rebasing: separator.dropFirst()) : separator)
+            let match = matches[offset]
+            if reusable, match >= 0, match < self.values.count, isSame(offset, match) {
+              let span = span(match, ends: oldEnds)
+              builder.appendBytes(
+                UnsafeBufferPointer(rebasing: oldText.bindMemory(to: UInt8.self)[span]))
+              result.reused += 1
+            } else {
+              encode(offset, &builder)
             }
+            result.ends.append(builder.byteCount)
           }
         }
       }

@@ -4,8 +4,10 @@ import Foundation
 /// one for each key removed (reset to its default).
 ///
 /// In the file, beside the values:
-/// `"sync" : { "removed" : { "theme" : "…" }, "set" : { "sleepGoal" : "mip1k3c0.0.k3j5q8x1z0" } }`.
-/// The merge takes, key by key, the value or the removal of the later stamp.
+/// `"sync" : { "removed" : { "theme" : "…" }, "set" : { "sleepGoal" : "mip1k3c0.0.k3j5q8x1z0 #1z" } }`:
+/// a key set is stamped, then `#` and the digest of its value (see ``ContentDigest``), which
+/// shows a value edited under its old stamp. The merge takes, key by key, the value or the
+/// removal of the later stamp.
 package struct KeyValuesSync: StateSync {
   package typealias State = KeyValues
   typealias Name = KeyValues.Name
@@ -19,6 +21,9 @@ package struct KeyValuesSync: StateSync {
   /// The keys set or removed without a stamp (see ``StateSync/reconcile(with:)``); never
   /// written.
   var unstamped: Set<Name> = []
+  /// The digests of the values of the keys set, as the file holds them, from the file's
+  /// reading until ``reconcile(with:)`` compares them with the values.
+  var readDigests: [Name: ContentDigest] = [:]
 
   init(set: [Name: Stamp], removed: [Name: Stamp]) {
     self.set = set
@@ -35,14 +40,19 @@ package struct KeyValuesSync: StateSync {
   package var latest: Stamp? { max(set.values.max() ?? .origin, removed.values.max() ?? .origin) }
 
   /// See ``StateSync/reconcile(with:)``: a key with a value and no stamp was set by hand, a
-  /// key stamped as set without a value was removed by hand; both are unstamped. A key both
-  /// set and removed is set. O(*n*) in the number of keys.
+  /// key stamped as set without a value was removed by hand, a key whose value no longer
+  /// matches the digest beside its stamp was set by hand under that stamp; all are
+  /// unstamped. A key both set and removed is set. O(*n*) in the size of the values.
   package mutating func reconcile(with state: KeyValues) {
-    for key in state.values.keys {
+    let digests = readDigests
+    readDigests = [:]
+    for (key, value) in state.values {
       let name = Name(key)
       removed[name] = nil
       if set[name] == nil {
         set[name] = .origin
+        unstamped.insert(name)
+      } else if let digest = digests[name], digest != ContentDigest(of: value) {
         unstamped.insert(name)
       }
     }
@@ -168,6 +178,7 @@ extension KeyValuesSync {
   package init(from reader: inout JSONReader) throws(JSONCodingError) {
     var set: [Name: Stamp] = [:]
     var removed: [Name: Stamp] = [:]
+    var digests: [Name: ContentDigest] = [:]
     var writers = WriterClocks()
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
@@ -175,7 +186,14 @@ extension KeyValuesSync {
       case "set", "removed":
         try reader.readMembers { name, reader throws(JSONCodingError) in
           let text = try reader.readString()
-          guard let stamp = Stamp(Substring(text)) else {
+          var words = text.split(separator: " ")
+          // A digest that is not one (a file of another version, or edited by hand) is left
+          // out: the value is then taken as stamped.
+          if key == "set", words.count == 2, words[1].first == "#" {
+            digests[Name(name)] = ContentDigest.digests(words[1].dropFirst().utf8, count: 1)?[0]
+            words.removeLast()
+          }
+          guard words.count == 1, let stamp = Stamp(words[0]) else {
             throw JSONCodingError("expected a stamp, not \(quoted(text))")
           }
           if key == "set" { set[Name(name)] = stamp } else { removed[Name(name)] = stamp }
@@ -186,9 +204,29 @@ extension KeyValuesSync {
     }
     self.init(set: set, removed: removed)
     self.writers = writers
+    self.readDigests = digests
   }
 
+  /// Writes the section without the digests of the values, which it does not hold (see
+  /// ``envelope(writing:cache:)``).
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    try write(digestsOf: nil, to: &writer)
+  }
+
+  /// The `"sync"` section of `state`, each key set with the digest of its value.
+  package func envelope(writing state: KeyValues, cache: NoWriteCache?) -> [EnvelopeMember] {
+    [
+      EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
+        try write(digestsOf: state, to: &writer)
+      }
+    ]
+  }
+
+  /// Writes the section, each key set followed by the digest of its value in `state`, if
+  /// given.
+  private func write(
+    digestsOf state: KeyValues?, to writer: inout JSONWriter
+  ) throws(JSONCodingError) {
     writer.beginObject()
     for (key, stamps) in [("removed", removed), ("set", set)] {
       writer.member(key)
@@ -197,7 +235,12 @@ extension KeyValuesSync {
         $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
       }) {
         writer.member(name.string)
-        writer.writeString(stamp.description)
+        var text = Array(stamp.description.utf8)
+        if key == "set", let value = state?.values[name.string] {
+          text.append(contentsOf: " #".utf8)
+          ContentDigest(of: value).append(to: &text)
+        }
+        writer.writeString(String(decoding: text, as: UTF8.self))
       }
       writer.endObject()
     }

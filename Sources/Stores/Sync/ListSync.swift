@@ -26,15 +26,20 @@ package struct ItemStamps: Hashable, Sendable {
 
 extension ItemStamps {
   /// Writes the text of each of `stamps` (see ``ListSync/text(of:)``) as an element of the
-  /// open array; `names` are the fields' names. No `String` is made: this runs once per item
-  /// of every write.
-  static func write(_ stamps: [ItemStamps], names: [[UInt8]], to writer: inout JSONWriter) {
+  /// open array, followed by the digests of the fields of the item of `list` at its offset
+  /// when `list` is given; `names` are the fields' names. No `String` is made: this runs once
+  /// per item of every write.
+  static func write<List: SyncedList>(
+    _ stamps: [ItemStamps], digestsOf list: [List.Item]?, in: List.Type, names: [[UInt8]],
+    to writer: inout JSONWriter
+  ) {
     var text: [UInt8] = []
     text.reserveCapacity(128)
     for index in stamps.indices {
       writer.element()
       text.removeAll(keepingCapacity: true)
       stamps[index].append(names: names, to: &text)
+      if let list { List.appendDigests(of: list[index], to: &text) }
       // Letters, digits, `.`, `=` and spaces: nothing to escape.
       text.withUnsafeBufferPointer { text in
         writer.writeQuoted(length: text.count) {
@@ -77,8 +82,9 @@ extension ItemStamps {
 /// }
 /// ```
 /// Each entry of `"items"` is the item's position key, the earliest of its stamps, then
-/// `name=stamp` for each field (or `position`) stamped later. The entries follow the list;
-/// tombstones are ordered by id.
+/// `name=stamp` for each field (or `position`) stamped later, then `#` and the digests of
+/// the item's fields (see ``ContentDigest``), which show a field edited under its old stamp.
+/// The entries follow the list; tombstones are ordered by id.
 ///
 /// The merge is a join of last-writer-wins registers: per id, each field takes the value of
 /// the later stamp, a removal keeps the item's fields (so that a later edit elsewhere brings
@@ -103,6 +109,14 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// The offsets of the items that have no stamps in the file (see
   /// ``StateSync/reconcile(with:)``); never written.
   package var unstamped: Set<Int> = []
+  /// The fields edited in the file under their old stamps: each a field's offset in
+  /// ``SyncedList/itemFields`` by the item's offset (see ``StateSync/reconcile(with:)``);
+  /// never written.
+  package var editedFields: [Int: [Int]] = [:]
+  /// The digests of the items' fields as the file holds them, item after item (`nil`: none
+  /// written), from the file's reading until ``reconcile(with:)`` compares them with the
+  /// items.
+  var readDigests: [ContentDigest?] = []
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -134,10 +148,14 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// one (an item added or removed by hand), no item's stamps can be told: every item is
   /// unstamped, with a new place in the list's order. An item both in the list and removed
   /// was put back: its removal is dropped and it is unstamped. Items out of their places'
-  /// order (moved by hand) are given places between their neighbours and unstamped. O(*n*),
-  /// plus O(*n* log *n*) when items are out of order.
+  /// order (moved by hand) are given places between their neighbours and unstamped. A field
+  /// whose value no longer matches the digest beside its stamp was edited under that stamp:
+  /// it is unstamped alone. O(*n*) in the size of the state (each field's digest is made
+  /// once), plus O(*n* log *n*) when items are out of order.
   package mutating func reconcile(with state: State) {
     let list = state.syncedItems
+    let digests = readDigests
+    readDigests = []
     guard items.count == list.count else {
       let fields = Array(repeating: Stamp.origin, count: State.itemFields.count)
       items = Position.keys(list.count, between: nil, and: nil).map {
@@ -151,6 +169,16 @@ package struct ListSync<State: SyncedList>: StateSync {
       removed[item.id] = nil
       unstamped.insert(offset)
     }
+    let fields = State.itemFields
+    if digests.count == list.count * fields.count {
+      for (offset, item) in list.enumerated() {
+        let edited = fields.indices.filter { field in
+          digests[offset * fields.count + field].map { $0 != fields[field].digest(item) }
+            ?? false
+        }
+        if !edited.isEmpty { editedFields[offset] = edited }
+      }
+    }
     let keys = zip(items, list).map { ($0.position, $1.id) }
     if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
       let kept = longestAscendingOffsets(keys, by: Self.precedes)
@@ -159,7 +187,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
   }
 
-  package var hasUnstamped: Bool { !unstamped.isEmpty }
+  package var hasUnstamped: Bool { !unstamped.isEmpty || !editedFields.isEmpty }
 
   /// Whether nothing of `state` was stamped in the file: its `"sync"` member was removed by
   /// hand (no program that stamps writes such a file).
@@ -168,11 +196,14 @@ package struct ListSync<State: SyncedList>: StateSync {
   }
 
   package mutating func stampUnstamped(_ stamp: Stamp) {
+    for (offset, fields) in editedFields {
+      for field in fields { items[offset].fields[field] = stamp }
+    }
     for offset in unstamped {
       items[offset].fields = Array(repeating: stamp, count: items[offset].fields.count)
       items[offset].positioned = stamp
     }
-    unstamped = []
+    (unstamped, editedFields) = ([], [:])
   }
 
   /// See ``StateSync/isCovered(_:by:)``; an item's stamps that `known` holds for another
@@ -436,6 +467,7 @@ package struct ListSync<State: SyncedList>: StateSync {
 extension ListSync {
   package init(from reader: inout JSONReader) throws(JSONCodingError) {
     var items: [ItemStamps] = []
+    var digests: [ContentDigest?] = []
     var removed: [UUID: Removed] = [:]
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
     var writers = WriterClocks()
@@ -444,7 +476,13 @@ extension ListSync {
       case "writers": writers = try WriterClocks(from: &reader)
       case "items":
         try reader.readArray { reader throws(JSONCodingError) in
-          items.append(try Self.itemStamps(try reader.readString()))
+          let (stamps, itemDigests) = try Self.itemStamps(try reader.readString())
+          items.append(stamps)
+          if let itemDigests {
+            digests += itemDigests.lazy.map(Optional.some)
+          } else {
+            digests += repeatElement(nil, count: State.itemFields.count)
+          }
         }
       case "removed":
         try reader.readArray { reader throws(JSONCodingError) in
@@ -455,7 +493,7 @@ extension ListSync {
             switch key {
             case "at": at = try Self.stamp(try reader.readString())
             case "item": item = try State.Item(from: &reader)
-            case "stamps": stamps = try Self.itemStamps(try reader.readString())
+            case "stamps": stamps = try Self.itemStamps(try reader.readString()).stamps
             default: reader.skipValue()
             }
           }
@@ -479,10 +517,15 @@ extension ListSync {
     }
     self.init(items: items, removed: removed, state: state)
     self.writers = writers
+    self.readDigests = digests
   }
 
+  /// Writes the section without the digests of the items' fields, which it does not hold
+  /// (see ``envelope(writing:cache:)``).
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
-    try write(to: &writer) { writer in ItemStamps.write(items, names: Self.names, to: &writer) }
+    try write(to: &writer) { writer in
+      ItemStamps.write(items, digestsOf: nil, in: State.self, names: Self.names, to: &writer)
+    }
   }
 
   package static func makeWriteCache() -> EncodedList<State> { EncodedList() }
@@ -493,17 +536,21 @@ extension ListSync {
   @_specialize(exported:true,where State == TodosStore.State)
   @_specialize(exported:true,where State == WorkoutsStore.State)
   package func envelope(writing state: State, cache: EncodedList<State>?) -> [EnvelopeMember] {
+    let list = state.syncedItems
     guard let cache else {
       return [
-        EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in try write(to: &writer) }
+        EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
+          try write(to: &writer) { writer in
+            ItemStamps.write(items, digestsOf: list, in: State.self, names: Self.names, to: &writer)
+          }
+        }
       ]
     }
-    let list = state.syncedItems
     let matches = cache.matches(for: list)
     return [
       EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
         try write(to: &writer) { writer in
-          cache.writeStamps(items, matches: matches, names: Self.names, to: &writer)
+          cache.writeStamps(items, of: list, matches: matches, names: Self.names, to: &writer)
         }
       },
       EnvelopeMember(key: State.itemsName) { writer throws(JSONCodingError) in
@@ -566,9 +613,18 @@ extension ListSync {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// The stamps written as `text` (see ``text(of:)``).
-  static func itemStamps(_ text: String) throws(JSONCodingError) -> ItemStamps {
-    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+  /// The stamps written as `text` (see ``text(of:)``), and the digests of the item's fields
+  /// written after them, if any (`nil` too when they are not one per field: a file of
+  /// another version, or edited by hand, whose fields are then taken as stamped).
+  static func itemStamps(
+    _ text: String
+  ) throws(JSONCodingError) -> (stamps: ItemStamps, digests: [ContentDigest]?) {
+    var words = text.split(separator: " ", omittingEmptySubsequences: false)
+    var digests: [ContentDigest]?
+    if let last = words.last, last.first == "#" {
+      digests = ContentDigest.digests(last.dropFirst().utf8, count: State.itemFields.count)
+      words.removeLast()
+    }
     guard words.count >= 2, Position.isValid(words[0]), let base = Stamp(words[1]) else {
       throw JSONCodingError("expected a position and a stamp, not \(quoted(text))")
     }
@@ -588,7 +644,7 @@ extension ListSync {
         throw JSONCodingError("\"\(parts[0])\" is not a field of \(State.itemsName)")
       }
     }
-    return stamps
+    return (stamps, digests)
   }
 
   static func stamp(_ text: String) throws(JSONCodingError) -> Stamp {

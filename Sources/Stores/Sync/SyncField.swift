@@ -13,6 +13,8 @@ package struct SyncField<Root>: Sendable {
   package let precedes: @Sendable (Root, Root) -> Bool
   /// Sets the field of the second value to the first's.
   package let copy: @Sendable (Root, inout Root) -> Void
+  /// The digest of the field's value, written beside its stamp (see ``ContentDigest``).
+  package let digest: @Sendable (Root) -> ContentDigest
 
   /// The field `name`, read by `get` and set by `set`; values of equal stamps are ordered by
   /// their JSON text.
@@ -27,6 +29,7 @@ package struct SyncField<Root>: Sendable {
       return a.lexicographicallyPrecedes(b)
     }
     copy = { source, target in set(get(source), &target) }
+    digest = { ContentDigest(of: get($0)) }
   }
 
   private static func json<Value: JSONCodable & Sendable>(_ value: Value) -> [UInt8] {
@@ -80,6 +83,13 @@ func sameIDsInPlace<Item: Identifiable & Equatable>(_ old: [Item], _ new: [Item]
 
 extension SyncedList {
   package static var stateFields: [SyncField<Self>] { [] }
+
+  /// Appends ` #` and the digests of `item`'s fields (see ``ContentDigest``), in the order
+  /// of ``itemFields``, to the text of its stamps.
+  static func appendDigests(of item: Item, to text: inout [UInt8]) {
+    text.append(contentsOf: " #".utf8)
+    for field in itemFields { field.digest(item).append(to: &text) }
+  }
 
   /// `item` with each field that still holds `from`'s value set to `to`'s: an edit applied
   /// to an item others may have changed since (undo's edits).

@@ -28,8 +28,10 @@ struct DevicesPropertyTests {
     /// The engine renames one device's file, as it was `age` steps ago, over the other's
     /// (it checked that file just before the other device's latest write).
     case replace(toPhone: Bool, age: Int)
-    /// A program that does not stamp retitles the laptop's todo at `offset % count`.
-    case handEdit(offset: Int)
+    /// A program that does not stamp retitles the laptop's todo at `offset % count`; then
+    /// the laptop's app sees the edit, or (`byNewProcess`) a new process that never read the
+    /// file before adds a todo to it.
+    case handEdit(offset: Int, byNewProcess: Bool)
 
     var description: String {
       switch self {
@@ -39,7 +41,8 @@ struct DevicesPropertyTests {
       case .copy(let toPhone, let age): "copy(to \(toPhone ? "phone" : "laptop"), age \(age))"
       case .replace(let toPhone, let age):
         "replace(\(toPhone ? "phone" : "laptop"), age \(age))"
-      case .handEdit(let offset): "handEdit(\(offset))"
+      case .handEdit(let offset, let byNewProcess):
+        "handEdit(\(offset)\(byNewProcess ? ", then a new process" : ""))"
       }
     }
   }
@@ -57,7 +60,9 @@ struct DevicesPropertyTests {
       Step.copy(toPhone: $0, age: $1)
     },
     Gen.zip(.bool, Gen<Int>.integer(in: 0...3)).map { Step.replace(toPhone: $0, age: $1) },
-    Gen<Int>.integer(in: 0...9).map { Step.handEdit(offset: $0) }
+    Gen.zip(Gen<Int>.integer(in: 0...9), .bool).map {
+      Step.handEdit(offset: $0, byNewProcess: $1)
+    }
   ).array(maxCount: 30)
 
   @Test("no acknowledged add lost, no removal back, hand edits kept, every file readable")
@@ -132,11 +137,10 @@ struct DevicesPropertyTests {
           try version.write(to: incoming)
           try requireEqual(
             rename(incoming.path, target.appendingPathComponent("todos.json").path), 0, "rename")
-        case .handEdit(let offset):
-          // The laptop's app runs and has read the file the program edits (a hand edit of a
-          // version no store of the device read ties with that version elsewhere; one the
-          // engine replaces before anyone read it is the engine's to keep as a copy).
-          try stores[0].refresh()
+        case .handEdit(let offset, let byNewProcess):
+          // Whatever version of the file the laptop's app last read: the edit is told from
+          // the file's stamps alone (one the engine replaces before anyone read it is the
+          // engine's to keep as a copy).
           let url = laptopFolder.appendingPathComponent("todos.json")
           guard let data = try? Data(contentsOf: url),
             var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -149,8 +153,15 @@ struct DevicesPropertyTests {
           try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             .write(to: url)
           if let id = (todos[index]["id"] as? String).flatMap(UUID.init) { titles[id] = title }
-          // The app sees the edit (its watch would) before the engine may replace the file.
-          try stores[0].refresh()
+          // The edit is read before the engine may replace the file: by the app (its watch
+          // would), or by a new process on the laptop.
+          if byNewProcess {
+            let todo = Todo(title: "t\(number)")
+            try store(false).trySend(.addTodo(todo))
+            added.insert(todo.id)
+          } else {
+            try stores[0].refresh()
+          }
         }
       }
       // The engine delivers each device's file to the other, both ways, then both look —

@@ -58,6 +58,63 @@ struct HandEditTests {
   }
 
   @Test(
+    "a title changed under its old stamp, then read by a new process, wins over the old value elsewhere",
+    arguments: ["aaaa", "zzzz"])
+  func fieldEditedForNewProcess(title: String) throws {
+    let (_, phoneFile) = try laptopAndPhone()
+    try edit { object in
+      var todos = Self.todos(object)
+      todos[1]["title"] = title
+      object["todos"] = todos
+    }
+    // `diary` on the laptop: a process that never read the file before.
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
+    // The phone's version, with "two" under the stamp the edit kept, arrives as a copy: the
+    // edit wins, whichever value sorts first.
+    try FileManager.default.copyItem(
+      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", title, "three"])
+  }
+
+  @Test("only the field edited by hand is stamped: another device's edit of another field stays")
+  func fieldEditedAlone() throws {
+    let (_, phoneFile) = try laptopAndPhone()
+    let phone = try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
+    try phone.trySend(.toggleTodo(id: phone.todos[1].id))
+    try edit { object in
+      var todos = Self.todos(object)
+      todos[1]["title"] = "aaaa"
+      object["todos"] = todos
+    }
+    // Read after the phone's edit: stamped later than it.
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
+    try FileManager.default.copyItem(
+      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "aaaa", "three"])
+    #expect(laptop.todos.map(\.isDone) == [false, false, true, false])
+  }
+
+  @Test("a file laid out anew by another program, its values unchanged, keeps every stamp")
+  func laidOutAnew() throws {
+    let (laptop, _) = try laptopAndPhone()
+    func stamps() throws -> [String] {
+      let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+      return (object["sync"] as! [String: Any])["items"] as! [String]
+    }
+    let before = try stamps()
+    try edit { _ in }
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
+    #expect(Array(try stamps().dropFirst()) == before)
+    #expect(before.allSatisfy { $0.split(separator: " ").last?.first == "#" })
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "two", "three"])
+  }
+
+  @Test(
     "another device's version that only merged, renamed over a write, is not taken as a hand edit"
   )
   func otherDeviceThatOnlyMerged() throws {
@@ -204,5 +261,32 @@ struct SettingsHandEditTests {
     #expect(settings.distanceUnit == .miles)
     #expect(settings.isNotificationsEnabled == true)
     #expect(settings.sleepGoal == 6)
+  }
+
+  @Test(
+    "a value changed under its old stamp, then read by a new process, wins over the old value elsewhere"
+  )
+  func valueEditedForNewProcess() throws {
+    let url = folder.file("settings.json")
+    try SettingsStore(contentsOf: url).sleepGoal = 7
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: url, to: phoneFolder.appendingPathComponent("settings.json"))
+    var object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    var values = object["values"] as! [String: Any]
+    values["sleepGoal"] = 5
+    object["values"] = values
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: url)
+    // A new process sets another key; the phone's version (7 under the same stamp) arrives.
+    try SettingsStore(contentsOf: url).isNotificationsEnabled = false
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("settings.json"),
+      to: folder.file("settings.sync-conflict-20261201-135016-PHONE12.json"))
+    let settings = try SettingsStore(contentsOf: url)
+    try settings.refresh()
+    #expect(settings.sleepGoal == 5)
+    #expect(settings.isNotificationsEnabled == false)
   }
 }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A short digest of a value's JSON text, written beside the value's stamp: a value changed
+/// under its old stamp — by a program that does not stamp (an editor, `jq`, a script) —
+/// no longer matches it, and is then the newest change, even for a process that never saw
+/// the value before (see ``StateSync/reconcile(with:)``).
+///
+/// Two base-36 digits of the FNV-1a hash of the value's text as ``JSONWriter`` writes it (so
+/// a file laid out again, with the same values, still matches): an edit goes unseen once in
+/// 1,296, and is then taken as it is (its tie with the old value elsewhere is broken by their
+/// text, as before digests). The same on every device and platform.
+package struct ContentDigest: Hashable, Sendable {
+  /// The digest, below 36².
+  let value: UInt16
+
+  /// The number of digits a digest is written with.
+  static let width = 2
+
+  /// The digest of `value`'s JSON text.
+  package init<Value: JSONCodable>(of value: Value) {
+    var writer = JSONWriter(capacity: 64)
+    try? value.write(to: &writer)
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    writer.withWrittenBytes { bytes in
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+    self.value = UInt16(hash % 1_296)
+  }
+
+  private init(value: UInt16) { self.value = value }
+
+  private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+
+  /// Appends the digest's two digits to `text`.
+  func append(to text: inout [UInt8]) {
+    text.append(Self.digits[Int(value / 36)])
+    text.append(Self.digits[Int(value % 36)])
+  }
+
+  /// The digests written one after another in `text`, or `nil` when it is not `count` of
+  /// them.
+  static func digests(_ text: Substring.UTF8View, count: Int) -> [ContentDigest]? {
+    guard text.count == count * width else { return nil }
+    var result: [ContentDigest] = []
+    result.reserveCapacity(count)
+    var high: UInt16?
+    for byte in text {
+      guard let digit = digits.firstIndex(of: byte) else { return nil }
+      if let first = high {
+        result.append(ContentDigest(value: first * 36 + UInt16(digit)))
+        high = nil
+      } else {
+        high = UInt16(digit)
+      }
+    }
+    return result
+  }
+}
