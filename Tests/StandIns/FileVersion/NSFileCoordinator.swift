@@ -22,11 +22,14 @@
     func presentedItemDidChange()
     /// (SDK: `optional func presentedItemDidGain(_ version: NSFileVersion)`.)
     func presentedItemDidGain(_ version: NSFileVersion)
+    /// (SDK: `optional func presentedItemDidMove(to newURL: URL)`.)
+    func presentedItemDidMove(to newURL: URL)
   }
 
   extension NSFilePresenter {
     public func presentedItemDidChange() {}
     public func presentedItemDidGain(_ version: NSFileVersion) {}
+    public func presentedItemDidMove(to newURL: URL) {}
   }
 
   /// Coordinates the reading and writing of files among processes and their presenters.

@@ -140,6 +140,19 @@
     }
   }
 
+  extension ICloudDrive {
+    /// Tells the presenters of the item at `url` that it moved to `newURL` (another process
+    /// moved or renamed it in a coordinated write), on their queues; returns when they were
+    /// told. (What `NSFileCoordinator.item(at:didMoveTo:)` does for the presenters of an item.)
+    public static func presentedItemDidMove(_ url: URL, to newURL: URL) {
+      for presenter in presenters(of: url) {
+        nonisolated(unsafe) let told = presenter
+        presenter.presentedItemOperationQueue.addOperation { told.presentedItemDidMove(to: newURL) }
+        presenter.presentedItemOperationQueue.waitUntilAllOperationsAreFinished()
+      }
+    }
+  }
+
   /// The download status of an item in iCloud Drive. (SDK: `struct
   /// URLUbiquitousItemDownloadingStatus : Hashable, Equatable, RawRepresentable, Sendable`
   /// with `current`, `downloaded`, `notDownloaded`.)

@@ -7,6 +7,7 @@
   import FileVersionStandIn
   import Foundation
   import StoreTesting
+  import Synchronization
   import Testing
 
   @testable import Stores
@@ -185,5 +186,30 @@
       todos.stopWatching()
       #expect(ICloudDrive.presenters(of: url).isEmpty)
     }
+
+    @Test(
+      "a move or rename of the file by another process is a change of the path: the presenter says so, and keeps the path"
+    )
+    func presenterOnMove() throws {
+      let url = try container().appendingPathComponent("todos.json")
+      try Data("{}".utf8).write(to: url)
+      let file = try #require(ICloudDriveFile(url, timeout: .seconds(3)))
+      let changes = Counter()
+      file.present { changes.increment() }
+      defer { file.stopPresenting() }
+      let moved = url.deletingLastPathComponent().appendingPathComponent("todos old.json")
+      try FileManager.default.moveItem(at: url, to: moved)
+      ICloudDrive.presentedItemDidMove(url, to: moved)
+      #expect(changes.value == 1, "the store is told to reload its path")
+      #expect(ICloudDrive.presenters(of: url).count == 1, "still the presenter of the path")
+      #expect(ICloudDrive.presenters(of: moved).isEmpty, "not of the moved file")
+    }
+  }
+
+  /// A count a presenter's queue increments and a test reads.
+  private final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
   }
 #endif
