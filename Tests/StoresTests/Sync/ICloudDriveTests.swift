@@ -204,6 +204,39 @@
       #expect(ICloudDrive.presenters(of: url).count == 1, "still the presenter of the path")
       #expect(ICloudDrive.presenters(of: moved).isEmpty, "not of the moved file")
     }
+
+    @Test("DiaryFiles.download: a placeholder is downloaded; a failed download is notCoordinated")
+    func diaryFilesDownload() async throws {
+      let url = try placeholder()
+      try await DiaryFiles.download(url, by: ICloudDriveFile.download)
+      #expect(try store(url).todos.map(\.title) == ["Buy milk"])
+
+      try ICloudDrive.evict(url, cloudContents: Data(contentsOf: url))
+      ICloudDrive.failDownloads(of: url, with: CocoaError(.ubiquitousFileUnavailable) as NSError)
+      do {
+        try await DiaryFiles.download(url, by: ICloudDriveFile.download)
+        Issue.record("the download did not fail")
+      } catch {
+        guard case .notCoordinated = error.problem else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(error.path == url.standardizedFileURL.path)
+      }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("a download cancelled while it waits ends at once, with the coordinator's error")
+    func downloadCancelled() async throws {
+      let url = try placeholder()
+      ICloudDrive.holdDownload(url)
+      defer { ICloudDrive.releaseDownload(url) }
+      let download = Task { try await ICloudDriveFile.download(url) }
+      try await Task.sleep(for: .milliseconds(50))
+      download.cancel()
+      await #expect(throws: (any Error).self) { try await download.value }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
   }
 
   /// A count a presenter's queue increments and a test reads.
