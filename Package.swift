@@ -27,7 +27,9 @@ let package = Package(
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
     .testTarget(
       name: "diaryTests",
-      dependencies: ["diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting"]),
+      dependencies: [
+        "diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting", "FileVersionClient",
+      ]),
     // A writer on the library as a process of its own, for the crash and concurrency tests.
     .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
     // Stand-ins with the exact public signatures of SwiftUI's offset operations and
@@ -39,7 +41,8 @@ let package = Package(
     // Linux's Foundation lacks), for its tests (Tests/StoresTests/Undo/UndoManagerTests.swift).
     .target(name: "UndoManagerStandIn", path: "Tests/StandIns/UndoManager"),
     // The same for iCloud Drive's versions (NSFileVersion): the adapter's source compiled on
-    // Linux against a stand-in (Tests/StoresTests/Sync/ICloudVersionTests.swift).
+    // Linux against a stand-in (Tests/StoresTests/Sync/ICloudVersionTests.swift), also for
+    // diary's wait for downloads (Tests/diaryTests/DiaryICloudDriveTests.swift).
     .target(name: "FileVersionStandIn", path: "Tests/StandIns/FileVersion"),
     .target(
       name: "FileVersionClient", dependencies: ["FileVersionStandIn"],

@@ -13,9 +13,21 @@ struct Context {
   var environment: [String: String] = [:]
   /// The stores opened, whose changes become a step of the undo history.
   var recorder = StoreRecorder()
+  /// How a command waits for a data file in iCloud Drive to be downloaded before opening it.
+  var downloads = DownloadWait()
+
+  /// Waits for the data file at `url` to be downloaded if it is in iCloud Drive and not
+  /// downloaded to this Mac yet (see ``DownloadWait``); returns at once for any other file.
+  /// Called before a store opens the file.
+  ///
+  /// - Throws: A ``DiaryError`` (exit 75) when the download failed or took too long.
+  func download(_ url: URL) throws {
+    try downloads.wait(for: url, output: output)
+  }
 
   func settings() throws -> SettingsStore {
-    try merged(SettingsStore(contentsOf: paths.settings), paths.settings)
+    try download(paths.settings)
+    return try merged(SettingsStore(contentsOf: paths.settings), paths.settings)
   }
   /// The settings, with the app keys their key catalog describes (`settings.keys.json`)
   /// registered, so that they are listed, read, checked and reset as diary's own; warns once
@@ -32,9 +44,13 @@ struct Context {
     return settings
   }
 
-  func todos() throws -> TodosStore { try merged(TodosStore(contentsOf: paths.todos), paths.todos) }
+  func todos() throws -> TodosStore {
+    try download(paths.todos)
+    return try merged(TodosStore(contentsOf: paths.todos), paths.todos)
+  }
   func workouts() throws -> WorkoutsStore {
-    try merged(WorkoutsStore(contentsOf: paths.workouts), paths.workouts)
+    try download(paths.workouts)
+    return try merged(WorkoutsStore(contentsOf: paths.workouts), paths.workouts)
   }
 
   /// `store`, the one on `file`, with the conflict copies a sync engine left beside the file
@@ -54,7 +70,10 @@ struct Context {
       )
     }
     for problem in report.notMerged.prefix(Self.warnedCopies) {
-      output.message("diary: warning: \(DiaryError(problem).message); it is left as it is")
+      // A version iCloud Drive has not downloaded yet is merged once it is: its message says so.
+      let left =
+        if case .versionNotDownloaded = problem.problem { "" } else { "; it is left as it is" }
+      output.message("diary: warning: \(DiaryError(problem).message)\(left)")
     }
     let more = report.notMerged.count - Self.warnedCopies
     if more > 0 {

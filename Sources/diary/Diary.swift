@@ -18,9 +18,12 @@ enum Diary {
   /// dropped. When the command had saved a change, the line says so ("added todo 1, but
   /// could not print: …"). When the reader of standard output went away (`| head`), the run
   /// ends quietly.
+  ///
+  /// `downloads` is how a command waits for a data file in iCloud Drive to be downloaded
+  /// before it opens it (tests give one on the iCloud Drive stand-ins).
   static func run(
     _ arguments: [String], environment: [String: String], output: Output, terminal: Terminal,
-    time: LocalTime
+    time: LocalTime, downloads: DownloadWait = DownloadWait()
   ) -> ExitCode {
     do {
       switch try Parser(groups: groups, time: time).parse(arguments) {
@@ -38,7 +41,7 @@ enum Diary {
             DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
           } ?? DiaryFiles.standard(environment: environment),
           json: globals.json, terminal: terminal, output: output, time: time,
-          environment: environment)
+          environment: environment, downloads: downloads)
         // What the command changed is recorded for `diary undo` even when it then fails to
         // print: the change was made.
         defer { UndoCommands.record(arguments, context) }
@@ -70,14 +73,14 @@ enum Diary {
   /// Runs `arguments` with the output kept in memory.
   static func run(
     _ arguments: [String], environment: [String: String], terminal: Terminal,
-    now: Date = Date(), timeZone: TimeZone = .current
+    now: Date = Date(), timeZone: TimeZone = .current, downloads: DownloadWait = DownloadWait()
   ) -> Result {
     let standardOutput = TextSink()
     let standardError = TextSink()
     let exitCode = run(
       arguments, environment: environment,
       output: Output(standardOutput: standardOutput, standardError: standardError),
-      terminal: terminal, time: LocalTime(now: now, timeZone: timeZone))
+      terminal: terminal, time: LocalTime(now: now, timeZone: timeZone), downloads: downloads)
     return Result(
       exitCode: exitCode, output: standardOutput.text, errorOutput: standardError.text)
   }

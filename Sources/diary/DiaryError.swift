@@ -21,7 +21,8 @@ enum ExitCode: Int32, CaseIterable {
     case .noInput: "a file or folder cannot be read, or the data folder is a file"
     case .cannotCreate: "a data file or folder cannot be created or written"
     case .ioError: "reading or writing failed on the way (disk full, output closed)"
-    case .temporaryFailure: "a data file's lock is held too long — try again"
+    case .temporaryFailure:
+      "a data file is locked too long, or not downloaded from iCloud — try again"
     case .configuration: "no usable home folder: set HOME or DIARY_HOME, or pass --data-dir"
     }
   }
@@ -52,7 +53,7 @@ struct DiaryError: Error, Equatable {
     case let error as OutputError:
       self.init("cannot print the output: \(error.reason)", exitCode: .ioError)
     case let error as StoreFileError:
-      self.init(Terminal.escaped(error.description), exitCode: Self.exitCode(for: error))
+      self.init(Terminal.escaped(Self.message(for: error)), exitCode: Self.exitCode(for: error))
     case let error as SettingsError: self.init(Terminal.escaped(error.description))
     case let error as WorkoutError: self.init(error.description)
     case let error as WorkoutsImportError:
@@ -70,6 +71,26 @@ struct DiaryError: Error, Equatable {
         Terminal.escaped(error.description) + ", or pass --data-dir DIR",
         exitCode: .configuration)
     default: self.init(Terminal.escaped("\(error)"), exitCode: .ioError)
+    }
+  }
+
+  /// What `diary` says of `error`: the library's description, but for iCloud Drive's
+  /// problems, which `diary` words for a person at a Mac's command line, with the fix.
+  private static func message(for error: StoreFileError) -> String {
+    let path = error.path
+    switch error.problem {
+    case .notDownloaded:
+      return "\(path): the file is in iCloud Drive and not downloaded to this Mac yet — nothing "
+        + "was read or written; \(DownloadWait.fix(path))"
+    case .versionNotDownloaded(let version):
+      return "\(path): the \(version), a version of the file iCloud Drive keeps from another "
+        + "device, is not downloaded to this Mac yet — it is merged by the first command run "
+        + "once it is (iCloud Drive downloads it while this Mac is online)"
+    case .notCoordinated(let detail):
+      return "\(path): iCloud Drive did not give diary the file: \(detail) — nothing was "
+        + "changed; another app may be using it or iCloud Drive may be busy: try again"
+    default:
+      return error.description
     }
   }
 

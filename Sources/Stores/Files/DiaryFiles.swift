@@ -144,8 +144,16 @@ extension DiaryFiles {
   /// - Throws: ``StoreFileError/Problem/notCoordinated(detail:)`` when the download failed or
   ///   was cancelled.
   public static func download(_ url: URL) async throws(StoreFileError) {
+    try await download(url, by: Platform.downloadIfInICloud)
+  }
+
+  /// ``download(_:)`` with the platform's download given (`ICloudDriveFile.download` on Apple
+  /// platforms), so that tests on Linux run it against the iCloud Drive stand-ins.
+  package static func download(
+    _ url: URL, by platformDownload: (URL) async throws -> Void
+  ) async throws(StoreFileError) {
     do {
-      try await Platform.downloadIfInICloud(url)
+      try await platformDownload(url)
     } catch {
       throw StoreFileError(
         path: url.standardizedFileURL.path, problem: .notCoordinated(detail: "\(error)"))

@@ -174,8 +174,9 @@
     }
 
     /// Registers a presenter of the file (`NSFileCoordinator.addFilePresenter(_:)`) that calls
-    /// `onChange`, on a queue of its own, when another process or device changed the file or
-    /// added a conflict version of it. Does nothing while one is registered.
+    /// `onChange`, on a queue of its own, when another process or device changed the file,
+    /// added a conflict version of it, or moved or renamed it (the path then names another
+    /// file or none: the store reloads its path). Does nothing while one is registered.
     package func present(onChange: @escaping @Sendable () -> Void) {
       guard presenter == nil else { return }
       let presenter = Presenter(url: url, onChange: onChange)
@@ -252,6 +253,14 @@
       }
 
       func presentedItemDidGain(_ version: NSFileVersion) {
+        onChange()
+      }
+
+      // The store is bound to its path, not to the file: when another process moves or
+      // renames the file, the path now names another file or none, and the store reloads it
+      // as for any change. `presentedItemURL` keeps the path (Apple suggests updating it to
+      // `newURL` for a presenter that follows its file; this one does not follow it).
+      func presentedItemDidMove(to newURL: URL) {
         onChange()
       }
     }

@@ -43,9 +43,9 @@ enum SyncCommands {
     func run(_ context: Context) throws {
       let paths = context.paths
       let files = [
-        try file("settings", paths.settings) { try SettingsStore(contentsOf: $0) },
-        try file("todos", paths.todos) { try TodosStore(contentsOf: $0) },
-        try file("workouts", paths.workouts) { try WorkoutsStore(contentsOf: $0) },
+        try file("settings", paths.settings, context) { try SettingsStore(contentsOf: $0) },
+        try file("todos", paths.todos, context) { try TodosStore(contentsOf: $0) },
+        try file("workouts", paths.workouts, context) { try WorkoutsStore(contentsOf: $0) },
       ]
       let device = DeviceID.local.text
       if context.json {
@@ -75,11 +75,13 @@ enum SyncCommands {
       }
     }
 
-    /// Opens the store on `url` with `open`, which merges the copies it can; reports the rest.
+    /// Opens the store on `url` with `open`, which merges the copies it can, once the file is
+    /// downloaded if it is in iCloud Drive; reports the rest.
     @MainActor
     private func file<S: Store>(
-      _ name: String, _ url: URL, open: (URL) throws -> S
+      _ name: String, _ url: URL, _ context: Context, open: (URL) throws -> S
     ) throws -> File where S.State: PersistentState {
+      try context.download(url)
       let store = try open(url)
       try store.refresh()
       return File(

@@ -131,15 +131,18 @@ enum UndoCommands {
   {
     switch action {
     case .todos(let action):
+      try context.download(context.paths.todos)
       let store = try TodosStore(contentsOf: context.paths.todos)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.map { .todos($0.action) }, outcome)
     case .settings(let action):
+      try context.download(context.paths.settings)
       let store = try SettingsStore(contentsOf: context.paths.settings)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.map { .settings($0.action) }, outcome)
     default:
       guard let action = action.workoutsAction else { return ([], []) }
+      try context.download(context.paths.workouts)
       let store = try WorkoutsStore(contentsOf: context.paths.workouts)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.compactMap { RecordedAction($0.action) }, outcome)

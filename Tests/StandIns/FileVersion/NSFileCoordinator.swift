@@ -22,11 +22,14 @@
     func presentedItemDidChange()
     /// (SDK: `optional func presentedItemDidGain(_ version: NSFileVersion)`.)
     func presentedItemDidGain(_ version: NSFileVersion)
+    /// (SDK: `optional func presentedItemDidMove(to newURL: URL)`.)
+    func presentedItemDidMove(to newURL: URL)
   }
 
   extension NSFilePresenter {
     public func presentedItemDidChange() {}
     public func presentedItemDidGain(_ version: NSFileVersion) {}
+    public func presentedItemDidMove(to newURL: URL) {}
   }
 
   /// Coordinates the reading and writing of files among processes and their presenters.
@@ -71,8 +74,8 @@
       ICloudDrive.remove(filePresenter)
     }
 
-    /// Cancels the coordinated accesses whose accessor has not started: they return
-    /// `NSUserCancelledError`. (SDK: `func cancel()`.)
+    /// Cancels the coordinated accesses whose accessor has not started, those waiting included
+    /// (for a download): they return `NSUserCancelledError`. (SDK: `func cancel()`.)
     open func cancel() {
       cancelled.withLock { isCancelled = true }
     }
@@ -111,18 +114,24 @@
       }
     }
 
-    /// Downloads what is read, records the accesses, runs `accessor`, and tells the other
-    /// presenters of what was written.
+    /// Downloads what is read (waiting while a test holds the download, failing as a test
+    /// made it fail), records the accesses, runs `accessor`, and tells the other presenters of
+    /// what was written.
     private func access(
       _ accesses: [(URL, ICloudDrive.Access)], _ outError: NSErrorPointer,
       _ accessor: () -> Void
     ) {
-      if cancelled.withLock({ isCancelled }) {
+      let isCancelled = { self.cancelled.withLock { self.isCancelled } }
+      if isCancelled() {
         outError?.pointee = NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError)
         return
       }
       for (url, access) in accesses {
-        if case .read = access { ICloudDrive.download(url) }
+        guard case .read = access else { continue }
+        if let error = ICloudDrive.downloadForRead(url, isCancelled: isCancelled) {
+          outError?.pointee = error
+          return
+        }
       }
       ICloudDrive.begin(accesses)
       accessor()

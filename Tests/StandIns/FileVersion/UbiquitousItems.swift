@@ -22,6 +22,8 @@
     nonisolated(unsafe) private static var log: [String: [Access]] = [:]
     nonisolated(unsafe) private static var presenters: [any NSFilePresenter] = []
     nonisolated(unsafe) private static var statusUnreadable: Set<String> = []
+    nonisolated(unsafe) private static var heldDownloads: Set<String> = []
+    nonisolated(unsafe) private static var failedDownloads: [String: NSError] = [:]
 
     private static func key(_ url: URL) -> String { url.standardizedFileURL.path }
 
@@ -71,6 +73,39 @@
     public static func download(_ url: URL) {
       guard let data = lock.withLock({ cloud.removeValue(forKey: key(url)) }) else { return }
       try? data.write(to: url)
+    }
+
+    /// Holds the download of the placeholder at `url`: a coordinated read of it waits until
+    /// ``releaseDownload(_:)`` or until its coordinator is cancelled (then it fails with
+    /// `NSUserCancelledError`, as Apple's does) — a download that takes long.
+    public static func holdDownload(_ url: URL) {
+      _ = lock.withLock { heldDownloads.insert(key(url)) }
+    }
+
+    /// Lets the download ``holdDownload(_:)`` held go on.
+    public static func releaseDownload(_ url: URL) {
+      _ = lock.withLock { heldDownloads.remove(key(url)) }
+    }
+
+    /// Makes every download of the placeholder at `url` fail with `error` (a device offline,
+    /// an account signed out): a coordinated read of it fails so, without running its accessor.
+    public static func failDownloads(of url: URL, with error: NSError) {
+      lock.withLock { failedDownloads[key(url)] = error }
+    }
+
+    /// What a coordinated read of `url` does first: downloads it if it is a placeholder —
+    /// after waiting while its download is held, unless `isCancelled` says the coordinator was
+    /// cancelled. Returns the error the read fails with, if any.
+    static func downloadForRead(_ url: URL, isCancelled: () -> Bool) -> NSError? {
+      while lock.withLock({ heldDownloads.contains(key(url)) && cloud[key(url)] != nil }) {
+        if isCancelled() { return NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError) }
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+      if isPlaceholder(url), let error = lock.withLock({ failedDownloads[key(url)] }) {
+        return error
+      }
+      download(url)
+      return nil
     }
 
     /// Whether `startDownloadingUbiquitousItem(at:)` was called for the item at `url`.
@@ -135,6 +170,19 @@
         // The presenter's methods run on its queue, as Apple's do.
         nonisolated(unsafe) let told = presenter
         presenter.presentedItemOperationQueue.addOperation { told.presentedItemDidChange() }
+        presenter.presentedItemOperationQueue.waitUntilAllOperationsAreFinished()
+      }
+    }
+  }
+
+  extension ICloudDrive {
+    /// Tells the presenters of the item at `url` that it moved to `newURL` (another process
+    /// moved or renamed it in a coordinated write), on their queues; returns when they were
+    /// told. (What `NSFileCoordinator.item(at:didMoveTo:)` does for the presenters of an item.)
+    public static func presentedItemDidMove(_ url: URL, to newURL: URL) {
+      for presenter in presenters(of: url) {
+        nonisolated(unsafe) let told = presenter
+        presenter.presentedItemOperationQueue.addOperation { told.presentedItemDidMove(to: newURL) }
         presenter.presentedItemOperationQueue.waitUntilAllOperationsAreFinished()
       }
     }

@@ -7,6 +7,7 @@
   import FileVersionStandIn
   import Foundation
   import StoreTesting
+  import Synchronization
   import Testing
 
   @testable import Stores
@@ -185,5 +186,63 @@
       todos.stopWatching()
       #expect(ICloudDrive.presenters(of: url).isEmpty)
     }
+
+    @Test(
+      "a move or rename of the file by another process is a change of the path: the presenter says so, and keeps the path"
+    )
+    func presenterOnMove() throws {
+      let url = try container().appendingPathComponent("todos.json")
+      try Data("{}".utf8).write(to: url)
+      let file = try #require(ICloudDriveFile(url, timeout: .seconds(3)))
+      let changes = Counter()
+      file.present { changes.increment() }
+      defer { file.stopPresenting() }
+      let moved = url.deletingLastPathComponent().appendingPathComponent("todos old.json")
+      try FileManager.default.moveItem(at: url, to: moved)
+      ICloudDrive.presentedItemDidMove(url, to: moved)
+      #expect(changes.value == 1, "the store is told to reload its path")
+      #expect(ICloudDrive.presenters(of: url).count == 1, "still the presenter of the path")
+      #expect(ICloudDrive.presenters(of: moved).isEmpty, "not of the moved file")
+    }
+
+    @Test("DiaryFiles.download: a placeholder is downloaded; a failed download is notCoordinated")
+    func diaryFilesDownload() async throws {
+      let url = try placeholder()
+      try await DiaryFiles.download(url, by: ICloudDriveFile.download)
+      #expect(try store(url).todos.map(\.title) == ["Buy milk"])
+
+      try ICloudDrive.evict(url, cloudContents: Data(contentsOf: url))
+      ICloudDrive.failDownloads(of: url, with: CocoaError(.ubiquitousFileUnavailable) as NSError)
+      do {
+        try await DiaryFiles.download(url, by: ICloudDriveFile.download)
+        Issue.record("the download did not fail")
+      } catch {
+        guard case .notCoordinated = error.problem else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(error.path == url.standardizedFileURL.path)
+      }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("a download cancelled while it waits ends at once, with the coordinator's error")
+    func downloadCancelled() async throws {
+      let url = try placeholder()
+      ICloudDrive.holdDownload(url)
+      defer { ICloudDrive.releaseDownload(url) }
+      let download = Task { try await ICloudDriveFile.download(url) }
+      try await Task.sleep(for: .milliseconds(50))
+      download.cancel()
+      await #expect(throws: (any Error).self) { try await download.value }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+  }
+
+  /// A count a presenter's queue increments and a test reads.
+  private final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
   }
 #endif
