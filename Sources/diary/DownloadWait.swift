@@ -8,9 +8,11 @@ import Stores
 /// open it (`StoreFileError.Problem.notDownloaded`); so each command first awaits its
 /// files' download, saying so in one line on standard error when it is not immediate, and
 /// fails with exit 75 and a message of its own when the download fails or takes longer than
-/// ``limit``. For any other file — downloaded, missing, not in iCloud Drive, every file on
-/// Linux — the download returns at once and nothing is printed.
+/// ``limit``. Any other file — downloaded, missing, not in iCloud Drive, every file on Linux
+/// — is opened at once: nothing is awaited and nothing is printed.
 struct DownloadWait: Sendable {
+  /// Whether the file at a URL is in iCloud Drive and not downloaded yet. Does not wait.
+  var needsDownload: @Sendable (URL) -> Bool
   /// Downloads the file at a URL if it is in iCloud Drive and not downloaded yet; returns once
   /// it is.
   var download: @Sendable (URL) async throws(StoreFileError) -> Void
@@ -21,11 +23,13 @@ struct DownloadWait: Sendable {
   var quiet: Duration
 
   init(
+    needsDownload: @escaping @Sendable (URL) -> Bool = DiaryFiles.needsDownload,
     download: @escaping @Sendable (URL) async throws(StoreFileError) -> Void = {
       url throws(StoreFileError) in try await DiaryFiles.download(url)
     },
     limit: Duration = .defaultLockTimeout, quiet: Duration = .milliseconds(200)
   ) {
+    self.needsDownload = needsDownload
     self.download = download
     self.limit = limit
     self.quiet = quiet
@@ -43,6 +47,9 @@ struct DownloadWait: Sendable {
   ///   download failed or did not finish in time. Nothing was read or written.
   @MainActor
   func wait(for url: URL, output: Output) throws(DiaryError) {
+    // Every file but a placeholder in iCloud Drive — every file on Linux — is opened at
+    // once, without a task: however loaded the machine, it is never waited for.
+    guard needsDownload(url) else { return }
     let started = ContinuousClock.now
     let outcome = Outcome()
     let download = self.download

@@ -114,6 +114,7 @@ struct DiaryICloudDriveMessageTests {
       -> DownloadWait
     {
       DownloadWait(
+        needsDownload: ICloudDriveFile.isNotDownloaded,
         download: { url throws(StoreFileError) in
           try await DiaryFiles.download(url, by: ICloudDriveFile.download)
         }, limit: limit, quiet: quiet)

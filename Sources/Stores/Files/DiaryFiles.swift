@@ -160,6 +160,12 @@ extension DiaryFiles {
     }
   }
 
+  /// Whether the file at `url` is in iCloud Drive and not downloaded to this device yet: what
+  /// ``download(_:)`` waits for. Does not wait; `false` wherever there is no iCloud Drive.
+  package static func needsDownload(_ url: URL) -> Bool {
+    Platform.isNotDownloadedFromICloud(url)
+  }
+
   /// Downloads the three files, as ``download(_:)`` does each.
   public func download() async throws(StoreFileError) {
     for url in [settings, todos, workouts] { try await Self.download(url) }

@@ -191,6 +191,17 @@
       self.presenter = nil
     }
 
+    /// Whether the file at `url` is in iCloud Drive and not downloaded yet (a placeholder):
+    /// what ``download(_:)`` waits for. Does not wait.
+    package static func isNotDownloaded(_ url: URL) -> Bool {
+      guard
+        let values = try? values(
+          of: url, [.isUbiquitousItemKey, .ubiquitousItemDownloadingStatusKey])
+      else { return false }
+      return values.isUbiquitousItem == true
+        && values.ubiquitousItemDownloadingStatus == .notDownloaded
+    }
+
     /// Downloads the file at `url` if it is in iCloud Drive and not downloaded yet: starts
     /// the download, then waits for it, off the calling actor, in a coordinated read (which
     /// downloads first). Returns at once for any other file. Cancelling the task cancels the
@@ -198,11 +209,7 @@
     ///
     /// - Throws: The coordinator's error, such as `CocoaError.userCancelled` when cancelled.
     package static func download(_ url: URL) async throws {
-      guard
-        let values = try? values(
-          of: url, [.isUbiquitousItemKey, .ubiquitousItemDownloadingStatusKey]),
-        values.isUbiquitousItem == true, values.ubiquitousItemDownloadingStatus == .notDownloaded
-      else { return }
+      guard isNotDownloaded(url) else { return }
       try FileManager.default.startDownloadingUbiquitousItem(at: url)
       let held = Held(NSFileCoordinator(filePresenter: nil))
       try await withTaskCancellationHandler {

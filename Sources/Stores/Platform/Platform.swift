@@ -213,6 +213,16 @@ enum Platform {
     #endif
   }
 
+  /// Whether the file at `url` is in iCloud Drive and not downloaded yet (see
+  /// ``ICloudDriveFile/isNotDownloaded(_:)``); `false` wherever there is no iCloud Drive.
+  static func isNotDownloadedFromICloud(_ url: URL) -> Bool {
+    #if os(macOS) || os(iOS) || os(visionOS)
+      ICloudDriveFile.isNotDownloaded(url)
+    #else
+      false
+    #endif
+  }
+
   /// The folder of this device's own state, never synced (the device id, `diary`'s undo
   /// history): `$STORES_STATE_HOME` when `environment` sets it to an absolute path, on every
   /// platform; else Application Support on Apple platforms (`FileManager`'s
