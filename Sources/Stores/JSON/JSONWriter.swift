@@ -429,6 +429,13 @@ public struct JSONWriter: ~Copyable {
   /// The number of bytes held, of a writer that does not stream.
   var byteCount: Int { count }
 
+  /// Forgets what was written, keeping the buffer, of a writer that does not stream: a
+  /// writer used again for many small values allocates once.
+  mutating func removeAll() {
+    precondition(output == nil, "a streaming writer has sent its bytes on")
+    (count, depth, isEmptyContainer) = (0, 0, false)
+  }
+
   /// Calls `body` with the bytes written so far, of a writer that does not stream.
   func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     body(UnsafeBufferPointer(start: base, count: count))

@@ -19,6 +19,13 @@ package struct ContentDigest: Hashable, Sendable {
   /// The digest of `value`'s JSON text.
   package init<Value: JSONCodable>(of value: Value) {
     var writer = JSONWriter(capacity: 64)
+    self.init(of: value, writingWith: &writer)
+  }
+
+  /// The digest of `value`'s JSON text, written with `writer` (emptied first): one writer
+  /// serves the digests of a whole list.
+  package init<Value: JSONCodable>(of value: Value, writingWith writer: inout JSONWriter) {
+    writer.removeAll()
     try? value.write(to: &writer)
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     writer.withWrittenBytes { bytes in

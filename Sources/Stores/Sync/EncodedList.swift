@@ -77,6 +77,7 @@ package final class EncodedList<List: SyncedList> {
   ) {
     var text: [UInt8] = []
     text.reserveCapacity(128)
+    var digests = JSONWriter(capacity: 256)
     let previous = self.stamps
     self.stamps = stamps.withUnsafeBufferPointer { new in
       list.withUnsafeBufferPointer { list in
@@ -94,7 +95,7 @@ package final class EncodedList<List: SyncedList> {
               text.removeAll(keepingCapacity: true)
               text.append(UInt8(ascii: "\""))
               new[offset].append(names: names, to: &text)
-              List.appendDigests(of: list[offset], to: &text)
+              List.appendDigests(of: list[offset], to: &text, writingWith: &digests)
               text.append(UInt8(ascii: "\""))
               text.withUnsafeBufferPointer { builder.appendBytes($0) }
             }

@@ -35,11 +35,12 @@ extension ItemStamps {
   ) {
     var text: [UInt8] = []
     text.reserveCapacity(128)
+    var digests = JSONWriter(capacity: 256)
     for index in stamps.indices {
       writer.element()
       text.removeAll(keepingCapacity: true)
       stamps[index].append(names: names, to: &text)
-      if let list { List.appendDigests(of: list[index], to: &text) }
+      if let list { List.appendDigests(of: list[index], to: &text, writingWith: &digests) }
       // Letters, digits, `.`, `=` and spaces: nothing to escape.
       text.withUnsafeBufferPointer { text in
         writer.writeQuoted(length: text.count) {
@@ -171,12 +172,15 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
     let fields = State.itemFields
     if digests.count == list.count * fields.count {
+      var writer = JSONWriter(capacity: 256)
       for (offset, item) in list.enumerated() {
-        let edited = fields.indices.filter { field in
-          digests[offset * fields.count + field].map { $0 != fields[field].digest(item) }
-            ?? false
+        for field in fields.indices {
+          if let digest = digests[offset * fields.count + field],
+            digest != fields[field].digest(item, &writer)
+          {
+            editedFields[offset, default: []].append(field)
+          }
         }
-        if !edited.isEmpty { editedFields[offset] = edited }
       }
     }
     let keys = zip(items, list).map { ($0.position, $1.id) }

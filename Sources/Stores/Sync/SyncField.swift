@@ -13,8 +13,9 @@ package struct SyncField<Root>: Sendable {
   package let precedes: @Sendable (Root, Root) -> Bool
   /// Sets the field of the second value to the first's.
   package let copy: @Sendable (Root, inout Root) -> Void
-  /// The digest of the field's value, written beside its stamp (see ``ContentDigest``).
-  package let digest: @Sendable (Root) -> ContentDigest
+  /// The digest of the field's value, written beside its stamp (see ``ContentDigest``), made
+  /// with the writer given.
+  package let digest: @Sendable (Root, inout JSONWriter) -> ContentDigest
 
   /// The field `name`, read by `get` and set by `set`; values of equal stamps are ordered by
   /// their JSON text.
@@ -29,7 +30,7 @@ package struct SyncField<Root>: Sendable {
       return a.lexicographicallyPrecedes(b)
     }
     copy = { source, target in set(get(source), &target) }
-    digest = { ContentDigest(of: get($0)) }
+    digest = { ContentDigest(of: get($0), writingWith: &$1) }
   }
 
   private static func json<Value: JSONCodable & Sendable>(_ value: Value) -> [UInt8] {
@@ -85,10 +86,12 @@ extension SyncedList {
   package static var stateFields: [SyncField<Self>] { [] }
 
   /// Appends ` #` and the digests of `item`'s fields (see ``ContentDigest``), in the order
-  /// of ``itemFields``, to the text of its stamps.
-  static func appendDigests(of item: Item, to text: inout [UInt8]) {
+  /// of ``itemFields``, to the text of its stamps; `writer` makes them.
+  static func appendDigests(
+    of item: Item, to text: inout [UInt8], writingWith writer: inout JSONWriter
+  ) {
     text.append(contentsOf: " #".utf8)
-    for field in itemFields { field.digest(item).append(to: &text) }
+    for field in itemFields { field.digest(item, &writer).append(to: &text) }
   }
 
   /// `item` with each field that still holds `from`'s value set to `to`'s: an edit applied
