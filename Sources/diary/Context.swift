@@ -54,7 +54,8 @@ struct Context {
   }
 
   /// `store`, the one on `file`, with the conflict copies a sync engine left beside the file
-  /// merged in: says so in one line on standard error, and warns once about each copy that
+  /// merged in: says so in one line on standard error, warns about each copy that brought
+  /// back what may have been removed and forgotten, and warns once about each copy that
   /// cannot be merged — about the first ``warnedCopies``, then in one line about how many more
   /// there are (`diary sync status` lists them all).
   private func merged<S: Store>(_ store: S, _ file: URL) throws -> S
@@ -68,6 +69,14 @@ struct Context {
       output.message(
         "diary: merged \(copies) into \(file.lastPathComponent): \(report.merged.joined(separator: ", "))"
       )
+    }
+    for (copy, count) in report.forgottenRemovals {
+      output.message(
+        "diary: warning: merging \(Terminal.escaped(copy)) brought back \(count) "
+          + "\(count == 1 ? "entry" : "entries") last changed more than 90 days before the "
+          + "latest write of every device to \(Terminal.escaped(file.lastPathComponent)): "
+          + "\(count == 1 ? "its removal" : "their removals") may have been forgotten; "
+          + "remove \(count == 1 ? "it" : "them") again if \(count == 1 ? "it was" : "they were") removed")
     }
     for problem in report.notMerged.prefix(Self.warnedCopies) {
       // A version iCloud Drive has not downloaded yet is merged once it is: its message says so.

@@ -123,7 +123,7 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
     let fileStore = try! TodosStore(contentsOf: url)
     precondition(fileStore.todos == todos)
     // The limit is that of the bytes the store writes: with the stamps its first action adds
-    // (their size is the line "stamps and tombstones: the file's size").
+    // (their size is the line "stamps, digests and tombstones: the file's size").
     try! fileStore.trySend(.toggleTodo(id: firstID))
     let bytes = readBytes(url)
     report.compare(

@@ -51,7 +51,7 @@ func syncBenchmarks(_ report: Report, quick: Bool) {
   let versionOne = try! StateFileCoding.encode(a.0, sync: NoSync(unstamped: a.0), path: "a.json")
   let growth = Double(fileA.count) / Double(versionOne.count)
   print(
-    "| stamps and tombstones: the file's size | \(count(n)) todos, 100 removed | "
+    "| stamps, digests and tombstones: the file's size | \(count(n)) todos, 100 removed | "
       + "\(fileA.count) B | \(versionOne.count) B (version 1) | \(format2(growth))× | ≤ 1.3× |")
 
   func decodeBoth() -> ((TodosStore.State, Sync), (TodosStore.State, Sync)) {

@@ -28,6 +28,33 @@ struct DiaryDevicesTests {
     #expect(onLaptop.run("todos", "list").errorOutput.isEmpty, "once merged, nothing to say")
   }
 
+  @Test("a copy from months before every device's latest write that brings a todo back is warned of")
+  @MainActor
+  func warnsOfForgottenRemovals() throws {
+    // A phone offline for 100 days holds a todo from then that the laptop's file does not
+    // know: from so long ago, it may be one removed and forgotten since.
+    let old = TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: phone.file("todos.json"),
+        clock: HybridClock(device: DeviceID("phone")!) {
+          Int64(Date().timeIntervalSince1970 * 1000) - 100 * 86_400_000
+        }))
+    try old.trySend(.addTodo(Todo(title: "Buy milk")))
+    let diary = DiaryProcess(folder: laptop.url)
+    #expect(diary.run("todos", "add", "Call Ann").exitCode == 0)
+    let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
+    laptop.copy(phone.file("todos.json"), as: copy)
+    let result = diary.run("todos", "list")
+    #expect(result.exitCode == 0)
+    let warning =
+      "diary: warning: merging \(copy) brought back 1 entry last changed more than 90 days "
+      + "before the latest write of every device to todos.json: its removal may have been "
+      + "forgotten; remove it again if it was removed"
+    #expect(Array(result.errorOutput.split(separator: "\n").map(String.init).dropFirst()) == [warning])
+    #expect(result.output.contains("Buy milk"))
+    #expect(diary.run("todos", "list").errorOutput.isEmpty, "said once")
+  }
+
   @Test("a copy that cannot be merged is named in one warning and left where it is")
   func warnsOfABrokenCopy() throws {
     let diary = DiaryProcess(folder: laptop.url)

@@ -378,7 +378,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let versions = mergeVersions(of: target, into: &stored.state, &stored.stamps)
     return Leftovers(
       copies: copies.merged, versions: versions.merged, copiesNotMerged: copies.notMerged,
-      versionsNotMerged: versions.notMerged)
+      versionsNotMerged: versions.notMerged,
+      forgottenRemovals: copies.forgottenRemovals + versions.forgottenRemovals)
   }
 
   /// What a transaction merged of what the sync engine left beside the file.
@@ -391,12 +392,15 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     /// where they are.
     var copiesNotMerged: [StoreFileError]
     var versionsNotMerged: [StoreFileError]
+    /// See ``MergeReport/forgottenRemovals``.
+    var forgottenRemovals: [(name: String, count: Int)]
 
     var isEmpty: Bool { copies.isEmpty && versions.isEmpty }
 
     var report: MergeReport {
       MergeReport(
-        merged: copies + versions.map(\.name), notMerged: copiesNotMerged + versionsNotMerged)
+        merged: copies + versions.map(\.name), notMerged: copiesNotMerged + versionsNotMerged,
+        forgottenRemovals: forgottenRemovals)
     }
 
     /// Removes what was merged, once the merge is durable.
@@ -431,10 +435,14 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// read of each copy that is new or changed.
   private func mergeCopies(
     of name: String, in folder: DataFolder, into state: inout State, _ stamps: inout Sync
-  ) -> (merged: [String], notMerged: [StoreFileError]) {
-    guard Sync.self != NoSync<State>.self else { return ([], []) }
+  ) -> (
+    merged: [String], notMerged: [StoreFileError],
+    forgottenRemovals: [(name: String, count: Int)]
+  ) {
+    guard Sync.self != NoSync<State>.self else { return ([], [], []) }
     var merged: [String] = []
     var notMerged: [StoreFileError] = []
+    var forgotten: [(name: String, count: Int)] = []
     var refused: [String: RefusedCopy] = [:]
     let copies = ConflictCopies.copies(of: name, inFolder: folder.path)
     let limit = copies.isEmpty ? 0 : Self.copySizeLimit(of: name, in: folder.path)
@@ -451,8 +459,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           continue
         }
         let other = try decodeCopy(try file.contents(path: copyPath, limit: limit), copyPath)
-        (state, stamps) = Sync.merge(
-          (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
+        if let count = merge(other, into: &state, &stamps) { forgotten.append((copy, count)) }
         merged.append(copy)
       } catch {
         notMerged.append(error)
@@ -462,7 +469,19 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       }
     }
     refusedCopies = refused
-    return (merged, notMerged)
+    return (merged, notMerged, forgotten)
+  }
+
+  /// Merges `other`, a copy or version of the file just read, into `state` and `stamps`;
+  /// returns how many of the removals either may have forgotten it brought back (see
+  /// ``StateSync/forgottenRemovals(_:_:)``), if any.
+  private func merge(
+    _ other: (State, Sync), into state: inout State, _ stamps: inout Sync
+  ) -> Int? {
+    let other = (other.0, adopt(other.0, other.1, knowing: nil).stamps)
+    let forgotten = Sync.forgottenRemovals((state, stamps), other)
+    (state, stamps) = Sync.merge((state, stamps), other)
+    return forgotten > 0 ? forgotten : nil
   }
 
   /// A conflict copy that could not be merged, as it was then.
@@ -534,10 +553,14 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// the errors of the others. None on Linux.
   private func mergeVersions(
     of target: String, into state: inout State, _ stamps: inout Sync
-  ) -> (merged: [ConflictVersion], notMerged: [StoreFileError]) {
-    guard Sync.self != NoSync<State>.self else { return ([], []) }
+  ) -> (
+    merged: [ConflictVersion], notMerged: [StoreFileError],
+    forgottenRemovals: [(name: String, count: Int)]
+  ) {
+    guard Sync.self != NoSync<State>.self else { return ([], [], []) }
     var merged: [ConflictVersion] = []
     var notMerged: [StoreFileError] = []
+    var forgotten: [(name: String, count: Int)] = []
     for version in conflictVersions.unresolved(URL(fileURLWithPath: target)) {
       guard version.hasLocalContents else {
         // Not on this device yet: skipped, left unresolved, reported; merged once it is.
@@ -549,14 +572,15 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
         let other = try decodeCopy(data, version.url.path)
-        (state, stamps) = Sync.merge(
-          (state, stamps), (other.0, adopt(other.0, other.1, knowing: nil).stamps))
+        if let count = merge(other, into: &state, &stamps) {
+          forgotten.append((version.name, count))
+        }
         merged.append(version)
       } catch {
         notMerged.append(error)
       }
     }
-    return (merged, notMerged)
+    return (merged, notMerged, forgotten)
   }
 
   func reloadIfChanged(from current: State) throws -> State? {
@@ -690,6 +714,10 @@ package struct MergeReport: Sendable {
   package var merged: [String] = []
   /// The errors of the copies that are not valid files of the store: left where they are.
   package var notMerged: [StoreFileError] = []
+  /// The copies and versions merged that brought back items or keys whose removal may have
+  /// been forgotten, by name, with how many (see ``StateSync/forgottenRemovals(_:_:)``): a
+  /// version made more than ``Stamp/tombstoneLifetime`` before the file's writers last wrote.
+  package var forgottenRemovals: [(name: String, count: Int)] = []
 }
 
 /// A backing that merges conflict copies.

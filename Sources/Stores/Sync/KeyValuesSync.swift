@@ -103,6 +103,20 @@ package struct KeyValuesSync: StateSync {
       && version.1.removed.allSatisfy { isKnown($1, $0) }
   }
 
+  /// See ``StateSync/forgottenRemovals(_:_:)``. O(*n*) in the number of keys.
+  package static func forgottenRemovals(
+    _ a: (KeyValues, Self), _ b: (KeyValues, Self)
+  ) -> Int {
+    func count(of version: Self, in other: Self) -> Int {
+      guard let horizon = other.writers.forgettingBefore else { return 0 }
+      return version.set.count { name, stamp in
+        stamp > .origin && stamp.milliseconds < horizon && other.set[name] == nil
+          && other.removed[name] == nil
+      }
+    }
+    return count(of: a.1, in: b.1) + count(of: b.1, in: a.1)
+  }
+
   package mutating func prune(before milliseconds: Int64) {
     removed = removed.filter { $0.value.milliseconds >= milliseconds }
   }

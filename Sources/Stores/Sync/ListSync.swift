@@ -262,6 +262,22 @@ package struct ListSync<State: SyncedList>: StateSync {
     return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
   }
 
+  /// See ``StateSync/forgottenRemovals(_:_:)``.
+  package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int {
+    func count(of version: (State, Self), in other: (State, Self)) -> Int {
+      guard let horizon = other.1.writers.forgettingBefore,
+        version.1.items.contains(where: { $0.latestEdit > .origin && $0.latestEdit.milliseconds < horizon })
+      else { return 0 }
+      var known = Set(other.0.syncedItems.lazy.map(\.id))
+      known.formUnion(other.1.removed.keys)
+      return zip(version.0.syncedItems, version.1.items).count { item, stamps in
+        stamps.latestEdit > .origin && stamps.latestEdit.milliseconds < horizon
+          && !known.contains(item.id)
+      }
+    }
+    return count(of: a, in: b) + count(of: b, in: a)
+  }
+
   package mutating func prune(before milliseconds: Int64) {
     guard removed.values.contains(where: { $0.at.milliseconds < milliseconds }) else { return }
     removed = removed.filter { $0.value.at.milliseconds >= milliseconds }

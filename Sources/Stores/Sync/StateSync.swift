@@ -42,6 +42,14 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// a file another writer made from it.
   static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool
 
+  /// How many parts of `a` a merge with `b` brings back that `b` may have removed and
+  /// forgotten — live in `a`, neither in `b` nor removed there, last changed (not at
+  /// ``Stamp/origin``) more than ``Stamp/tombstoneLifetime`` before `b`'s
+  /// ``WriterClocks/horizon``, as its dropped tombstones were — plus the same of `b` in `a`.
+  /// A version that old (a device offline for months) may undo removals nobody remembers:
+  /// the store says so (see ``MergeReport/forgottenRemovals``). O(*n*) in their sizes.
+  static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int
+
   /// The stamps after this device changed `before` into `after`, each change stamped
   /// `stamp`: O(*n*) in the size of the state, plus O(*n* log *n*) for a list's order.
   func stamped(before: State, after: State, stamp: Stamp) -> Self
@@ -97,6 +105,13 @@ extension Stamp {
   package static let tombstoneLifetime: Int64 = 90 * 24 * 3_600_000
 }
 
+extension WriterClocks {
+  /// The wall clock before which a removal may have been forgotten: tombstones stamped
+  /// before it may have been dropped (see ``StateSync/noteWrite(by:at:)``); `nil` when none
+  /// can have been.
+  var forgettingBefore: Int64? { horizon.map { $0 - Stamp.tombstoneLifetime } }
+}
+
 extension StateSync {
   /// Notes a write of a change stamped by `device`, whose wall clock reads `milliseconds`,
   /// then drops the tombstones stamped more than ``Stamp/tombstoneLifetime`` before the
@@ -105,7 +120,7 @@ extension StateSync {
   /// settle.
   package mutating func noteWrite(by device: DeviceID, at milliseconds: Int64) {
     writers.noteWrite(by: device, at: milliseconds)
-    if let horizon = writers.horizon { prune(before: horizon - Stamp.tombstoneLifetime) }
+    if let horizon = writers.forgettingBefore { prune(before: horizon) }
   }
 }
 
@@ -124,6 +139,7 @@ package struct NoSync<State: PersistentState>: StateSync {
   package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
     true
   }
+  package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int { 0 }
   package func stamped(before: State, after: State, stamp: Stamp) -> Self { self }
   package mutating func prune(before milliseconds: Int64) {}
   package var writers: WriterClocks {

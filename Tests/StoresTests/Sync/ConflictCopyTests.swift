@@ -383,6 +383,42 @@ struct TombstoneHorizonTests {
     #expect(Set(phone.todos.map(\.title)) == ["Call Ann", "Water plants", "Pay rent"])
   }
 
+  @Test(
+    "a version from before the tombstones' horizon that brings a forgotten removal back is reported, as a copy or as the file"
+  )
+  func forgottenRemovalReported() throws {
+    // A tablet that never changed the file kept the laptop's version from 100 days ago.
+    let milk = Todo(title: "Buy milk")
+    try store("laptop", in: folder.url, ahead: -100 * 86_400_000).trySend(.addTodo(milk))
+    let old = try Data(contentsOf: folder.file("todos.json"))
+    // The laptop removed it, and has since dropped the removal.
+    try store("laptop", in: folder.url, ahead: -95 * 86_400_000)
+      .trySend(.removeTodos(ids: [milk.id]))
+    try store("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "forgotten")
+    let copy = "todos.sync-conflict-20261201-135016-TABLET1.json"
+    try old.write(to: folder.file(copy))
+    let reader = try store("laptop", in: folder.url)
+    try reader.refresh()
+    #expect(reader.todos.map(\.title).sorted() == ["Buy milk", "Call Ann"], "it comes back")
+    #expect(reader.core.mergeReport.forgottenRemovals.map(\.name) == [copy])
+    #expect(reader.core.mergeReport.forgottenRemovals.map(\.count) == [1])
+    // The other way round: the old version renamed over the file, the newer one a copy.
+    try reader.trySend(.removeTodos(ids: [milk.id]))
+    let newer = try Data(contentsOf: folder.file("todos.json"))
+    try store("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(.toggleTodo(id: reader.todos[0].id))
+    try Data(contentsOf: folder.file("todos.json")).write(to: folder.file(copy))
+    try old.write(to: folder.file("todos.json"))
+    let other = try store("laptop", in: folder.url, ahead: 91 * 86_400_000)
+    try other.refresh()
+    #expect(other.core.mergeReport.forgottenRemovals.map(\.count) == [1])
+    // A version as old whose every item the file knows brings nothing back: nothing said.
+    try newer.write(to: folder.file(copy))
+    try other.refresh()
+    #expect(other.core.mergeReport.merged == [copy])
+    #expect(other.core.mergeReport.forgottenRemovals.isEmpty)
+  }
+
   @Test("once every writer's clock is past their lifetime, tombstones are dropped")
   func dropped() throws {
     let laptop = try store("laptop", in: folder.url)
