@@ -53,7 +53,8 @@ struct DownloadWait: Sendable {
     let started = ContinuousClock.now
     let outcome = Outcome()
     let download = self.download
-    let task = Task.detached {
+    // As urgent as the main thread that waits for it.
+    let task = Task.detached(priority: .userInitiated) {
       do throws(StoreFileError) {
         try await download(url)
         outcome.finish(.success(()))

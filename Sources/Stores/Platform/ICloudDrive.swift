@@ -71,20 +71,23 @@
     /// download is started (`startDownloadingUbiquitousItem(at:)`) and `false` returned, so
     /// that it is never taken for a missing file. Does not wait.
     package func hasLocalContents() -> Bool {
-      let status = try? Self.values(of: url, [.ubiquitousItemDownloadingStatusKey])
+      guard Self.isPlaceholder(url) else { return true }
+      try? FileManager.default.startDownloadingUbiquitousItem(at: url)
+      return false
+    }
+
+    /// Whether the file at `url` is a placeholder of a file not downloaded yet: its
+    /// `ubiquitousItemDownloadingStatus` is `.notDownloaded` — or, when the status cannot be
+    /// read, the file is missing and its placeholder (`.NAME.icloud`, as iCloud Drive names
+    /// one) is beside it: the store must not take it for a missing file and write a new one.
+    private static func isPlaceholder(_ url: URL) -> Bool {
+      let status = try? values(of: url, [.ubiquitousItemDownloadingStatusKey])
         .ubiquitousItemDownloadingStatus
-      // When the status cannot be read, a missing file whose placeholder (`.NAME.icloud`,
-      // as iCloud Drive names one) is beside it is not downloaded either: the store must not
-      // take it for a missing file and write a new one.
-      let isPlaceholder =
-        status.map { $0 == .notDownloaded }
+      return status.map { $0 == .notDownloaded }
         ?? (!FileManager.default.fileExists(atPath: url.path)
           && FileManager.default.fileExists(
             atPath: url.deletingLastPathComponent()
               .appendingPathComponent("." + url.lastPathComponent + ".icloud").path))
-      guard isPlaceholder else { return true }
-      try? FileManager.default.startDownloadingUbiquitousItem(at: url)
-      return false
     }
 
     /// Runs `body` inside a coordinated read of the file (which downloads it first if it is
@@ -187,6 +190,7 @@
     /// Unregisters the presenter ``present(onChange:)`` registered, if any.
     package func stopPresenting() {
       guard let presenter else { return }
+      presenter.isRegistered = false
       NSFileCoordinator.removeFilePresenter(presenter)
       self.presenter = nil
     }
@@ -194,12 +198,7 @@
     /// Whether the file at `url` is in iCloud Drive and not downloaded yet (a placeholder):
     /// what ``download(_:)`` waits for. Does not wait.
     package static func isNotDownloaded(_ url: URL) -> Bool {
-      guard
-        let values = try? values(
-          of: url, [.isUbiquitousItemKey, .ubiquitousItemDownloadingStatusKey])
-      else { return false }
-      return values.isUbiquitousItem == true
-        && values.ubiquitousItemDownloadingStatus == .notDownloaded
+      isUbiquitous(url) && isPlaceholder(url)
     }
 
     /// Downloads the file at `url` if it is in iCloud Drive and not downloaded yet: starts
@@ -210,7 +209,9 @@
     /// - Throws: The coordinator's error, such as `CocoaError.userCancelled` when cancelled.
     package static func download(_ url: URL) async throws {
       guard isNotDownloaded(url) else { return }
-      try FileManager.default.startDownloadingUbiquitousItem(at: url)
+      // The coordinated read downloads the file by itself: a download that could not be
+      // started here is still waited for.
+      try? FileManager.default.startDownloadingUbiquitousItem(at: url)
       let held = Held(NSFileCoordinator(filePresenter: nil))
       try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
@@ -230,6 +231,9 @@
       } onCancel: {
         held.coordinator.cancel()
       }
+      // Apple does not document that a coordinated read of a dataless file waits for its
+      // download everywhere: until the file is downloaded, it is looked at again.
+      while isNotDownloaded(url) { try await Task.sleep(for: .milliseconds(100)) }
     }
 
     /// A coordinator handed to another thread to cancel it: `cancel()` may be called from
@@ -246,6 +250,9 @@
       let presentedItemURL: URL?
       let presentedItemOperationQueue: OperationQueue
       private let onChange: @Sendable () -> Void
+      /// Whether it is registered: set to `false` on the main thread, before it is removed,
+      /// and read there only.
+      var isRegistered = true
 
       init(url: URL, onChange: @escaping @Sendable () -> Void) {
         presentedItemURL = url
@@ -265,10 +272,16 @@
 
       // The store is bound to its path, not to the file: when another process moves or
       // renames the file, the path now names another file or none, and the store reloads it
-      // as for any change. `presentedItemURL` keeps the path (Apple suggests updating it to
-      // `newURL` for a presenter that follows its file; this one does not follow it).
+      // as for any change. The system goes on presenting the moved file to a presenter (it
+      // asks for `presentedItemURL` again only when registered): this one is registered
+      // again, on the main thread (where it is removed), so that it presents the path.
       func presentedItemDidMove(to newURL: URL) {
         onChange()
+        DispatchQueue.main.async {
+          guard self.isRegistered else { return }
+          NSFileCoordinator.removeFilePresenter(self)
+          NSFileCoordinator.addFilePresenter(self)
+        }
       }
     }
   }

@@ -20,7 +20,10 @@
     nonisolated(unsafe) private static var downloadRequests: Set<String> = []
     nonisolated(unsafe) private static var writing: [String: Int] = [:]
     nonisolated(unsafe) private static var log: [String: [Access]] = [:]
-    nonisolated(unsafe) private static var presenters: [any NSFilePresenter] = []
+    /// The presenters registered, each with the item it presents: the path of its
+    /// `presentedItemURL` when it was registered, then wherever that item moved (the system
+    /// asks a presenter for its URL only when it is registered).
+    nonisolated(unsafe) private static var presenters: [(presenter: any NSFilePresenter, item: String?)] = []
     nonisolated(unsafe) private static var statusUnreadable: Set<String> = []
     nonisolated(unsafe) private static var heldDownloads: Set<String> = []
     nonisolated(unsafe) private static var failedDownloads: [String: NSError] = [:]
@@ -150,16 +153,16 @@
     }
 
     static func add(_ presenter: any NSFilePresenter) {
-      lock.withLock { presenters.append(presenter) }
+      lock.withLock { presenters.append((presenter, presenter.presentedItemURL.map(key))) }
     }
 
     static func remove(_ presenter: any NSFilePresenter) {
-      lock.withLock { presenters.removeAll { $0 === presenter } }
+      lock.withLock { presenters.removeAll { $0.presenter === presenter } }
     }
 
     /// The presenters registered for the item at `url`.
     public static func presenters(of url: URL) -> [any NSFilePresenter] {
-      lock.withLock { presenters.filter { $0.presentedItemURL.map(key) == key(url) } }
+      lock.withLock { presenters.filter { $0.item == key(url) }.map(\.presenter) }
     }
 
     /// Tells the presenters of the item at `url` (other than `writer`) that it changed, on
@@ -180,7 +183,13 @@
     /// moved or renamed it in a coordinated write), on their queues; returns when they were
     /// told. (What `NSFileCoordinator.item(at:didMoveTo:)` does for the presenters of an item.)
     public static func presentedItemDidMove(_ url: URL, to newURL: URL) {
-      for presenter in presenters(of: url) {
+      let moved = presenters(of: url)
+      lock.withLock {
+        for index in presenters.indices where presenters[index].item == key(url) {
+          presenters[index].item = key(newURL)
+        }
+      }
+      for presenter in moved {
         nonisolated(unsafe) let told = presenter
         presenter.presentedItemOperationQueue.addOperation { told.presentedItemDidMove(to: newURL) }
         presenter.presentedItemOperationQueue.waitUntilAllOperationsAreFinished()

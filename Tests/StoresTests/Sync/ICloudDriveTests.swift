@@ -74,6 +74,17 @@
       #expect(!FileManager.default.fileExists(atPath: url.path), "no new file written")
     }
 
+    @Test("a placeholder whose status cannot be read is downloaded too, then opens with its contents")
+    func downloadWithoutStatus() async throws {
+      let url = try container().appendingPathComponent("todos.json")
+      try store(url).trySend(.addTodo(Todo(title: "Buy milk")))
+      try ICloudDrive.evictHidingStatus(url, cloudContents: Data(contentsOf: url))
+      #expect(ICloudDriveFile.isNotDownloaded(url))
+      try await DiaryFiles.download(url, by: ICloudDriveFile.download)
+      #expect(!ICloudDriveFile.isNotDownloaded(url))
+      #expect(try store(url).todos.map(\.title) == ["Buy milk"])
+    }
+
     @Test("placeholder, download off the main actor, open: the store holds the file's contents")
     func downloadThenOpen() async throws {
       let url = try placeholder()
@@ -188,9 +199,9 @@
     }
 
     @Test(
-      "a move or rename of the file by another process is a change of the path: the presenter says so, and keeps the path"
+      "a move or rename of the file by another process is a change of the path: the presenter says so, and presents the path again"
     )
-    func presenterOnMove() throws {
+    func presenterOnMove() async throws {
       let url = try container().appendingPathComponent("todos.json")
       try Data("{}".utf8).write(to: url)
       let file = try #require(ICloudDriveFile(url, timeout: .seconds(3)))
@@ -201,6 +212,8 @@
       try FileManager.default.moveItem(at: url, to: moved)
       ICloudDrive.presentedItemDidMove(url, to: moved)
       #expect(changes.value == 1, "the store is told to reload its path")
+      // The presenter registers again on the main queue before it returned: this runs after.
+      await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
       #expect(ICloudDrive.presenters(of: url).count == 1, "still the presenter of the path")
       #expect(ICloudDrive.presenters(of: moved).isEmpty, "not of the moved file")
     }
