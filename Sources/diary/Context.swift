@@ -71,12 +71,15 @@ struct Context {
       )
     }
     for (copy, count) in report.forgottenRemovals {
+      let (entries, removals, them, were) =
+        count == 1
+        ? ("1 entry", "its removal", "it", "it was")
+        : ("\(count) entries", "their removals", "them", "they were")
       output.message(
-        "diary: warning: merging \(Terminal.escaped(copy)) brought back \(count) "
-          + "\(count == 1 ? "entry" : "entries") last changed more than 90 days before the "
-          + "latest write of every device to \(Terminal.escaped(file.lastPathComponent)): "
-          + "\(count == 1 ? "its removal" : "their removals") may have been forgotten; "
-          + "remove \(count == 1 ? "it" : "them") again if \(count == 1 ? "it was" : "they were") removed")
+        "diary: warning: merging \(Terminal.escaped(copy)) brought back \(entries) last changed "
+          + "more than 90 days before the latest write of every device to "
+          + "\(Terminal.escaped(file.lastPathComponent)): \(removals) may have been forgotten; "
+          + "remove \(them) again if \(were) removed")
     }
     for problem in report.notMerged.prefix(Self.warnedCopies) {
       // A version iCloud Drive has not downloaded yet is merged once it is: its message says so.

@@ -28,7 +28,8 @@ struct DiaryDevicesTests {
     #expect(onLaptop.run("todos", "list").errorOutput.isEmpty, "once merged, nothing to say")
   }
 
-  @Test("a copy from months before every device's latest write that brings a todo back is warned of")
+  @Test(
+    "a copy from months before every device's latest write that brings a todo back is warned of")
   @MainActor
   func warnsOfForgottenRemovals() throws {
     // A phone offline for 100 days holds a todo from then that the laptop's file does not
@@ -50,7 +51,8 @@ struct DiaryDevicesTests {
       "diary: warning: merging \(copy) brought back 1 entry last changed more than 90 days "
       + "before the latest write of every device to todos.json: its removal may have been "
       + "forgotten; remove it again if it was removed"
-    #expect(Array(result.errorOutput.split(separator: "\n").map(String.init).dropFirst()) == [warning])
+    #expect(
+      Array(result.errorOutput.split(separator: "\n").map(String.init).dropFirst()) == [warning])
     #expect(result.output.contains("Buy milk"))
     #expect(diary.run("todos", "list").errorOutput.isEmpty, "said once")
   }

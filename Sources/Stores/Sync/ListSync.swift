@@ -266,7 +266,9 @@ package struct ListSync<State: SyncedList>: StateSync {
   package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int {
     func count(of version: (State, Self), in other: (State, Self)) -> Int {
       guard let horizon = other.1.writers.forgettingBefore,
-        version.1.items.contains(where: { $0.latestEdit > .origin && $0.latestEdit.milliseconds < horizon })
+        version.1.items.contains(where: {
+          $0.latestEdit > .origin && $0.latestEdit.milliseconds < horizon
+        })
       else { return 0 }
       var known = Set(other.0.syncedItems.lazy.map(\.id))
       known.formUnion(other.1.removed.keys)

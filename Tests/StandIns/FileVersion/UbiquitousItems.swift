@@ -23,7 +23,8 @@
     /// The presenters registered, each with the item it presents: the path of its
     /// `presentedItemURL` when it was registered, then wherever that item moved (the system
     /// asks a presenter for its URL only when it is registered).
-    nonisolated(unsafe) private static var presenters: [(presenter: any NSFilePresenter, item: String?)] = []
+    nonisolated(unsafe) private static var presenters:
+      [(presenter: any NSFilePresenter, item: String?)] = []
     nonisolated(unsafe) private static var statusUnreadable: Set<String> = []
     nonisolated(unsafe) private static var heldDownloads: Set<String> = []
     nonisolated(unsafe) private static var failedDownloads: [String: NSError] = [:]

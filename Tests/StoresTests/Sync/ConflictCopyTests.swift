@@ -406,7 +406,8 @@ struct TombstoneHorizonTests {
     // The other way round: the old version renamed over the file, the newer one a copy.
     try reader.trySend(.removeTodos(ids: [milk.id]))
     let newer = try Data(contentsOf: folder.file("todos.json"))
-    try store("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(.toggleTodo(id: reader.todos[0].id))
+    try store("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(
+      .toggleTodo(id: reader.todos[0].id))
     try Data(contentsOf: folder.file("todos.json")).write(to: folder.file(copy))
     try old.write(to: folder.file("todos.json"))
     let other = try store("laptop", in: folder.url, ahead: 91 * 86_400_000)

@@ -74,7 +74,8 @@
       #expect(!FileManager.default.fileExists(atPath: url.path), "no new file written")
     }
 
-    @Test("a placeholder whose status cannot be read is downloaded too, then opens with its contents")
+    @Test(
+      "a placeholder whose status cannot be read is downloaded too, then opens with its contents")
     func downloadWithoutStatus() async throws {
       let url = try container().appendingPathComponent("todos.json")
       try store(url).trySend(.addTodo(Todo(title: "Buy milk")))
