@@ -6,6 +6,9 @@ import Stores
 /// so that the whole tool can be tested in process as well as end to end.
 @MainActor
 enum Diary {
+  /// The narrowest width help is wrapped to, however narrow the terminal.
+  static let narrowestHelp = 40
+
   static let groups = [
     SettingsCommands.group, TodosCommands.group, WorkoutsCommands.group, SyncCommands.group,
     UndoCommands.undo, UndoCommands.redo,
@@ -26,7 +29,9 @@ enum Diary {
     time: LocalTime, downloads: DownloadWait = DownloadWait()
   ) -> ExitCode {
     do {
-      switch try Parser(groups: groups, time: time).parse(arguments) {
+      let parser = Parser(
+        groups: groups, time: time, helpWidth: max(Self.narrowestHelp, terminal.columns))
+      switch try parser.parse(arguments) {
       case .version(let json):
         if json {
           try JSONOutput.write(JSONValue.object(["version": JSONValue(Help.version)]), to: output)

@@ -384,6 +384,30 @@ struct DiaryHistoryTests: DiaryFolderSuite {
       ["workouts", "stats", "--weeks", "0"], exitCode: 65, message: "--weeks must be from 1 to 520")
   }
 
+  @Test(
+    "help wraps at the terminal's width (80 in a pipe), usage lines between options, never inside one",
+    arguments: [nil, 60, 40] as [Int?])
+  func helpFitsTheWidth(columns: Int?) {
+    var run = diary
+    if let columns { run.environment["COLUMNS"] = "\(columns)" }
+    for arguments in [
+      ["--help"], ["help", "help"], ["todos", "--help"], ["workouts", "import", "--help"],
+      ["todos", "edit", "--help"],
+    ] {
+      let help = run.run(arguments).output
+      for line in help.split(separator: "\n") {
+        #expect(line.count <= columns ?? 80, "\(arguments): \(line.count) columns: \(line)")
+      }
+      // Each bracketed option is whole on one line.
+      for line in help.split(separator: "\n") where line.hasPrefix("USAGE:") || line.hasPrefix("  ")
+      {
+        #expect(
+          line.count(where: { $0 == "[" }) == line.count(where: { $0 == "]" }),
+          "\(arguments): \(line)")
+      }
+    }
+  }
+
   @Test("help paragraphs are wrapped once: no line could take the next one's first word")
   func helpWraps() {
     let overview = diary.run("--help").output

@@ -284,7 +284,19 @@ struct DiaryNewcomerTests: DiaryFolderSuite {
     #expect(narrow.contains("\n  Hours of sleep to aim for each night\n"))
     let goal = narrow.split(separator: "\n").first { $0.hasPrefix("sleepGoal ") }
     #expect(goal?.contains(" 7.25 *  ") == true, "\(narrow)")
-    #expect(narrow.contains("anAppsSettingWithAVery…  wide wide"), "the widest cells cut")
+    #expect(
+      narrow.contains("anAppsSettingWithAVeryLongNameIndeed  wide wide"),
+      "the allowed values, the default and the value give way before the key")
+    // At 40 columns, a value cut keeps its marker.
+    #expect(diary.run("settings", "set", "distanceUnit", "miles").exitCode == 0)
+    var tiny = diary
+    tiny.environment["COLUMNS"] = "40"
+    let cut = tiny.run("settings", "list").output
+    for line in cut.split(separator: "\n") {
+      #expect(line.count <= 40, "\(line.count) columns: \(line)")
+    }
+    let unit = cut.split(separator: "\n").first { $0.hasPrefix("distanceUnit ") }
+    #expect(unit?.contains("… *") == true, "\(cut)")
     var wide = diary
     wide.environment["COLUMNS"] = "300"
     let one = wide.run("settings", "list").output

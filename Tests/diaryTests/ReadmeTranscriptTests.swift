@@ -60,9 +60,17 @@ struct ReadmeTranscriptTests {
     let blocks = try Self.blocks()
     try #require(blocks.count >= 2)
     let help = DiaryProcess(folder: folder.url).run("--help").output
-    let commands = help.components(separatedBy: "COMMANDS:\n").last?
-      .components(separatedBy: "\n\n").first?.split(separator: "\n")
-      .map { String($0.dropFirst(2)) }
+    // A usage line wider than the help's 80 columns goes on, indented, on the next lines.
+    var commands: [String] = []
+    for line in help.components(separatedBy: "COMMANDS:\n").last?
+      .components(separatedBy: "\n\n").first?.split(separator: "\n") ?? []
+    {
+      if line.hasPrefix("    "), !commands.isEmpty {
+        commands[commands.count - 1] += " " + line.drop { $0 == " " }
+      } else {
+        commands.append(String(line.dropFirst(2)))
+      }
+    }
     #expect(blocks[1].split(separator: "\n").map(String.init) == commands)
   }
 

@@ -3,8 +3,8 @@ import Stores
 /// The help texts and usage lines, made from the declarations of the commands and options.
 enum Help {
   static let version = StoresVersion.current
-  /// The width the help is wrapped to.
-  private static let width = 80
+  /// The width the help is wrapped to where nothing says how wide the terminal is.
+  static let defaultWidth = 80
 
   /// `diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]`.
   static func usage(_ groups: [CommandGroup]) -> String {
@@ -30,73 +30,108 @@ enum Help {
       + [helpUsage, "diary --version"]
   }
 
-  static func overview(_ groups: [CommandGroup]) -> String {
+  static func overview(_ groups: [CommandGroup], width: Int = defaultWidth) -> String {
     """
-    OVERVIEW: Keep your settings, todos and workouts in plain JSON files.
+    \(wrap(width: width, "OVERVIEW: Keep your settings, todos and workouts in plain JSON files."))
 
-    USAGE: \(usage(groups))
+    \(usageLine(usage(groups), width: width))
 
     COMMANDS:
-    \(synopsis(groups).map { "  " + $0 }.joined(separator: "\n"))
+    \(synopsis(groups).map { usageLine($0, prefix: "  ", width: width) }.joined(separator: "\n"))
 
     OPTIONS:
-    \(table(GlobalOptions.all.map(\.spec).map(optionRow)))
+    \(table(GlobalOptions.all.map(\.spec).map(optionRow), width: width))
 
-    \(wrap("Run 'diary help <group>' or 'diary <group> <command> --help' for more. Data lives in --data-dir, else $DIARY_HOME, else $XDG_CONFIG_HOME/diary (settings) and $XDG_DATA_HOME/diary (todos, workouts); 'diary settings path' shows where."))
+    \(wrap(width: width, "Run 'diary help <group>' or 'diary <group> <command> --help' for more. Data lives in --data-dir, else $DIARY_HOME, else $XDG_CONFIG_HOME/diary (settings) and $XDG_DATA_HOME/diary (todos, workouts); 'diary settings path' shows where."))
 
     EXIT CODES:
-    \(table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) }))
+    \(table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) }, width: width))
     """
   }
 
-  static func group(_ group: CommandGroup) -> String {
+  static func group(_ group: CommandGroup, width: Int = defaultWidth) -> String {
     """
-    OVERVIEW: \(group.summary).
+    \(wrap(width: width, "OVERVIEW: \(group.summary)."))
 
-    USAGE: \(usage(of: group))
+    \(usageLine(usage(of: group), width: width))
 
     COMMANDS:
-    \(table(group.commands.map { ($0.name, $0.summary + ".") }))
+    \(table(group.commands.map { ($0.name, $0.summary + ".") }, width: width))
 
-    Run 'diary \(group.name) <command> --help' for a command's arguments and options.
+    \(wrap(width: width, "Run 'diary \(group.name) <command> --help' for a command's arguments and options."))
     """
   }
 
-  static func command(_ command: any ParsableCommand.Type, in group: CommandGroup) -> String {
+  static func command(
+    _ command: any ParsableCommand.Type, in group: CommandGroup, width: Int = defaultWidth
+  ) -> String {
     var sections = [
-      wrap("OVERVIEW: \(command.summary)."),
-      "USAGE: \(command.usage(in: group.name))",
+      wrap(width: width, "OVERVIEW: \(command.summary)."),
+      usageLine(command.usage(in: group.name), width: width),
     ]
     if !command.argumentSpecs.isEmpty {
       sections.append(
-        "ARGUMENTS:\n" + table(command.argumentSpecs.map { ($0.usage, $0.summary + ".") }))
+        "ARGUMENTS:\n"
+          + table(command.argumentSpecs.map { ($0.usage, $0.summary + ".") }, width: width))
     }
     if !command.optionSpecs.isEmpty {
-      sections.append("OPTIONS:\n" + table(command.optionSpecs.map(optionRow)))
+      sections.append("OPTIONS:\n" + table(command.optionSpecs.map(optionRow), width: width))
     }
-    sections.append("GLOBAL OPTIONS:\n" + table(GlobalOptions.options.map(\.spec).map(optionRow)))
-    if !command.discussion.isEmpty { sections.append(wrap(command.discussion)) }
+    sections.append(
+      "GLOBAL OPTIONS:\n"
+        + table(GlobalOptions.options.map(\.spec).map(optionRow), width: width))
+    if !command.discussion.isEmpty { sections.append(wrap(width: width, command.discussion)) }
     return sections.joined(separator: "\n\n")
   }
 
   /// `diary help help`.
-  static let help = """
-    OVERVIEW: Show help for diary, a group or a command.
-
-    USAGE: \(helpUsage)
-
-    \(wrap("'diary help' lists every command, 'diary help todos' the commands of a group and 'diary help todos add' the arguments and options of one. --help (or -h) after any of them does the same: 'diary todos add --help'."))
+  static func help(width: Int = defaultWidth) -> String {
     """
+    \(wrap(width: width, "OVERVIEW: Show help for diary, a group or a command."))
+
+    \(usageLine(helpUsage, width: width))
+
+    \(wrap(width: width, "'diary help' lists every command, 'diary help todos' the commands of a group and 'diary help todos add' the arguments and options of one. --help (or -h) after any of them does the same: 'diary todos add --help'."))
+    """
+  }
+
+  /// `prefix` and `usage`, broken where wider than `width` between its words — never inside
+  /// a bracketed option such as `[--date DATE]` — the lines after the first indented two
+  /// columns past `prefix`.
+  static func usageLine(_ usage: String, prefix: String = "USAGE: ", width: Int) -> String {
+    var tokens: [String] = []
+    var depth = 0
+    for word in usage.split(separator: " ") {
+      if depth > 0, !tokens.isEmpty {
+        tokens[tokens.count - 1] += " " + word
+      } else {
+        tokens.append(String(word))
+      }
+      depth += word.count(where: { "[<(".contains($0) }) - word.count(where: { "]>)".contains($0) })
+    }
+    let indent = String(repeating: " ", count: prefix.count + 2)
+    var lines: [String] = []
+    var line = prefix
+    for token in tokens {
+      if line.count > prefix.count, line.count + 1 + token.count > width {
+        lines.append(line)
+        line = indent + token
+      } else {
+        line += (line.count > prefix.count ? " " : "") + token
+      }
+    }
+    return (lines + [line]).joined(separator: "\n")
+  }
 
   private static func optionRow(_ option: OptionSpec) -> (String, String) {
     ((option.shortName.map { "-\($0), " } ?? "") + option.syntax, option.help)
   }
 
   /// Two aligned columns, indented by two spaces, the second wrapped to the width.
-  private static func table(_ rows: [(String, String)]) -> String {
+  private static func table(_ rows: [(String, String)], width: Int) -> String {
     let first = (rows.map(\.0.count).max() ?? 0) + 2
     return rows.map { name, text in
-      wrap(text, width: width - 2 - first).split(separator: "\n", omittingEmptySubsequences: false)
+      wrap(width: width - 2 - first, text).split(separator: "\n", omittingEmptySubsequences: false)
         .enumerated().map { line, words in
           "  " + (line == 0 ? name : "").padding(toLength: first, withPad: " ", startingAt: 0)
             + words
@@ -106,7 +141,7 @@ enum Help {
 
   /// `text` with its lines broken between words to at most `width` columns; line breaks in
   /// `text` are kept.
-  private static func wrap(_ text: String, width: Int = width) -> String {
+  private static func wrap(width: Int, _ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph in
       var lines: [String] = []
       var line = ""

@@ -45,6 +45,8 @@ enum Invocation {
 struct Parser {
   let groups: [CommandGroup]
   let time: LocalTime
+  /// The width help is wrapped to: the terminal's.
+  var helpWidth = Help.defaultWidth
 
   func parse(_ arguments: [String]) throws(DiaryError) -> Invocation {
     var scan = Scan(groups: groups)
@@ -77,18 +79,20 @@ struct Parser {
 
   /// Help for `diary`, a group or a command, or for help itself.
   func helpText(for path: [String]) throws(DiaryError) -> String {
-    guard let name = path.first else { return Help.overview(groups) }
-    if name == "help", path.count == 1 { return Help.help }
+    guard let name = path.first else { return Help.overview(groups, width: helpWidth) }
+    if name == "help", path.count == 1 { return Help.help(width: helpWidth) }
     let group = try Scan(groups: groups).group(named: name)
-    if group.isCommand, path.count == 1 { return Help.command(group.commands[0], in: group) }
-    guard path.count > 1 else { return Help.group(group) }
+    if group.isCommand, path.count == 1 {
+      return Help.command(group.commands[0], in: group, width: helpWidth)
+    }
+    guard path.count > 1 else { return Help.group(group, width: helpWidth) }
     let command = try Scan(groups: groups).command(named: path[1], in: group)
     guard path.count == 2 else {
       throw .usage(
         "help takes a group and a command: diary help \(group.name) \(command.name)",
         Help.helpUsage)
     }
-    return Help.command(command, in: group)
+    return Help.command(command, in: group, width: helpWidth)
   }
 
   /// Refuses a line whose arguments do not fit the command, or that lacks a required option.

@@ -1,7 +1,8 @@
 /// `diary settings list` for people: the key, value, default, allowed values and description
 /// of each setting on one line when that fits the terminal; else the description on a line
-/// of its own under the others, and the widest cells shortened, so that every line fits the
-/// terminal's width (`$COLUMNS`, else the terminal's, else 80), down to 40 columns.
+/// of its own under the others, and cells shortened so that every line fits the terminal's
+/// width (`$COLUMNS`, else the terminal's, else 80), down to 40 columns: the allowed values
+/// first, then the default, then the value (which keeps its `*` marker), the key last.
 struct SettingsTable {
   var settings: [SettingsCommands.Current]
   var terminal: Terminal
@@ -33,6 +34,8 @@ struct SettingsTable {
     // The description on a line of its own; the four columns narrowed to the width.
     var narrow = TextTable(headers: Self.headers, alignments: Array(repeating: .left, count: 4))
     narrow.rows = rows
+    narrow.givingWay = [3, 2, 1]
+    narrow.keptSuffixes = [1: " *"]
     var fitting = terminal
     fitting.limitsWidth = true
     let narrowLines = narrow.render(fitting).split(

@@ -12,6 +12,12 @@ struct TextTable {
   var headers: [String]
   var alignments: [Alignment]
   var rows: [[String]] = []
+  /// The columns that give way first where the line is too wide, in this order, each down
+  /// to its header's width (at least 5); the others keep their width until these have given
+  /// all they can. Empty: the last column gives way first (see ``widths(of:_:)``).
+  var givingWay: [Int] = []
+  /// For a column, a suffix its cells keep when they are cut (a marker, such as ` *`).
+  var keptSuffixes: [Int: String] = [:]
 
   /// The gap between two columns.
   private static let gap = 2
@@ -62,6 +68,16 @@ struct TextTable {
     let (natural, cells, total) = naturalWidths(of: rows, limit: limit)
     guard total > limit else { return natural }
     let available = limit - Self.gap * (natural.count - 1)
+    if !givingWay.isEmpty {
+      var widths = natural
+      for column in givingWay {
+        let excess = widths.reduce(0, +) - available
+        guard excess > 0 else { break }
+        let floor = min(widths[column], max(Terminal.width(headers[column]), Self.shortestText))
+        widths[column] = max(floor, widths[column] - excess)
+      }
+      return Self.fit(widths, into: available)
+    }
     let last = natural.count - 1
     let withCutHeaders = zip(natural[..<last], cells).map { max(min($0, 4), $1) }
     for (others, shortest) in [
@@ -76,6 +92,20 @@ struct TextTable {
   /// How narrow the last column gets before headers are cut, and before cells are.
   private static let (shortText, shortestText) = (8, 5)
 
+  /// `cell` escaped and cut to `width` columns (see ``Terminal/fitted(_:to:)``), keeping
+  /// `suffix` when it ends with it; and its width.
+  private func fitted(_ cell: String, to width: Int, keeping suffix: String?) -> (
+    text: String, width: Int
+  ) {
+    let whole = Terminal.fitted(cell, to: width)
+    guard let suffix, cell.hasSuffix(suffix), width > Terminal.width(suffix),
+      Terminal.fitted(cell, to: width + 1).width > width
+    else { return whole }
+    let kept = Terminal.width(suffix)
+    let start = Terminal.fitted(String(cell.dropLast(suffix.count)), to: width - kept)
+    return (start.text + suffix, start.width + kept)
+  }
+
   /// `widths` with every width above a cap lowered to it: the largest cap (at least 1) for
   /// which they add up to `available` or less. O(*n* log *w*).
   static func fit(_ widths: [Int], into available: Int) -> [Int] {
@@ -89,7 +119,7 @@ struct TextTable {
 
   private func line(_ row: [String], _ widths: [Int]) -> String {
     row.indices.map { column in
-      let (cell, width) = Terminal.fitted(row[column], to: widths[column])
+      let (cell, width) = fitted(row[column], to: widths[column], keeping: keptSuffixes[column])
       guard column < row.count - 1 || alignments[column] == .right else { return cell }
       let padding = String(repeating: " ", count: max(0, widths[column] - width))
       return alignments[column] == .right ? padding + cell : cell + padding
