@@ -12,6 +12,7 @@
   #endif
   import Dispatch
   import Foundation
+  import Synchronization
 
   #if FILE_VERSION_STAND_IN
     /// Linux's `URLResourceValues` has no download status: the stand-in's values.
@@ -78,7 +79,7 @@
 
     /// Whether the file at `url` is a placeholder of a file not downloaded yet: its
     /// `ubiquitousItemDownloadingStatus` is `.notDownloaded` — or, when the status cannot be
-    /// read, the file is missing and its placeholder (`.NAME.icloud`, as iCloud Drive names
+    /// read, the file is missing and its placeholder (`.NAME.icloud`, as iCloud Drive is seen to name
     /// one) is beside it: the store must not take it for a missing file and write a new one.
     private static func isPlaceholder(_ url: URL) -> Bool {
       let status = try? values(of: url, [.ubiquitousItemDownloadingStatusKey])
@@ -190,8 +191,11 @@
     /// Unregisters the presenter ``present(onChange:)`` registered, if any.
     package func stopPresenting() {
       guard let presenter else { return }
-      presenter.isRegistered = false
-      NSFileCoordinator.removeFilePresenter(presenter)
+      // From any thread: the owner's deinit runs where its last reference goes.
+      presenter.isRegistered.withLock { isRegistered in
+        isRegistered = false
+        NSFileCoordinator.removeFilePresenter(presenter)
+      }
       self.presenter = nil
     }
 
@@ -206,12 +210,19 @@
     /// downloads first). Returns at once for any other file. Cancelling the task cancels the
     /// wait.
     ///
-    /// - Throws: The coordinator's error, such as `CocoaError.userCancelled` when cancelled.
+    /// - Throws: The coordinator's error, such as `CocoaError.userCancelled` when cancelled;
+    ///   the error of the download's start (not signed in to iCloud…) when the file is still
+    ///   not downloaded after the coordinated read.
     package static func download(_ url: URL) async throws {
       guard isNotDownloaded(url) else { return }
       // The coordinated read downloads the file by itself: a download that could not be
-      // started here is still waited for.
-      try? FileManager.default.startDownloadingUbiquitousItem(at: url)
+      // started here is still waited for, and its error kept.
+      var startError: (any Error)?
+      do {
+        try FileManager.default.startDownloadingUbiquitousItem(at: url)
+      } catch {
+        startError = error
+      }
       let held = Held(NSFileCoordinator(filePresenter: nil))
       try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
@@ -231,8 +242,11 @@
       } onCancel: {
         held.coordinator.cancel()
       }
-      // Apple does not document that a coordinated read of a dataless file waits for its
-      // download everywhere: until the file is downloaded, it is looked at again.
+      // A coordinated read waits for the download of the item's contents (Apple, of
+      // `immediatelyAvailableMetadataOnly`); should the file still not be downloaded, the
+      // start's error says why, else it is looked at again until it is (or the wait is
+      // cancelled).
+      if let startError, isNotDownloaded(url) { throw startError }
       while isNotDownloaded(url) { try await Task.sleep(for: .milliseconds(100)) }
     }
 
@@ -250,9 +264,9 @@
       let presentedItemURL: URL?
       let presentedItemOperationQueue: OperationQueue
       private let onChange: @Sendable () -> Void
-      /// Whether it is registered: set to `false` on the main thread, before it is removed,
-      /// and read there only.
-      var isRegistered = true
+      /// Whether it is registered, held while it is removed or registered again: set to
+      /// `false` as it is removed for good (see ``ICloudDriveFile/stopPresenting()``).
+      let isRegistered = Mutex(true)
 
       init(url: URL, onChange: @escaping @Sendable () -> Void) {
         presentedItemURL = url
@@ -272,15 +286,21 @@
 
       // The store is bound to its path, not to the file: when another process moves or
       // renames the file, the path now names another file or none, and the store reloads it
-      // as for any change. The system goes on presenting the moved file to a presenter (it
-      // asks for `presentedItemURL` again only when registered): this one is registered
-      // again, on the main thread (where it is removed), so that it presents the path.
+      // as for any change. Apple says a presenter that follows its item returns the new
+      // URL from then on, and does not say when the system reads `presentedItemURL` again;
+      // `addFilePresenter` reads it (NSFilePresenter.h, of
+      // `observedPresentedItemUbiquityAttributes`). So this one is removed and registered
+      // again, off its queue, to present the path — unless it was removed for good meanwhile
+      // — and says once more that the path changed, for what happened in between.
       func presentedItemDidMove(to newURL: URL) {
         onChange()
         DispatchQueue.main.async {
-          guard self.isRegistered else { return }
-          NSFileCoordinator.removeFilePresenter(self)
-          NSFileCoordinator.addFilePresenter(self)
+          self.isRegistered.withLock { isRegistered in
+            guard isRegistered else { return }
+            NSFileCoordinator.removeFilePresenter(self)
+            NSFileCoordinator.addFilePresenter(self)
+          }
+          self.onChange()
         }
       }
     }
