@@ -28,21 +28,25 @@ struct DiaryDevicesTests {
     #expect(onLaptop.run("todos", "list").errorOutput.isEmpty, "once merged, nothing to say")
   }
 
-  @Test(
-    "a copy from months before every device's latest write that brings a todo back is warned of")
+  @Test("a copy from months ago that brings back a todo the file removed and forgot is warned of")
   @MainActor
   func warnsOfForgottenRemovals() throws {
-    // A phone offline for 100 days holds a todo from then that the laptop's file does not
-    // know: from so long ago, it may be one removed and forgotten since.
-    let old = TodosStore(
-      core: try TodosStore.fileCore(
-        contentsOf: phone.file("todos.json"),
-        clock: HybridClock(device: DeviceID("phone")!) {
-          Int64(Date().timeIntervalSince1970 * 1000) - 100 * 86_400_000
-        }))
-    try old.trySend(.addTodo(Todo(title: "Buy milk")))
+    // The laptop's app, at a clock `days` days back.
+    func app(daysAgo days: Int64) throws -> TodosStore {
+      TodosStore(
+        core: try TodosStore.fileCore(
+          contentsOf: laptop.file("todos.json"),
+          clock: HybridClock(device: DeviceID("laptopapp")!) {
+            Int64(Date().timeIntervalSince1970 * 1000) - days * 86_400_000
+          }))
+    }
+    let milk = Todo(title: "Buy milk")
+    try app(daysAgo: 100).trySend(.addTodo(milk))
+    // A phone that never changed the file keeps this version for months.
+    phone.copy(laptop.file("todos.json"), as: "todos.json")
+    try app(daysAgo: 95).trySend(.removeTodos(ids: [milk.id]))
+    try app(daysAgo: 0).trySend(.addTodo(Todo(title: "Call Ann")))  // the removal is dropped
     let diary = DiaryProcess(folder: laptop.url)
-    #expect(diary.run("todos", "add", "Call Ann").exitCode == 0)
     let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
     laptop.copy(phone.file("todos.json"), as: copy)
     let result = diary.run("todos", "list")

@@ -90,7 +90,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private let writeCache = Sync.makeWriteCache()
   /// The conflict copies beside the file that could not be merged, by name: the identity each
   /// had when it was refused, and why. While a copy keeps that identity it is not read again,
-  /// only reported again (see ``mergeCopies(of:in:into:_:)``).
+  /// only reported again (see ``mergeCopies(of:in:into:_:base:)``).
   private var refusedCopies: [String: RefusedCopy] = [:]
 
   private init(
@@ -295,6 +295,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     var mustWrite: Bool
     /// Whether edits made without stamps were stamped, as this device's change.
     var stampedEdits = false
+    /// How many of the removals the file may have forgotten the merge-back brought back (see
+    /// ``StateSync/forgottenRemovals(_:_:)``).
+    var forgottenRemovals = 0
   }
 
   /// The state stored in `file` at `target` (open under the lock; `nil`: missing): the state
@@ -339,6 +342,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     if !isCovered, isKnown, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps),
       !Sync.descends((read, stored.stamps), from: (current, stamps))
     {
+      stored.forgottenRemovals = Sync.forgottenRemovals(
+        (read, stored.stamps), (current, stamps))
       (stored.state, stored.stamps) = Sync.merge((read, stored.stamps), (current, stamps))
       stored.mustWrite = stored.mustWrite || stored.state != read
     }
@@ -374,12 +379,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private func mergeLeftovers(
     of name: String, in folder: DataFolder, target: String, into stored: inout Stored
   ) -> Leftovers {
-    let copies = mergeCopies(of: name, in: folder, into: &stored.state, &stored.stamps)
-    let versions = mergeVersions(of: target, into: &stored.state, &stored.stamps)
+    // Each copy and version is weighed against the file as stored, whatever was merged before
+    // it (see ``StateSync/forgottenRemovals(_:_:)``).
+    let base = (stored.state, stored.stamps)
+    let copies = mergeCopies(of: name, in: folder, into: &stored.state, &stored.stamps, base: base)
+    let versions = mergeVersions(of: target, into: &stored.state, &stored.stamps, base: base)
+    let mergedBack = stored.forgottenRemovals > 0 ? [(name, stored.forgottenRemovals)] : []
     return Leftovers(
       copies: copies.merged, versions: versions.merged, copiesNotMerged: copies.notMerged,
       versionsNotMerged: versions.notMerged,
-      forgottenRemovals: copies.forgottenRemovals + versions.forgottenRemovals)
+      forgottenRemovals: mergedBack + copies.forgottenRemovals + versions.forgottenRemovals)
   }
 
   /// What a transaction merged of what the sync engine left beside the file.
@@ -434,7 +443,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// refused without being read. O(entries of the folder), plus one `lstat` per copy and one
   /// read of each copy that is new or changed.
   private func mergeCopies(
-    of name: String, in folder: DataFolder, into state: inout State, _ stamps: inout Sync
+    of name: String, in folder: DataFolder, into state: inout State, _ stamps: inout Sync,
+    base: (State, Sync)
   ) -> (
     merged: [String], notMerged: [StoreFileError],
     forgottenRemovals: [(name: String, count: Int)]
@@ -459,7 +469,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           continue
         }
         let other = try decodeCopy(try file.contents(path: copyPath, limit: limit), copyPath)
-        if let count = merge(other, into: &state, &stamps) { forgotten.append((copy, count)) }
+        if let count = merge(other, into: &state, &stamps, base: base) {
+          forgotten.append((copy, count))
+        }
         merged.append(copy)
       } catch {
         notMerged.append(error)
@@ -473,13 +485,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   }
 
   /// Merges `other`, a copy or version of the file just read, into `state` and `stamps`;
-  /// returns how many of the removals either may have forgotten it brought back (see
-  /// ``StateSync/forgottenRemovals(_:_:)``), if any.
+  /// returns how many of the removals it or `base` (the file as stored) may have forgotten it
+  /// brought back (see ``StateSync/forgottenRemovals(_:_:)``), if any.
   private func merge(
-    _ other: (State, Sync), into state: inout State, _ stamps: inout Sync
+    _ other: (State, Sync), into state: inout State, _ stamps: inout Sync, base: (State, Sync)
   ) -> Int? {
     let other = (other.0, adopt(other.0, other.1, knowing: nil).stamps)
-    let forgotten = Sync.forgottenRemovals((state, stamps), other)
+    let forgotten = Sync.forgottenRemovals(base, other)
     (state, stamps) = Sync.merge((state, stamps), other)
     return forgotten > 0 ? forgotten : nil
   }
@@ -552,7 +564,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// ``ConflictVersion``) and merges it into `state` and `stamps`; returns those merged and
   /// the errors of the others. None on Linux.
   private func mergeVersions(
-    of target: String, into state: inout State, _ stamps: inout Sync
+    of target: String, into state: inout State, _ stamps: inout Sync, base: (State, Sync)
   ) -> (
     merged: [ConflictVersion], notMerged: [StoreFileError],
     forgottenRemovals: [(name: String, count: Int)]
@@ -572,7 +584,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
         guard let (data, _) = try FileSystem.read(version.url.path, path: version.url.path)
         else { continue }
         let other = try decodeCopy(data, version.url.path)
-        if let count = merge(other, into: &state, &stamps) {
+        if let count = merge(other, into: &state, &stamps, base: base) {
           forgotten.append((version.name, count))
         }
         merged.append(version)

@@ -63,3 +63,21 @@ package struct ContentDigest: Hashable, Sendable {
     return result
   }
 }
+
+extension ContentDigest {
+  /// The digest of a settings value: of its JSON text with each number spelled as its
+  /// `Double` is (a value keeps its number's literal text, see ``JSONNumber``), so that a
+  /// program that writes `7.0` as `7`, or `1E5` as `100000`, changes no digest.
+  package init(of value: JSONValue) {
+    func respelled(_ value: JSONValue) -> JSONValue {
+      switch value {
+      case .number(let number): .number(JSONNumber(number.double))
+      case .array(let elements): .array(elements.map(respelled))
+      case .object(let members): .object(members.mapValues(respelled))
+      case .null, .bool, .string: value
+      }
+    }
+    var writer = JSONWriter(capacity: 64)
+    self.init(of: respelled(value), writingWith: &writer)
+  }
+}

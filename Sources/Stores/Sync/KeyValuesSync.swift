@@ -110,7 +110,7 @@ package struct KeyValuesSync: StateSync {
     func count(of version: Self, in other: Self) -> Int {
       guard let horizon = other.writers.forgettingBefore else { return 0 }
       return version.set.count { name, stamp in
-        stamp > .origin && stamp.milliseconds < horizon && other.set[name] == nil
+        other.writers.mayHaveForgotten(stamp, before: horizon) && other.set[name] == nil
           && other.removed[name] == nil
       }
     }

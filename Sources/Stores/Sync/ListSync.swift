@@ -79,13 +79,15 @@ extension ItemStamps {
 /// "sync" : {
 ///   "items" : [ "V mip1k3c0.0.k3j5q8x1z0", "k mip1k3c0.0.k3j5q8x1z0 title=mip1kz9a.0.7wq0" ],
 ///   "removed" : [ { "at" : "…", "item" : { … }, "stamps" : "…" } ],
-///   "state" : { "sortType" : "…" }
+///   "state" : { "sortType" : "mip1k3c0.0.k3j5q8x1z0 #4f" }
 /// }
 /// ```
 /// Each entry of `"items"` is the item's position key, the earliest of its stamps, then
 /// `name=stamp` for each field (or `position`) stamped later, then `#` and the digests of
-/// the item's fields (see ``ContentDigest``), which show a field edited under its old stamp.
-/// The entries follow the list; tombstones are ordered by id.
+/// the item's id and fields (see ``ContentDigest``), which show an entry left in its place
+/// while the items were reordered by hand, and a field edited under its old stamp.
+/// The entries follow the list; tombstones are ordered by id. A field of the state is
+/// stamped, then `#` and the digest of its value, the same way.
 ///
 /// The merge is a join of last-writer-wins registers: per id, each field takes the value of
 /// the later stamp, a removal keeps the item's fields (so that a later edit elsewhere brings
@@ -114,10 +116,20 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// ``SyncedList/itemFields`` by the item's offset (see ``StateSync/reconcile(with:)``);
   /// never written.
   package var editedFields: [Int: [Int]] = [:]
-  /// The digests of the items' fields as the file holds them, item after item (`nil`: none
-  /// written), from the file's reading until ``reconcile(with:)`` compares them with the
-  /// items.
+  /// The offsets of the items moved by hand: given new places, to be stamped; never written.
+  package var movedByHand: Set<Int> = []
+  /// The digests of the items' ids and fields as the file holds them, item after item, each
+  /// ``digestsPerItem`` long (`nil`: none written), from the file's reading until
+  /// ``reconcile(with:)`` compares them with the items.
   var readDigests: [ContentDigest?] = []
+  /// How many digests an item's stamps end with: its id's, then its fields'.
+  static var digestsPerItem: Int { 1 + State.itemFields.count }
+  /// The digests of the state's fields as the file holds them, by their offset in
+  /// ``SyncedList/stateFields``, until ``reconcile(with:)`` compares them.
+  var readStateDigests: [Int: ContentDigest] = [:]
+  /// The offsets of the state's fields edited in the file under their old stamps; never
+  /// written.
+  package var editedStateFields: Set<Int> = []
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -149,14 +161,22 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// one (an item added or removed by hand), no item's stamps can be told: every item is
   /// unstamped, with a new place in the list's order. An item both in the list and removed
   /// was put back: its removal is dropped and it is unstamped. Items out of their places'
-  /// order (moved by hand) are given places between their neighbours and unstamped. A field
+  /// order (moved by hand) are given places between their neighbours, stamped as moves. An
+  /// item whose entry's id digest is another's was reordered by hand, its entry left in
+  /// place: it takes its own entry back (see ``restoreEntries(of:digests:writer:)``). A field
   /// whose value no longer matches the digest beside its stamp was edited under that stamp:
-  /// it is unstamped alone. O(*n*) in the size of the state (each field's digest is made
-  /// once), plus O(*n* log *n*) when items are out of order.
+  /// it is unstamped alone. O(*n*) in the size of the state (each digest is made once), plus
+  /// O(*n* log *n*) when items are out of order.
   package mutating func reconcile(with state: State) {
     let list = state.syncedItems
     let digests = readDigests
     readDigests = []
+    var writer = JSONWriter(capacity: 256)
+    for (field, digest) in readStateDigests
+    where digest != State.stateFields[field].digest(state, &writer) {
+      editedStateFields.insert(field)
+    }
+    readStateDigests = [:]
     guard items.count == list.count else {
       let fields = Array(repeating: Stamp.origin, count: State.itemFields.count)
       items = Position.keys(list.count, between: nil, and: nil).map {
@@ -171,11 +191,13 @@ package struct ListSync<State: SyncedList>: StateSync {
       unstamped.insert(offset)
     }
     let fields = State.itemFields
-    if digests.count == list.count * fields.count {
-      var writer = JSONWriter(capacity: 256)
-      for (offset, item) in list.enumerated() {
+    let stride = Self.digestsPerItem
+    if digests.count == list.count * stride {
+      var digests = digests
+      restoreEntries(of: list, digests: &digests, writer: &writer)
+      for (offset, item) in list.enumerated() where !unstamped.contains(offset) {
         for field in fields.indices {
-          if let digest = digests[offset * fields.count + field],
+          if let digest = digests[offset * stride + 1 + field],
             digest != fields[field].digest(item, &writer)
           {
             editedFields[offset, default: []].append(field)
@@ -187,11 +209,55 @@ package struct ListSync<State: SyncedList>: StateSync {
     if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
       let kept = longestAscendingOffsets(keys, by: Self.precedes)
       placeMoved(keeping: kept, stamp: .origin)
-      unstamped.formUnion(Set(items.indices).subtracting(kept))
+      movedByHand.formUnion(Set(items.indices).subtracting(kept))
     }
   }
 
-  package var hasUnstamped: Bool { !unstamped.isEmpty || !editedFields.isEmpty }
+  /// Gives each item of `list` whose entry of stamps belongs to another item — its id's
+  /// digest is not the item's: the items were reordered by hand, the entries left in their
+  /// places — its own entry and digests back: the misplaced entry with its id's digest (of
+  /// two alike, the one whose fields' digests match more). An item whose entry is not found
+  /// is unstamped. O(*n*) in the size of the state.
+  private mutating func restoreEntries(
+    of list: [State.Item], digests: inout [ContentDigest?], writer: inout JSONWriter
+  ) {
+    let stride = Self.digestsPerItem
+    let ids = list.map { ContentDigest(of: $0.id, writingWith: &writer) }
+    let misplaced = list.indices.filter { offset in
+      digests[offset * stride].map { $0 != ids[offset] } ?? false
+    }
+    guard !misplaced.isEmpty else { return }
+    var entries: [ContentDigest: [Int]] = [:]
+    for offset in misplaced { entries[digests[offset * stride]!, default: []].append(offset) }
+    let (entryStamps, entryDigests) = (items, digests)
+    let fields = State.itemFields
+    for offset in misplaced {
+      let candidates = entries[ids[offset]] ?? []
+      let item = list[offset]
+      let matching = candidates.map { entry in
+        fields.indices.count { field in
+          entryDigests[entry * stride + 1 + field] == fields[field].digest(item, &writer)
+        }
+      }
+      guard let best = matching.indices.max(by: { matching[$0] < matching[$1] }) else {
+        items[offset].fields = Array(repeating: .origin, count: fields.count)
+        items[offset].positioned = .origin
+        unstamped.insert(offset)
+        continue
+      }
+      let entry = candidates[best]
+      entries[ids[offset]]!.remove(at: best)
+      items[offset] = entryStamps[entry]
+      for digest in 0..<stride {
+        digests[offset * stride + digest] = entryDigests[entry * stride + digest]
+      }
+    }
+  }
+
+  package var hasUnstamped: Bool {
+    !unstamped.isEmpty || !editedFields.isEmpty || !editedStateFields.isEmpty
+      || !movedByHand.isEmpty
+  }
 
   /// Whether nothing of `state` was stamped in the file: its `"sync"` member was removed by
   /// hand (no program that stamps writes such a file).
@@ -203,6 +269,9 @@ package struct ListSync<State: SyncedList>: StateSync {
     for (offset, fields) in editedFields {
       for field in fields { items[offset].fields[field] = stamp }
     }
+    for field in editedStateFields { state[field] = stamp }
+    for offset in movedByHand { items[offset].positioned = stamp }
+    (editedStateFields, movedByHand) = ([], [])
     for offset in unstamped {
       items[offset].fields = Array(repeating: stamp, count: items[offset].fields.count)
       items[offset].positioned = stamp
@@ -265,16 +334,15 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// See ``StateSync/forgottenRemovals(_:_:)``.
   package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int {
     func count(of version: (State, Self), in other: (State, Self)) -> Int {
-      guard let horizon = other.1.writers.forgettingBefore,
-        version.1.items.contains(where: {
-          $0.latestEdit > .origin && $0.latestEdit.milliseconds < horizon
-        })
+      let writers = other.1.writers
+      guard let horizon = writers.forgettingBefore,
+        version.1.items.contains(where: { writers.mayHaveForgotten($0.latestEdit, before: horizon) }
+        )
       else { return 0 }
       var known = Set(other.0.syncedItems.lazy.map(\.id))
       known.formUnion(other.1.removed.keys)
       return zip(version.0.syncedItems, version.1.items).count { item, stamps in
-        stamps.latestEdit > .origin && stamps.latestEdit.milliseconds < horizon
-          && !known.contains(item.id)
+        writers.mayHaveForgotten(stamps.latestEdit, before: horizon) && !known.contains(item.id)
       }
     }
     return count(of: a, in: b) + count(of: b, in: a)
@@ -417,8 +485,15 @@ package struct ListSync<State: SyncedList>: StateSync {
 
     /// This version joined with `other`: each field from the later stamp.
     mutating func join(_ other: Version) {
-      if other.removedAt == removedAt, other.stamps == stamps, other.item == item { return }
       let fields = State.itemFields
+      // The same version: nothing to join. Values equal but written otherwise (text in
+      // another Unicode normalization) are joined field by field, by their text, so that
+      // the merge writes the same bytes whichever side comes first.
+      if other.removedAt == removedAt, other.stamps == stamps, other.item == item,
+        fields.allSatisfy({ $0.isIdentical(item, other.item) })
+      {
+        return
+      }
       for field in fields.indices {
         let (mine, theirs) = (stamps.fields[field], other.stamps.fields[field])
         if theirs > mine
@@ -490,6 +565,7 @@ extension ListSync {
   package init(from reader: inout JSONReader) throws(JSONCodingError) {
     var items: [ItemStamps] = []
     var digests: [ContentDigest?] = []
+    var stateDigests: [Int: ContentDigest] = [:]
     var removed: [UUID: Removed] = [:]
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
     var writers = WriterClocks()
@@ -503,7 +579,7 @@ extension ListSync {
           if let itemDigests {
             digests += itemDigests.lazy.map(Optional.some)
           } else {
-            digests += repeatElement(nil, count: State.itemFields.count)
+            digests += repeatElement(nil, count: Self.digestsPerItem)
           }
         }
       case "removed":
@@ -531,7 +607,16 @@ extension ListSync {
           guard let field = State.stateFields.firstIndex(where: { $0.name == key }) else {
             return reader.skipValue()
           }
-          state[field] = try Self.stamp(try reader.readString())
+          var text = try reader.readString()
+          // A digest that is not one (a file of another version, or edited by hand) is left
+          // out: the value is then taken as stamped.
+          if let space = text.firstIndex(of: " "), text[text.index(after: space)...].first == "#" {
+            stateDigests[field] =
+              ContentDigest.digests(
+                text[text.index(space, offsetBy: 2)...].utf8, count: 1)?[0]
+            text = String(text[..<space])
+          }
+          state[field] = try Self.stamp(text)
         }
       default:
         reader.skipValue()
@@ -540,12 +625,13 @@ extension ListSync {
     self.init(items: items, removed: removed, state: state)
     self.writers = writers
     self.readDigests = digests
+    self.readStateDigests = stateDigests
   }
 
   /// Writes the section without the digests of the items' fields, which it does not hold
   /// (see ``envelope(writing:cache:)``).
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
-    try write(to: &writer) { writer in
+    try write(to: &writer, digestsOf: nil) { writer in
       ItemStamps.write(items, digestsOf: nil, in: State.self, names: Self.names, to: &writer)
     }
   }
@@ -562,7 +648,7 @@ extension ListSync {
     guard let cache else {
       return [
         EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
-          try write(to: &writer) { writer in
+          try write(to: &writer, digestsOf: state) { writer in
             ItemStamps.write(items, digestsOf: list, in: State.self, names: Self.names, to: &writer)
           }
         }
@@ -571,7 +657,7 @@ extension ListSync {
     let matches = cache.matches(for: list)
     return [
       EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in
-        try write(to: &writer) { writer in
+        try write(to: &writer, digestsOf: state) { writer in
           cache.writeStamps(items, of: list, matches: matches, names: Self.names, to: &writer)
         }
       },
@@ -584,9 +670,11 @@ extension ListSync {
   /// The fields' names in the stamps' text.
   private static var names: [[UInt8]] { State.itemFields.map { Array($0.name.utf8) } }
 
-  /// Writes the section, its `"items"` elements written by `writeItems`.
+  /// Writes the section, its `"items"` elements written by `writeItems`, each field of the
+  /// state with the digest of its value in `state`, if given.
   private func write(
-    to writer: inout JSONWriter, itemStamps writeItems: (inout JSONWriter) -> Void
+    to writer: inout JSONWriter, digestsOf state: State?,
+    itemStamps writeItems: (inout JSONWriter) -> Void
   ) throws(JSONCodingError) {
     writer.beginObject()
     writer.member("items")
@@ -614,11 +702,17 @@ extension ListSync {
     if !State.stateFields.isEmpty {
       writer.member("state")
       writer.beginObject()
-      for (field, stamp) in zip(State.stateFields, state).sorted(by: {
+      var digests = JSONWriter(capacity: 64)
+      for (field, stamp) in zip(State.stateFields, self.state).sorted(by: {
         $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8)
       }) {
         writer.member(field.name)
-        writer.writeString(stamp.description)
+        var text = Array(stamp.description.utf8)
+        if let state {
+          text.append(contentsOf: " #".utf8)
+          field.digest(state, &digests).append(to: &text)
+        }
+        writer.writeString(String(decoding: text, as: UTF8.self))
       }
       writer.endObject()
     }
@@ -644,7 +738,7 @@ extension ListSync {
     var words = text.split(separator: " ", omittingEmptySubsequences: false)
     var digests: [ContentDigest]?
     if let last = words.last, last.first == "#" {
-      digests = ContentDigest.digests(last.dropFirst().utf8, count: State.itemFields.count)
+      digests = ContentDigest.digests(last.dropFirst().utf8, count: Self.digestsPerItem)
       words.removeLast()
     }
     guard words.count >= 2, Position.isValid(words[0]), let base = Stamp(words[1]) else {

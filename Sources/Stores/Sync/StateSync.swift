@@ -42,12 +42,16 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// a file another writer made from it.
   static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool
 
-  /// How many parts of `a` a merge with `b` brings back that `b` may have removed and
-  /// forgotten — live in `a`, neither in `b` nor removed there, last changed (not at
-  /// ``Stamp/origin``) more than ``Stamp/tombstoneLifetime`` before `b`'s
-  /// ``WriterClocks/horizon``, as its dropped tombstones were — plus the same of `b` in `a`.
-  /// A version that old (a device offline for months) may undo removals nobody remembers:
-  /// the store says so (see ``MergeReport/forgottenRemovals``). O(*n*) in their sizes.
+  /// How many parts of `a` a merge with `b` brings back that `b` removed and forgot, plus
+  /// the same of `b` in `a`: parts live in one, neither there nor removed in the other, which
+  /// the other must have held — the device of their latest change wrote the other after that
+  /// change (its clock in the other's ``WriterClocks``) — and last changed more than
+  /// ``Stamp/tombstoneLifetime`` before the other's ``WriterClocks/horizon``, as its dropped
+  /// tombstones were; or, of a version without stamps (version 1), every part the other, which
+  /// may have dropped tombstones, does not know. A version that old (a device offline for
+  /// months) undoes removals nobody remembers: the store says so (see
+  /// ``MergeReport/forgottenRemovals``); a part the other never saw (a new device's) is not
+  /// counted. O(*n*) in their sizes.
   static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int
 
   /// The stamps after this device changed `before` into `after`, each change stamped
@@ -110,6 +114,16 @@ extension WriterClocks {
   /// before it may have been dropped (see ``StateSync/noteWrite(by:at:)``); `nil` when none
   /// can have been.
   var forgettingBefore: Int64? { horizon.map { $0 - Stamp.tombstoneLifetime } }
+
+  /// Whether a part of a version last changed at `stamp` is one whose removal the file these
+  /// are the writers of may have forgotten (see ``StateSync/forgottenRemovals(_:_:)``): a
+  /// file without stamps is any of them; else, changed before the file may have dropped
+  /// tombstones by a device that wrote the file after the change.
+  func mayHaveForgotten(_ stamp: Stamp, before horizon: Int64) -> Bool {
+    guard stamp > .origin else { return true }
+    return stamp.milliseconds < horizon
+      && (clocks[stamp.device].map { $0 >= stamp.milliseconds } ?? false)
+  }
 }
 
 extension StateSync {

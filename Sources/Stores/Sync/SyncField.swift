@@ -7,6 +7,9 @@ package struct SyncField<Root>: Sendable {
   package let name: String
   /// Whether two values hold the same in this field.
   package let isEqual: @Sendable (Root, Root) -> Bool
+  /// Whether two values hold the same in this field and write it the same: text equal but
+  /// for its Unicode normalization, or `0.0` and `-0.0`, are equal, not identical.
+  package let isIdentical: @Sendable (Root, Root) -> Bool
   /// Whether `first`'s value of this field sorts before `second`'s: a total order, which
   /// breaks the tie of two different values with one stamp (two version 1 files, both
   /// stamped ``Stamp/origin``) the same way on every device.
@@ -25,6 +28,13 @@ package struct SyncField<Root>: Sendable {
   ) {
     self.name = name
     isEqual = { get($0) == get($1) }
+    isIdentical = { first, second in
+      let (a, b) = (get(first), get(second))
+      guard a == b else { return false }
+      if let a = a as? String, let b = b as? String { return a.utf8.elementsEqual(b.utf8) }
+      if let a = a as? Double, let b = b as? Double { return a.bitPattern == b.bitPattern }
+      return true
+    }
     precedes = { first, second in
       let (a, b) = (Self.json(get(first)), Self.json(get(second)))
       return a.lexicographicallyPrecedes(b)
@@ -85,12 +95,14 @@ func sameIDsInPlace<Item: Identifiable & Equatable>(_ old: [Item], _ new: [Item]
 extension SyncedList {
   package static var stateFields: [SyncField<Self>] { [] }
 
-  /// Appends ` #` and the digests of `item`'s fields (see ``ContentDigest``), in the order
-  /// of ``itemFields``, to the text of its stamps; `writer` makes them.
+  /// Appends ` #`, the digest of `item`'s id and those of its fields (see
+  /// ``ContentDigest``), in the order of ``itemFields``, to the text of its stamps; `writer`
+  /// makes them.
   static func appendDigests(
     of item: Item, to text: inout [UInt8], writingWith writer: inout JSONWriter
   ) {
     text.append(contentsOf: " #".utf8)
+    ContentDigest(of: item.id, writingWith: &writer).append(to: &text)
     for field in itemFields { field.digest(item, &writer).append(to: &text) }
   }
 
