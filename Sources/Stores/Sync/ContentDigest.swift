@@ -27,10 +27,19 @@ package struct ContentDigest: Hashable, Sendable {
   package init<Value: JSONCodable>(of value: Value, writingWith writer: inout JSONWriter) {
     writer.removeAll()
     try? value.write(to: &writer)
+    self = writer.withWrittenBytes { Self(bytes: $0) }
+  }
+
+  /// The digest of an id: of its 16 bytes (no text is made: one is made per item of every
+  /// list written and read).
+  package init(of id: UUID) {
+    self = withUnsafeBytes(of: id.uuid) { Self(bytes: $0.bindMemory(to: UInt8.self)) }
+  }
+
+  /// The digest of `bytes`: their FNV-1a hash, modulo 36².
+  private init(bytes: UnsafeBufferPointer<UInt8>) {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    writer.withWrittenBytes { bytes in
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    }
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     self.value = UInt16(hash % 1_296)
   }
 

@@ -222,7 +222,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     of list: [State.Item], digests: inout [ContentDigest?], writer: inout JSONWriter
   ) {
     let stride = Self.digestsPerItem
-    let ids = list.map { ContentDigest(of: $0.id, writingWith: &writer) }
+    let ids = list.map { ContentDigest(of: $0.id) }
     let misplaced = list.indices.filter { offset in
       digests[offset * stride].map { $0 != ids[offset] } ?? false
     }

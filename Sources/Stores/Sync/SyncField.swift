@@ -102,7 +102,7 @@ extension SyncedList {
     of item: Item, to text: inout [UInt8], writingWith writer: inout JSONWriter
   ) {
     text.append(contentsOf: " #".utf8)
-    ContentDigest(of: item.id, writingWith: &writer).append(to: &text)
+    ContentDigest(of: item.id).append(to: &text)
     for field in itemFields { field.digest(item, &writer).append(to: &text) }
   }
 
