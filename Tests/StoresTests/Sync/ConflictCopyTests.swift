@@ -339,17 +339,6 @@ struct ExtremeStampTests {
 struct TombstoneHorizonTests {
   let folder = TemporaryFolder()
 
-  /// A store on `todos.json` in `folder` stamping as `name`, whose wall clock runs `ahead`
-  /// milliseconds ahead.
-  func store(_ name: String, in folder: URL, ahead: Int64 = 0) throws -> TodosStore {
-    TodosStore(
-      core: try TodosStore.fileCore(
-        contentsOf: folder.appendingPathComponent("todos.json"),
-        clock: HybridClock(device: DeviceID(Substring(name))!) {
-          Int64(Date().timeIntervalSince1970 * 1000) + ahead
-        }))
-  }
-
   @Test("a device whose clock runs 100 days ahead keeps a removal another device's copy lacks")
   func clockAhead() throws {
     let phoneFolder = folder.file("phone")
@@ -357,7 +346,7 @@ struct TombstoneHorizonTests {
     for place in [phoneFolder, laptopFolder] {
       try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
     }
-    let laptop = try store("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     let milk = Todo(title: "Buy milk")
     try laptop.trySend(.addTodo(milk))
     try laptop.trySend(.addTodo(Todo(title: "Call Ann")))
@@ -366,13 +355,13 @@ struct TombstoneHorizonTests {
     // The phone, 100 days ahead, wrote the file once, then syncs the laptop's removal.
     let phoneFile = phoneFolder.appendingPathComponent("todos.json")
     try before.write(to: phoneFile)
-    try store("phone", in: phoneFolder, ahead: 100 * 86_400_000)
+    try deviceStore("phone", in: phoneFolder, ahead: 100 * 86_400_000)
       .trySend(.addTodo(Todo(title: "Water plants")))
     try laptop.trySend(.removeTodos(ids: [milk.id]))
     try FileManager.default.copyItem(
       at: laptopFolder.appendingPathComponent("todos.json"),
       to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-LAPTOP1.json"))
-    let phone = try store("phone", in: phoneFolder, ahead: 100 * 86_400_000)
+    let phone = try deviceStore("phone", in: phoneFolder, ahead: 100 * 86_400_000)
     try phone.trySend(.addTodo(Todo(title: "Pay rent")))
     #expect(!phone.todos.contains { $0.id == milk.id })
     // The version from before the removal arrives: the removal holds.
@@ -389,16 +378,16 @@ struct TombstoneHorizonTests {
   func forgottenRemovalReported() throws {
     // A tablet that never changed the file kept the laptop's version from 100 days ago.
     let milk = Todo(title: "Buy milk")
-    try store("laptop", in: folder.url, ahead: -100 * 86_400_000).trySend(.addTodo(milk))
+    try deviceStore("laptop", in: folder.url, ahead: -100 * 86_400_000).trySend(.addTodo(milk))
     let old = try Data(contentsOf: folder.file("todos.json"))
     // The laptop removed it, and has since dropped the removal.
-    try store("laptop", in: folder.url, ahead: -95 * 86_400_000)
+    try deviceStore("laptop", in: folder.url, ahead: -95 * 86_400_000)
       .trySend(.removeTodos(ids: [milk.id]))
-    try store("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
     #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "forgotten")
     let copy = "todos.sync-conflict-20261201-135016-TABLET1.json"
     try old.write(to: folder.file(copy))
-    let reader = try store("laptop", in: folder.url)
+    let reader = try deviceStore("laptop", in: folder.url)
     try reader.refresh()
     #expect(reader.todos.map(\.title).sorted() == ["Buy milk", "Call Ann"], "it comes back")
     #expect(reader.core.mergeReport.forgottenRemovals.map(\.name) == [copy])
@@ -406,11 +395,11 @@ struct TombstoneHorizonTests {
     // The other way round: the old version renamed over the file, the newer one a copy.
     try reader.trySend(.removeTodos(ids: [milk.id]))
     let newer = try Data(contentsOf: folder.file("todos.json"))
-    try store("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(
+    try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(
       .toggleTodo(id: reader.todos[0].id))
     try Data(contentsOf: folder.file("todos.json")).write(to: folder.file(copy))
     try old.write(to: folder.file("todos.json"))
-    let other = try store("laptop", in: folder.url, ahead: 91 * 86_400_000)
+    let other = try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000)
     try other.refresh()
     #expect(other.core.mergeReport.forgottenRemovals.map(\.count) == [1])
     // A version as old whose every item the file knows brings nothing back: nothing said.
@@ -422,12 +411,12 @@ struct TombstoneHorizonTests {
 
   @Test("once every writer's clock is past their lifetime, tombstones are dropped")
   func dropped() throws {
-    let laptop = try store("laptop", in: folder.url)
+    let laptop = try deviceStore("laptop", in: folder.url)
     let milk = Todo(title: "Buy milk")
     try laptop.trySend(.addTodo(milk))
     try laptop.trySend(.removeTodos(ids: [milk.id]))
     #expect(text(folder.file("todos.json"))?.contains("Buy milk") == true, "the tombstone")
-    try store("laptop", in: folder.url, ahead: 91 * 86_400_000)
+    try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000)
       .trySend(.addTodo(Todo(title: "Call Ann")))
     #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "dropped")
   }

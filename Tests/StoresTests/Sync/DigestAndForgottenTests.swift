@@ -13,16 +13,6 @@ struct DigestAndForgottenTests {
 
   static let day: Int64 = 86_400_000
 
-  /// A todos store on `todos.json` in `folder`, stamping as `name`, its wall clock `ahead`.
-  func todos(_ name: String, in folder: URL, ahead: Int64 = 0) throws -> TodosStore {
-    TodosStore(
-      core: try TodosStore.fileCore(
-        contentsOf: folder.appendingPathComponent("todos.json"),
-        clock: HybridClock(device: DeviceID(Substring(name))!) {
-          Int64(Date().timeIntervalSince1970 * 1000) + ahead
-        }))
-  }
-
   /// A workouts store on `workouts.json` in `folder`, stamping as `name`.
   func workouts(_ name: String, in folder: URL) throws -> StoreCore<WorkoutsStore> {
     try WorkoutsStore.fileCore(
@@ -34,15 +24,6 @@ struct DigestAndForgottenTests {
     let url = folder.file(name)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
-  }
-
-  /// Rewrites the JSON object of `url` as a program that does not stamp would.
-  func edit(_ url: URL, _ edit: (inout [String: Any]) -> Void) throws {
-    var object = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-    edit(&object)
-    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-      .write(to: url)
   }
 
   // MARK: Digests
@@ -64,7 +45,7 @@ struct DigestAndForgottenTests {
     try FileManager.default.copyItem(
       at: file, to: phoneFolder.appendingPathComponent("workouts.json"))
     // On the laptop, by hand (jq): the sort is now by date.
-    try edit(file) { $0["sortType"] = "date" }
+    try editByHand(file) { $0["sortType"] = "date" }
     // `diary` on the laptop (a new process) adds a workout.
     try workouts("laptop", in: laptopFolder).trySend(
       .addWorkout(Workout(name: "Swim", distance: 1)))
@@ -171,10 +152,11 @@ struct DigestAndForgottenTests {
   @Test("a forgotten removal brought back by the merge-back of a running store is reported")
   func forgottenRemovalOnMergeBack() throws {
     let milk = Todo(title: "Buy milk")
-    try todos("laptop", in: folder.url, ahead: -100 * Self.day).trySend(.addTodo(milk))
+    try deviceStore("laptop", in: folder.url, ahead: -100 * Self.day).trySend(.addTodo(milk))
     let old = try Data(contentsOf: folder.file("todos.json"))
-    try todos("laptop", in: folder.url, ahead: -95 * Self.day).trySend(.removeTodos(ids: [milk.id]))
-    let running = try todos("laptop", in: folder.url)
+    try deviceStore("laptop", in: folder.url, ahead: -95 * Self.day).trySend(
+      .removeTodos(ids: [milk.id]))
+    let running = try deviceStore("laptop", in: folder.url)
     try running.trySend(.addTodo(Todo(title: "Call Ann")))
     #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "forgotten")
     // The old version is renamed over the file (a new inode, as a sync engine or a restore
@@ -197,14 +179,14 @@ struct DigestAndForgottenTests {
   func newDeviceCopyIsNotAForgottenRemoval() throws {
     let laptopFolder = try subfolder("laptop")
     let phoneFolder = try subfolder("phone")
-    try todos("laptop", in: laptopFolder, ahead: -100 * Self.day)
+    try deviceStore("laptop", in: laptopFolder, ahead: -100 * Self.day)
       .trySend(.addTodo(Todo(title: "Buy milk")))
-    try todos("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "Call Ann")))
-    try todos("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Pay rent")))
+    try deviceStore("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    try deviceStore("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Pay rent")))
     try FileManager.default.copyItem(
       at: phoneFolder.appendingPathComponent("todos.json"),
       to: laptopFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-PHONE12.json"))
-    let laptop = try todos("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     let before = Set(laptop.todos.map(\.id))
     try laptop.refresh()
     #expect(laptop.core.mergeReport.merged.count == 1)
@@ -225,14 +207,14 @@ struct DigestAndForgottenTests {
   func forgottenRemovalAfterAnOldDevicesCopy(withTablet: Bool) throws {
     let laptopFolder = try subfolder("laptop")
     let tabletFolder = try subfolder("tablet")
-    try todos("tablet", in: tabletFolder, ahead: -150 * Self.day)
+    try deviceStore("tablet", in: tabletFolder, ahead: -150 * Self.day)
       .trySend(.addTodo(Todo(title: "Tablet todo")))
     let bread = Todo(title: "Buy bread")
-    try todos("laptop", in: laptopFolder, ahead: -100 * Self.day).trySend(.addTodo(bread))
+    try deviceStore("laptop", in: laptopFolder, ahead: -100 * Self.day).trySend(.addTodo(bread))
     let old = try Data(contentsOf: laptopFolder.appendingPathComponent("todos.json"))
-    try todos("laptop", in: laptopFolder, ahead: -95 * Self.day)
+    try deviceStore("laptop", in: laptopFolder, ahead: -95 * Self.day)
       .trySend(.removeTodos(ids: [bread.id]))
-    try todos("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    try deviceStore("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "Call Ann")))
     #expect(
       text(laptopFolder.appendingPathComponent("todos.json"))?.contains("Buy bread") == false,
       "forgotten")
@@ -244,7 +226,7 @@ struct DigestAndForgottenTests {
         to: laptopFolder.appendingPathComponent(tabletCopy))
     }
     try old.write(to: laptopFolder.appendingPathComponent(phoneCopy))
-    let laptop = try todos("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     try laptop.refresh()
     #expect(laptop.core.mergeReport.merged == (withTablet ? [tabletCopy, phoneCopy] : [phoneCopy]))
     #expect(laptop.todos.contains { $0.id == bread.id }, "it came back")
@@ -259,10 +241,10 @@ struct DigestAndForgottenTests {
   @Test("a version 1 copy that brings back a forgotten removal is reported")
   func forgottenRemovalFromAVersion1Copy() throws {
     let bread = Todo(title: "Buy bread", date: Date(timeIntervalSince1970: 1_750_000_000))
-    try todos("laptop", in: folder.url, ahead: -100 * Self.day).trySend(.addTodo(bread))
-    try todos("laptop", in: folder.url, ahead: -95 * Self.day).trySend(
+    try deviceStore("laptop", in: folder.url, ahead: -100 * Self.day).trySend(.addTodo(bread))
+    try deviceStore("laptop", in: folder.url, ahead: -95 * Self.day).trySend(
       .removeTodos(ids: [bread.id]))
-    try todos("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
     #expect(text(folder.file("todos.json"))?.contains("Buy bread") == false, "forgotten")
     let copy = "todos.sync-conflict-20261202-000000-TABLET1.json"
     try Data(
@@ -272,7 +254,7 @@ struct DigestAndForgottenTests {
         "version" : 1 }
       """.utf8
     ).write(to: folder.file(copy))
-    let laptop = try todos("laptop", in: folder.url)
+    let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.refresh()
     #expect(laptop.core.mergeReport.merged == [copy])
     #expect(laptop.todos.contains { $0.id == bread.id }, "it came back")
@@ -289,26 +271,28 @@ struct DigestAndForgottenTests {
   func movedByHandForNewProcess() throws {
     let laptopFolder = try subfolder("laptop")
     let phoneFolder = try subfolder("phone")
-    let laptop = try todos("laptop", in: laptopFolder)
+    let laptop = try deviceStore("laptop", in: laptopFolder)
     for title in ["three", "two", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
     let file = laptopFolder.appendingPathComponent("todos.json")
     try FileManager.default.copyItem(at: file, to: phoneFolder.appendingPathComponent("todos.json"))
-    let phone = try todos("phone", in: phoneFolder)
+    let phone = try deviceStore("phone", in: phoneFolder)
     try phone.trySend(.toggleTodo(id: phone.todos[1].id))
     // By hand: "three" cut and pasted to the top.
-    try edit(file) { object in
+    try editByHand(file) { object in
       var list = object["todos"] as! [[String: Any]]
       list.insert(list.removeLast(), at: 0)
       object["todos"] = list
     }
     // `diary` (a new process) on the laptop.
-    try todos("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "zero")))
+    try deviceStore("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "zero")))
     #expect(
-      try todos("laptop", in: laptopFolder).todos.map(\.title) == ["zero", "three", "one", "two"])
+      try deviceStore("laptop", in: laptopFolder).todos.map(\.title) == [
+        "zero", "three", "one", "two",
+      ])
     try FileManager.default.copyItem(
       at: phoneFolder.appendingPathComponent("todos.json"),
       to: laptopFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-PHONE12.json"))
-    let reader = try todos("laptop", in: laptopFolder)
+    let reader = try deviceStore("laptop", in: laptopFolder)
     try reader.refresh()
     #expect(reader.todos.map(\.title) == ["zero", "three", "one", "two"], "the move stays")
     #expect(reader.todos.first { $0.title == "two" }?.isDone == true, "the phone's tick stays")

@@ -15,11 +15,7 @@ struct HandEditTests {
   /// Rewrites the file as a program that does not stamp would: `edit` changes its JSON
   /// object; the stamps stay as they were.
   func edit(_ edit: (inout [String: Any]) -> Void) throws {
-    var object = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-    edit(&object)
-    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-      .write(to: file)
+    try editByHand(file, edit)
   }
 
   /// The todos of the JSON object of a file.

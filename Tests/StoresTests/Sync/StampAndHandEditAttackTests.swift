@@ -23,15 +23,6 @@ struct AttackTests {
     "todos.sync-conflict-20261201-1350\(10 + number)-PHONE12.json"
   }
 
-  /// Rewrites `url` as a program that does not stamp would.
-  func edit(_ url: URL, _ edit: (inout [String: Any]) -> Void) throws {
-    var object = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-    edit(&object)
-    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-      .write(to: url)
-  }
-
   // MARK: Stamps where no clock follows
 
   /// The laptop with "Buy milk"; the phone's version adds "Call Ann" with every phone stamp
@@ -113,7 +104,7 @@ struct AttackTests {
   @Test("a \"sync\" member removed by hand leaves every hand edit the newest value")
   func syncSectionDeletedByHand() throws {
     let (laptop, phoneFile) = try laptopAndPhone()
-    try edit(file) { object in
+    try editByHand(file) { object in
       object["sync"] = nil
       var todos = object["todos"] as! [[String: Any]]
       todos[0]["title"] = "uno"

@@ -4,16 +4,29 @@ import Testing
 
 @testable import Stores
 
-/// A store on `todos.json` in `folder`, stamping as the device `name`, whose file's versions
-/// outside the folder are `versions`.
+/// A store on `todos.json` in `folder`, stamping as the device `name`, whose wall clock runs
+/// `ahead` milliseconds ahead (behind when negative), and whose file's versions outside the
+/// folder are `versions`.
 @MainActor
 func deviceStore(
-  _ name: String, in folder: URL, versions: ConflictVersions? = nil
+  _ name: String, in folder: URL, ahead: Int64 = 0, versions: ConflictVersions? = nil
 ) throws -> TodosStore {
   TodosStore(
     core: try TodosStore.fileCore(
       contentsOf: folder.appendingPathComponent("todos.json"),
-      clock: HybridClock(device: DeviceID(Substring(name))!), versions: versions))
+      clock: HybridClock(device: DeviceID(Substring(name))!) {
+        Int64(Date().timeIntervalSince1970 * 1000) + ahead
+      }, versions: versions))
+}
+
+/// Rewrites the file at `url` as a program that does not stamp would: `edit` changes its
+/// JSON object; the stamps stay as they were.
+func editByHand(_ url: URL, _ edit: (inout [String: Any]) -> Void) throws {
+  var object = try #require(
+    try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+  edit(&object)
+  try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    .write(to: url)
 }
 
 /// Two versions of one file: the laptop's, in `laptopFolder`, where "Buy milk" was added, and
