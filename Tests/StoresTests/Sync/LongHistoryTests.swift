@@ -86,6 +86,74 @@ struct LongHistoryTests {
     #expect(longest <= Position.longestMade, "the longest key made: \(longest)")
   }
 
+  @Test(
+    "random histories of 10,000 steps, mostly at the top: keys stay short, every 500th file read back"
+  )
+  func randomTodosHistories() {
+    check(Gen<UInt64>.integer(), iterations: 1) { seed in
+      var random = SeededRandom(seed: seed)
+      var replica = Self.todos(20)
+      for step in 1...10_000 {
+        replica.apply { state in
+          let todos = state.todos
+          let todo = Todo(title: "s\(step)")
+          switch Int.random(in: 0..<10, using: &random) {
+          case 0..<3: TodosStore.reduce(&state, .addTodo(todo))
+          case 3..<6:
+            return TodosStore.reduce(
+              &state,
+              .moveTodos(ids: [todos.randomElement(using: &random)!.id], before: todos[0].id))
+          case 6..<8:
+            let gap = Int.random(in: 0..<min(3, todos.count), using: &random)
+            TodosStore.reduce(&state, .addTodo(todo))
+            TodosStore.reduce(&state, .moveTodos(ids: [todo.id], before: state.todos[gap + 1].id))
+          case 8:
+            TodosStore.reduce(&state, .toggleTodo(id: todos.randomElement(using: &random)!.id))
+          default:
+            return TodosStore.reduce(
+              &state, .removeTodos(ids: [todos.randomElement(using: &random)!.id]))
+          }
+          while state.todos.count > 30 {
+            TodosStore.reduce(&state, .removeTodos(ids: [state.todos.last!.id]))
+          }
+          return true
+        }
+        try requireEqual(
+          Self.longestKey(replica.sync) <= Position.longestMade, true, "keys stay short")
+        if step.isMultiple(of: 500) { try Self.roundTrip(replica) }
+      }
+    }
+  }
+
+  @Test("random histories of 10,000 workouts, mostly newest first: every 500th file read back")
+  func randomWorkoutsHistories() {
+    check(Gen<UInt64>.integer(), iterations: 1) { seed in
+      var random = SeededRandom(seed: seed)
+      var replica = WorkoutReplica(
+        state: WorkoutsStore.State(), sync: ListSync(unstamped: WorkoutsStore.State()),
+        clock: Devices(steps: 1...1).clock("d"))
+      replica.apply { WorkoutsStore.reduce(&$0, .sort(by: .date)) }
+      for step in 1...10_000 {
+        // Mostly newest first (the top), at times anywhere.
+        let day =
+          Int.random(in: 0..<10, using: &random) < 8
+          ? step : Int.random(in: 0...step, using: &random)
+        let workout = try Workout(
+          name: "w\(step)", distance: 5, date: Date(timeIntervalSince1970: Double(day) * 86_400))
+        replica.apply { state in
+          WorkoutsStore.reduce(&state, .addWorkout(workout))
+          while state.workouts.count > 30 {
+            WorkoutsStore.reduce(&state, .removeWorkouts(ids: [state.workouts.last!.id]))
+          }
+          return true
+        }
+        try requireEqual(
+          Self.longestKey(replica.sync) <= Position.longestMade, true, "keys stay short")
+        if step.isMultiple(of: 500) { try Self.roundTrip(replica) }
+      }
+    }
+  }
+
   @Test("200,000 keys made one above another stay within 8 digits, in order")
   func keysAtTheEnds() {
     var (top, bottom) = ("V", "V")
