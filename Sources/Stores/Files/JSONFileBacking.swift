@@ -431,8 +431,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private(set) var mergeReport = MergeReport()
 
   /// Reads each conflict copy of `name` in `folder` and merges it into `state` and `stamps`;
-  /// returns the copies merged, and the errors of those that are not valid files of this
-  /// state (left where they are).
+  /// returns the copies merged, the errors of those that are not valid files of this state
+  /// (left where they are), and the copies that brought back what `base` may have forgotten
+  /// (see ``merge(_:into:_:base:)``).
   ///
   /// A copy that cannot be merged is read once per change of it: it is remembered with its
   /// identity (device, inode, size, modification and change times), and while it keeps it, it
@@ -561,8 +562,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   }
 
   /// Reads each conflict version the platform keeps of the file at `target` (see
-  /// ``ConflictVersion``) and merges it into `state` and `stamps`; returns those merged and
-  /// the errors of the others. None on Linux.
+  /// ``ConflictVersion``) and merges it into `state` and `stamps`; returns those merged, the
+  /// errors of the others, and those that brought back what `base` may have forgotten (see
+  /// ``merge(_:into:_:base:)``). None on Linux.
   private func mergeVersions(
     of target: String, into state: inout State, _ stamps: inout Sync, base: (State, Sync)
   ) -> (

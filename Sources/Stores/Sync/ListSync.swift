@@ -26,8 +26,8 @@ package struct ItemStamps: Hashable, Sendable {
 
 extension ItemStamps {
   /// Writes the text of each of `stamps` (see ``ListSync/text(of:)``) as an element of the
-  /// open array, followed by the digests of the fields of the item of `list` at its offset
-  /// when `list` is given; `names` are the fields' names. No `String` is made: this runs once
+  /// open array, followed by the digests of the id and fields of the item of `list` at its
+  /// offset when `list` is given; `names` are the fields' names. No `String` is made: this runs once
   /// per item of every write.
   static func write<List: SyncedList>(
     _ stamps: [ItemStamps], digestsOf list: [List.Item]?, in: List.Type, names: [[UInt8]],
@@ -335,14 +335,15 @@ package struct ListSync<State: SyncedList>: StateSync {
   package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int {
     func count(of version: (State, Self), in other: (State, Self)) -> Int {
       let writers = other.1.writers
-      guard let horizon = writers.forgettingBefore,
-        version.1.items.contains(where: { writers.mayHaveForgotten($0.latestEdit, before: horizon) }
-        )
-      else { return 0 }
+      guard let horizon = writers.forgettingBefore else { return 0 }
+      let isOld = { (stamps: ItemStamps) in
+        writers.mayHaveForgotten(stamps.latestEdit, before: horizon)
+      }
+      guard version.1.items.contains(where: isOld) else { return 0 }
       var known = Set(other.0.syncedItems.lazy.map(\.id))
       known.formUnion(other.1.removed.keys)
       return zip(version.0.syncedItems, version.1.items).count { item, stamps in
-        writers.mayHaveForgotten(stamps.latestEdit, before: horizon) && !known.contains(item.id)
+        isOld(stamps) && !known.contains(item.id)
       }
     }
     return count(of: a, in: b) + count(of: b, in: a)
@@ -628,8 +629,8 @@ extension ListSync {
     self.readStateDigests = stateDigests
   }
 
-  /// Writes the section without the digests of the items' fields, which it does not hold
-  /// (see ``envelope(writing:cache:)``).
+  /// Writes the section without digests: it does not hold the values they are of (see
+  /// ``envelope(writing:cache:)``).
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {
     try write(to: &writer, digestsOf: nil) { writer in
       ItemStamps.write(items, digestsOf: nil, in: State.self, names: Self.names, to: &writer)
@@ -729,9 +730,10 @@ extension ListSync {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// The stamps written as `text` (see ``text(of:)``), and the digests of the item's fields
-  /// written after them, if any (`nil` too when they are not one per field: a file of
-  /// another version, or edited by hand, whose fields are then taken as stamped).
+  /// The stamps written as `text` (see ``text(of:)``), and the digests of the item's id and
+  /// fields written after them, if any (`nil` too when they are not ``digestsPerItem``
+  /// digests: a file of another version, or edited by hand, whose fields are then taken as
+  /// stamped).
   static func itemStamps(
     _ text: String
   ) throws(JSONCodingError) -> (stamps: ItemStamps, digests: [ContentDigest]?) {
