@@ -138,8 +138,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
     try backing.requireLocalContents()
-    let (state, stamps, version) = try backing.coordinatedRead { () throws(StoreFileError) in
-      try backing.read(target, knowing: nil)
+    // Opening writes nothing: edits made without stamps are stamped in memory, and written
+    // with the store's first change or reload.
+    let (state, stamps, version, _) = try backing.coordinatedRead {
+      () throws(StoreFileError) in try backing.read(target, knowing: nil)
     }
     (backing.version, backing.stamps, backing.versionTarget) = (version, stamps, target)
     return (backing, state)
@@ -371,6 +373,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     guard stamps.hasUnstamped else { return (stamps, false, false) }
     var stamps = stamps
     stamps.stampUnstamped(clock.stamp())
+    // This device's change, written with the next write: its writer is noted now, so that a
+    // version from before it (the same writers) is never taken for a hand edit of this one —
+    // not even when a reload or an open read it and wrote nothing.
+    stamps.noteWrite(by: clock.device, at: clock.now)
     return (stamps, false, true)
   }
 
@@ -622,9 +628,12 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
       else { return .none }
       if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
-      let (state, stamps, version) = try read(
+      let (state, stamps, version, stampedEdits) = try read(
         target, knowing: versionTarget == target ? current : nil)
-      return .read(state, stamps, version)
+      // Edits made without stamps are stamped as this device's change and written at once,
+      // as a transaction does: left unstamped in the file, they would be stamped by whichever
+      // device read them next, as its change then.
+      return stampedEdits ? .changed : .read(state, stamps, version)
     }
     switch change {
     case .none:
@@ -645,7 +654,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private enum StoredChange {
     /// The file holds the version last read or written.
     case none
-    /// It changed since a stamped version: to be merged under the lock.
+    /// It changed since a stamped version, or holds edits made without stamps: to be merged
+    /// under the lock, and written.
     case changed
     /// It changed, and was read.
     case read(State, Sync, FileVersion?)
@@ -704,19 +714,21 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   }
 
   /// The state stored at `target` (the empty state when there is no file), its stamps made
-  /// ready to use knowing the state in memory, `known` (see ``adopt(_:_:knowing:)``), and its
-  /// version.
+  /// ready to use knowing the state in memory, `known` (see ``adopt(_:_:knowing:)``), its
+  /// version, and whether edits made without stamps were stamped (in memory only).
   private func read(_ target: String, knowing known: State?) throws(StoreFileError) -> (
-    state: State, stamps: Sync, version: FileVersion?
+    state: State, stamps: Sync, version: FileVersion?, stampedEdits: Bool
   ) {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
-      return (State(), Sync(unstamped: State()), nil)
+      return (State(), Sync(unstamped: State()), nil, false)
     }
     let exact = folder?.changeTimesAreExact ?? false
     let (state, read) = try decode(data, path)
-    let stamps = adopt(state, read, knowing: known).stamps
+    let adopted = adopt(state, read, knowing: known)
     return (
-      state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
+      state, adopted.stamps,
+      FileVersion(identity: identity, content: data, changeTimesAreExact: exact),
+      adopted.stampedEdits
     )
   }
 }

@@ -143,18 +143,33 @@ package final class HybridClock: Sendable {
   private let knownDevice = Mutex<DeviceID?>(nil)
   private let wallClock: @Sendable () -> Int64
   private let latest = Mutex<(milliseconds: Int64, counter: Int)>((0, 0))
+  /// The file where the device's processes keep the latest stamp one of them made ahead of
+  /// the wall clock (see ``init(device:sharingWith:wallClock:)``), if any.
+  private let shared: URL?
 
-  /// A clock of `device`, reading `wallClock` (milliseconds since 1970).
+  /// A clock of `device`, reading `wallClock` (milliseconds since 1970), and sharing with the
+  /// device's other processes, through the file `shared`, the latest stamp any of them made
+  /// ahead of its wall clock (one that follows a device whose clock runs ahead): so a process
+  /// that never saw that stamp — a `diary` started after the engine renamed another version
+  /// over the file that held it — still stamps later. Stamps that follow the wall clock need
+  /// no file: a later process reads a later clock. One read of the small file per stamp, and
+  /// a write only for a stamp ahead of the wall clock.
   package init(
-    device: @autoclosure @escaping @Sendable () -> DeviceID,
+    device: @autoclosure @escaping @Sendable () -> DeviceID, sharingWith shared: URL? = nil,
     wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
   ) {
     findDevice = device
     self.wallClock = wallClock
+    self.shared = shared
   }
 
-  /// This device's clock, with its identity from ``DeviceID/local``.
-  package static let local = HybridClock(device: DeviceID.local)
+  /// This device's clock, with its identity from ``DeviceID/local``, shared by its processes
+  /// through `stores/clock` in the local state folder (see
+  /// ``DeviceID/localStateFolder(environment:)``).
+  package static let local = HybridClock(
+    device: DeviceID.local,
+    sharingWith: DeviceID.localStateFolder(environment: ProcessInfo.processInfo.environment)?
+      .appendingPathComponent("stores/clock"))
 
   /// A new stamp, later than every stamp made or seen before — within the stamps a file can
   /// hold: a clock at ``Stamp/latestMilliseconds`` and ``Stamp/largestCounter`` makes that
@@ -162,6 +177,11 @@ package final class HybridClock: Sendable {
   /// ``Stamp/latestFollowedMilliseconds``).
   package func stamp() -> Stamp {
     let now = min(wallClock(), Stamp.latestFollowedMilliseconds)
+    if let shared, let text = try? String(contentsOf: shared, encoding: .utf8),
+      let stamp = Stamp(Substring(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    {
+      observe(stamp)
+    }
     let (milliseconds, counter) = latest.withLock { latest in
       if now > latest.milliseconds {
         latest = (now, 0)
@@ -172,7 +192,12 @@ package final class HybridClock: Sendable {
       }
       return latest
     }
-    return Stamp(milliseconds: milliseconds, counter: counter, device: device)
+    let stamp = Stamp(milliseconds: milliseconds, counter: counter, device: device)
+    if let shared, milliseconds > now {
+      // Written whole (a new file renamed over the old), or not at all.
+      try? Data((stamp.description + "\n").utf8).write(to: shared, options: .atomic)
+    }
+    return stamp
   }
 
   /// Notes `stamp`, seen in a file, so that the next stamp is later.

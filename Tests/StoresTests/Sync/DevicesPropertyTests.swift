@@ -76,11 +76,15 @@ struct DevicesPropertyTests {
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
       }
       let ahead: Int64 = 120 * 86_400_000
+      // Each device's processes share its clock, as `HybridClock.local` does.
       @MainActor func store(_ phone: Bool) throws -> TodosStore {
         TodosStore(
           core: try TodosStore.fileCore(
             contentsOf: (phone ? phoneFolder : laptopFolder).appendingPathComponent("todos.json"),
-            clock: HybridClock(device: DeviceID(phone ? "phone" : "laptop")!) {
+            clock: HybridClock(
+              device: DeviceID(phone ? "phone" : "laptop")!,
+              sharingWith: folder.file("\(phone ? "phone" : "laptop")\(round).clock")
+            ) {
               Int64(Date().timeIntervalSince1970 * 1000) + (phone ? ahead : 0)
             }))
       }
@@ -152,7 +156,12 @@ struct DevicesPropertyTests {
           object["todos"] = todos
           try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             .write(to: url)
-          if let id = (todos[index]["id"] as? String).flatMap(UUID.init) { titles[id] = title }
+          if let id = (todos[index]["id"] as? String).flatMap(UUID.init) {
+            titles[id] = title
+            // The version edited may hold a todo removed since (the engine put an older
+            // version back): an edit after a removal brings it back, as a toggle does.
+            contested.insert(id)
+          }
           // The edit is read before the engine may replace the file: by the app (its watch
           // would), or first by a new process on the laptop, which adds a todo and exits —
           // then by the app, which sees that write too (a write of a process that exited is

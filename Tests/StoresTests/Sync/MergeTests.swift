@@ -81,6 +81,29 @@ struct MergeTests {
     )
   }
 
+  @Test(
+    "a device's processes share its clock: a process stamps after a stamp another made ahead of the wall clock"
+  )
+  func sharedClock() {
+    let folder = TemporaryFolder()
+    let file = folder.file("clock")
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    func process() -> HybridClock {
+      HybridClock(device: DeviceID("laptop")!, sharingWith: file) { now }
+    }
+    let app = process()
+    // The app read a stamp of a device whose clock runs a month ahead, and followed it.
+    app.observe(Stamp(milliseconds: now + 30 * 86_400_000, device: DeviceID("phone")!))
+    let followed = app.stamp()
+    #expect(followed.milliseconds == now + 30 * 86_400_000)
+    // A process started afterwards, which never read a file holding that stamp.
+    #expect(process().stamp() > followed)
+    // Stamps that follow the wall clock write nothing.
+    let local = folder.file("local")
+    _ = HybridClock(device: DeviceID("laptop")!, sharingWith: local) { now }.stamp()
+    #expect(!FileManager.default.fileExists(atPath: local.path))
+  }
+
   @Test("todos: the merge is commutative, associative and idempotent, to the byte")
   func todoLaws() {
     check(Self.histories, iterations: 300) { base, histories in
