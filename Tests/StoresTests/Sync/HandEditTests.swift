@@ -58,20 +58,27 @@ struct HandEditTests {
     arguments: ["aaaa", "zzzz"])
   func fieldEditedForNewProcess(title: String) throws {
     let (_, phoneFile) = try laptopAndPhone()
+    // The phone's version, with "two" under the stamp the edit kept, arrives as a copy: the
+    // edit wins, whichever value sorts first.
+    let laptop = try retitleSecondForNewProcess(title, thenMerge: phoneFile)
+    #expect(laptop.todos.map(\.title) == ["zero", "one", title, "three"])
+  }
+
+  /// Retitles the second todo `title` by hand; `diary` on the laptop, a process that never
+  /// read the file before, adds "zero"; then the phone's file arrives as a conflict copy, and
+  /// a store on the laptop merges it.
+  func retitleSecondForNewProcess(_ title: String, thenMerge phoneFile: URL) throws -> TodosStore {
     try edit { object in
       var todos = Self.todos(object)
       todos[1]["title"] = title
       object["todos"] = todos
     }
-    // `diary` on the laptop: a process that never read the file before.
     try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
-    // The phone's version, with "two" under the stamp the edit kept, arrives as a copy: the
-    // edit wins, whichever value sorts first.
     try FileManager.default.copyItem(
       at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
     let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.refresh()
-    #expect(laptop.todos.map(\.title) == ["zero", "one", title, "three"])
+    return laptop
   }
 
   @Test("only the field edited by hand is stamped: another device's edit of another field stays")
@@ -79,17 +86,8 @@ struct HandEditTests {
     let (_, phoneFile) = try laptopAndPhone()
     let phone = try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
     try phone.trySend(.toggleTodo(id: phone.todos[1].id))
-    try edit { object in
-      var todos = Self.todos(object)
-      todos[1]["title"] = "aaaa"
-      object["todos"] = todos
-    }
     // Read after the phone's edit: stamped later than it.
-    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
-    try FileManager.default.copyItem(
-      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
-    let laptop = try deviceStore("laptop", in: folder.url)
-    try laptop.refresh()
+    let laptop = try retitleSecondForNewProcess("aaaa", thenMerge: phoneFile)
     #expect(laptop.todos.map(\.title) == ["zero", "one", "aaaa", "three"])
     #expect(laptop.todos.map(\.isDone) == [false, false, true, false])
   }
