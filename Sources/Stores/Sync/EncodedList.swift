@@ -6,7 +6,7 @@ import Foundation
 /// the others' bytes, O(*n*) in the size of the file with a small constant.
 ///
 /// An item's text is reused when the item is the one written before bit for bit (see
-/// ``SyncedList/hasSameBits(_:_:)``), and so are its stamps. The list holds the values it
+/// ``FieldTable/hasSameBits(_:_:)``), and so are its stamps. The list holds the values it
 /// wrote, so that the strings and arrays they point to stay alive, unchanged: the same bits
 /// are then the same value, written the same. A value equal but not identical (read again
 /// from the file) is encoded again, never taken for another — so the bytes are always those
@@ -79,6 +79,7 @@ package final class EncodedList<List: SyncedList> {
     text.reserveCapacity(128)
     var digests = JSONWriter(capacity: 256)
     let previous = self.stamps
+    let table = List.Item.fieldTable
     self.stamps = stamps.withUnsafeBufferPointer { new in
       list.withUnsafeBufferPointer { list in
         previous.values.withUnsafeBufferPointer { old in
@@ -88,7 +89,7 @@ package final class EncodedList<List: SyncedList> {
               isSame: { offset, match in
                 match < oldItems.count
                   && hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
-                  && List.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
+                  && table.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
               }
             ) { offset, builder in
               // Letters, digits, `.`, `=`, `#` and spaces: nothing to escape.
@@ -117,11 +118,12 @@ package final class EncodedList<List: SyncedList> {
     writer.beginArray()
     var failure: JSONCodingError?
     let previous = self.items
+    let table = List.Item.fieldTable
     let written = items.withUnsafeBufferPointer { new in
       previous.values.withUnsafeBufferPointer { old in
         previous.writing(
           items, matches: matches, to: &writer,
-          isSame: { List.hasSameBits(new.baseAddress! + $0, old.baseAddress! + $1) }
+          isSame: { table.hasSameBits(new.baseAddress! + $0, old.baseAddress! + $1) }
         ) { offset, builder in
           guard failure == nil else { return }
           do throws(JSONCodingError) {
@@ -215,16 +217,4 @@ private struct Texts<Value> {
 @inline(__always)
 func hasSameBits<Value>(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
   memcmp(a, b, MemoryLayout<Value>.size) == 0
-}
-
-/// Whether the `field`s of the values at `a` and `b` are the same bits (see
-/// ``hasSameBits(_:_:)``): for a value with padding, compared field by field; the key path
-/// is a constant, its offset folded when the code is optimised.
-@inline(__always)
-func hasSameBits<Value, Field>(
-  _ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>, at field: KeyPath<Value, Field>
-) -> Bool {
-  let offset = MemoryLayout<Value>.offset(of: field)!
-  return memcmp(
-    UnsafeRawPointer(a) + offset, UnsafeRawPointer(b) + offset, MemoryLayout<Field>.size) == 0
 }

@@ -5,6 +5,10 @@ import Foundation
 package struct SyncField<Root>: Sendable {
   /// The field's name in the file's stamps.
   package let name: String
+  /// What a person calls the field, in messages (see ``ItemField/label``).
+  package let label: String
+  /// Whether the field's value in a value may be set by an edit (see ``ItemField/accepts``).
+  package let accepts: @Sendable (Root) -> Bool
   /// Whether two values hold the same in this field.
   package let isEqual: @Sendable (Root, Root) -> Bool
   /// Whether two values hold the same in this field and write it the same: text equal but
@@ -24,9 +28,12 @@ package struct SyncField<Root>: Sendable {
   /// their JSON text.
   package init<Value: Equatable & JSONCodable & Sendable>(
     _ name: String, _ get: @escaping @Sendable (Root) -> Value,
+    label: String? = nil, accepts: @escaping @Sendable (Value) -> Bool = { _ in true },
     set: @escaping @Sendable (Value, inout Root) -> Void
   ) {
     self.name = name
+    self.label = label ?? name
+    self.accepts = { accepts(get($0)) }
     isEqual = { get($0) == get($1) }
     isIdentical = { first, second in
       let (a, b) = (get(first), get(second))
@@ -43,6 +50,19 @@ package struct SyncField<Root>: Sendable {
     digest = { ContentDigest(of: get($0), writingWith: &$1) }
   }
 
+  /// The field `field` declares.
+  package init<Value>(_ field: ItemField<Root, Value>) {
+    // Read at the field's offset: a stored key path projected at run time costs twice as much,
+    // and the merge and each read of a file read every field of every item.
+    guard let offset = MemoryLayout<Root>.offset(of: field.keyPath) else {
+      preconditionFailure("\(field.keyPath) is not a stored property of \(Root.self)")
+    }
+    self.init(
+      field.key.description,
+      { root in withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) } },
+      label: field.label, accepts: field.accepts, set: field.set)
+  }
+
   private static func json<Value: JSONCodable & Sendable>(_ value: Value) -> [UInt8] {
     var writer = JSONWriter()
     try? value.write(to: &writer)
@@ -53,13 +73,11 @@ package struct SyncField<Root>: Sendable {
 /// A state that is a list of items named by id, merged item by item and field by field
 /// (see ``ListSync``): the todos, the workouts.
 package protocol SyncedList: PersistentState {
-  associatedtype Item: Identifiable, Equatable, Sendable, JSONCodable where Item.ID == UUID
+  associatedtype Item: ListItem
   /// The key of the list in the file (`"todos"`), also its name in messages.
   static var itemsName: StaticString { get }
   /// The items, in the order the file keeps them.
   var syncedItems: [Item] { get }
-  /// The fields of an item besides its id.
-  static var itemFields: [SyncField<Item>] { get }
   /// The fields of the state besides its items (a sort), if any.
   static var stateFields: [SyncField<Self>] { get }
   /// This state with `items`, in this order, in place of its items.
@@ -69,10 +87,6 @@ package protocol SyncedList: PersistentState {
   /// each list calls so that it runs specialised for its items (generic, each item would be
   /// copied through its type's metadata, many times slower).
   static func itemsInPlace(_ old: [Item], _ new: [Item]) -> (count: Int, changed: [Int])
-  /// Whether the items at `a` and `b` are the same bits, field by field (see
-  /// ``hasSameBits(_:_:at:)``): then, while one of them is held, the same item, written the
-  /// same (see ``EncodedList``).
-  static func hasSameBits(_ a: UnsafePointer<Item>, _ b: UnsafePointer<Item>) -> Bool
 }
 
 /// See ``SyncedList/itemsInPlace(_:_:)``. O(*n*), without copying an item.
@@ -94,6 +108,8 @@ func sameIDsInPlace<Item: Identifiable & Equatable>(_ old: [Item], _ new: [Item]
 
 extension SyncedList {
   package static var stateFields: [SyncField<Self>] { [] }
+  /// The fields of an item besides its id: its ``FieldTable``'s.
+  static var itemFields: [SyncField<Item>] { Item.fieldTable.fields }
 
   /// Appends ` #`, the digest of `item`'s id and those of its fields (see
   /// ``ContentDigest``), in the order of ``itemFields``, to the text of its stamps; `writer`
@@ -104,13 +120,5 @@ extension SyncedList {
     text.append(contentsOf: " #".utf8)
     ContentDigest(of: item.id).append(to: &text)
     for field in itemFields { field.digest(item, &writer).append(to: &text) }
-  }
-
-  /// `item` with each field that still holds `from`'s value set to `to`'s: an edit applied
-  /// to an item others may have changed since (undo's edits).
-  static func applying(_ from: Item, _ to: Item, to item: Item) -> Item {
-    var result = item
-    for field in itemFields where field.isEqual(item, from) { field.copy(to, &result) }
-    return result
   }
 }

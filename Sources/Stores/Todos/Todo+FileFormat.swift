@@ -8,11 +8,11 @@ extension Todo: JSONObjectCodable {
   public static func jsonFields<Coder: JSONFieldCoder<Todo> & ~Copyable>(
     _ coder: inout Coder
   ) throws(JSONCodingError) -> Coder.Result {
-    let date = try coder.field("date", \.date)
+    let date = try coder.field(Field.date)
     let id = try coder.field("id", \.id)
-    let isDone = try coder.field("isDone", \.isDone)
-    let priority = try coder.field("priority", \.priority)
-    let title = try coder.field("title", \.title)
+    let isDone = try coder.field(Field.isDone)
+    let priority = try coder.field(Field.priority)
+    let title = try coder.field(Field.title)
     return try coder.object { () throws(JSONCodingError) in
       do throws(TodoError) {
         return try Todo(

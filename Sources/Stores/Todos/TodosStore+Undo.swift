@@ -3,38 +3,6 @@ import Foundation
 /// Todos that stood together in the list, and where: for putting them back.
 public typealias TodoRun = ListRun<Todo>
 
-/// A change of a todo's fields, undone or done again by ``TodosStore/Action/editTodos(_:)``:
-/// the todo with ``from``'s id, whose fields holding ``from``'s values get ``to``'s.
-public struct TodoEdit: Equatable, Sendable, Codable {
-  /// The todo as the change found it.
-  public var from: Todo
-  /// The todo as the change leaves it (the same id).
-  public var to: Todo
-
-  public init(from: Todo, to: Todo) {
-    self.from = from
-    self.to = to
-  }
-
-  /// `todo` with each field that holds `from`'s value set to `to`'s (the title only when
-  /// `to`'s is valid).
-  func applied(to todo: Todo) -> Todo {
-    var target = to
-    if !to.isValid { target.title = from.title }
-    return TodosStore.State.applying(from, target, to: todo)
-  }
-
-  /// The names of the fields this edit changes that `todo` no longer holds as `from` did.
-  func conflicts(with todo: Todo) -> [String] {
-    var names: [String] = []
-    if from.title != to.title, todo.title != from.title { names.append("title") }
-    if from.date != to.date, todo.date != from.date { names.append("date") }
-    if from.isDone != to.isDone, todo.isDone != from.isDone { names.append("done") }
-    if from.priority != to.priority, todo.priority != from.priority { names.append("priority") }
-    return names
-  }
-}
-
 extension TodosStore {
   /// The action that reverses `action` on `state`, by identity: a removal's puts the same
   /// todos back next to the neighbours they had, an addition's removes the todo if it is

@@ -93,8 +93,8 @@ public final class TodosStore: Store {
     /// ``discardTodos(_:)`` of one todo: what undoing ``addTodo(_:)`` sends.
     case discardTodo(Todo)
     /// Changes back the todos these edits name by id: each field (title, date, done,
-    /// priority) that still holds the edit's ``TodoEdit/from`` value gets its
-    /// ``TodoEdit/to`` value; a field changed since, or a todo gone, is skipped.
+    /// priority) that still holds the edit's ``ItemEdit/from`` value gets its
+    /// ``ItemEdit/to`` value; a field changed since, or a todo gone, is skipped.
     case editTodos([TodoEdit])
     /// Moves todos back: the todos of each run that are in the list go, in order, just
     /// before the todo ``ListRun/before`` (at the end when it is `nil`). A run whose `before`

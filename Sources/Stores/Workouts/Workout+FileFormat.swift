@@ -8,11 +8,11 @@ extension Workout: JSONObjectCodable {
   public static func jsonFields<Coder: JSONFieldCoder<Workout> & ~Copyable>(
     _ coder: inout Coder
   ) throws(JSONCodingError) -> Coder.Result {
-    let complexity = try coder.field("complexity", \.complexity)
-    let date = try coder.field("date", \.date)
-    let distance = try coder.field("distance", \.distance)
+    let complexity = try coder.field(Field.complexity)
+    let date = try coder.field(Field.date)
+    let distance = try coder.field(Field.distance)
     let id = try coder.field("id", \.id)
-    let name = try coder.field("name", \.name)
+    let name = try coder.field(Field.name)
     return try coder.object { () throws(JSONCodingError) in
       do throws(WorkoutError) {
         return try Workout(

@@ -1,15 +1,26 @@
 import Foundation
 
+extension Workout: ListItem {
+  /// A workout's fields besides its id, each declared once (see ``FieldTable``).
+  package enum Field {
+    package static let complexity = ItemField("complexity", \Workout.complexity) {
+      $1 = $1.with(complexity: $0)
+    }
+    package static let date = ItemField("date", \Workout.date) { $1 = $1.with(date: $0) }
+    package static let distance = ItemField("distance", \Workout.distance) {
+      $1 = $1.with(distance: $0)
+    }
+    package static let name = ItemField("name", \Workout.name) { $1 = $1.with(name: $0) }
+  }
+
+  package static let fieldTable = FieldTable(
+    id: \.id,
+    Field.complexity, Field.date, Field.distance, Field.name)
+}
+
 extension WorkoutsStore.State: SyncedList {
   package static var itemsName: StaticString { "workouts" }
   package var syncedItems: [Workout] { workoutsInAddedOrder }
-
-  package static let itemFields: [SyncField<Workout>] = [
-    SyncField("complexity", \.complexity) { $1 = $1.with(complexity: $0) },
-    SyncField("date", \.date) { $1 = $1.with(date: $0) },
-    SyncField("distance", \.distance) { $1 = $1.with(distance: $0) },
-    SyncField("name", \.name) { $1 = $1.with(name: $0) },
-  ]
 
   package static let stateFields: [SyncField<Self>] = [
     SyncField("sortType", \.sortType) { $1 = Self(workouts: $1.workoutsInAddedOrder, sortType: $0) }
@@ -19,14 +30,6 @@ extension WorkoutsStore.State: SyncedList {
     -> (count: Int, changed: [Int])
   {
     sameIDsInPlace(old, new)
-  }
-
-  package static func hasSameBits(_ a: UnsafePointer<Workout>, _ b: UnsafePointer<Workout>)
-    -> Bool
-  {
-    Stores.hasSameBits(a, b, at: \.id) && Stores.hasSameBits(a, b, at: \.name)
-      && Stores.hasSameBits(a, b, at: \.distance) && Stores.hasSameBits(a, b, at: \.date)
-      && Stores.hasSameBits(a, b, at: \.complexity)
   }
 
   package func replacingItems(_ items: [Workout]) -> Self {

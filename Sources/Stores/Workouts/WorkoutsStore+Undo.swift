@@ -4,40 +4,6 @@ import Foundation
 /// back.
 public typealias WorkoutRun = ListRun<Workout>
 
-/// A change of a workout's fields, undone or done again by
-/// ``WorkoutsStore/Action/editWorkout(_:)``: the workout with ``from``'s id, whose fields
-/// holding ``from``'s values get ``to``'s.
-public struct WorkoutEdit: Equatable, Sendable, Codable {
-  /// The workout as the change found it.
-  public var from: Workout
-  /// The workout as the change leaves it (the same id).
-  public var to: Workout
-
-  public init(from: Workout, to: Workout) {
-    self.from = from
-    self.to = to
-  }
-
-  /// `workout` with each field that holds `from`'s value set to `to`'s.
-  func applied(to workout: Workout) -> Workout {
-    WorkoutsStore.State.applying(from, to, to: workout)
-  }
-
-  /// The names of the fields this edit changes that `workout` no longer holds as `from` did.
-  func conflicts(with workout: Workout) -> [String] {
-    var names: [String] = []
-    if from.name != to.name, workout.name != from.name { names.append("name") }
-    if from.distance != to.distance, workout.distance != from.distance {
-      names.append("distance")
-    }
-    if from.date != to.date, workout.date != from.date { names.append("date") }
-    if from.complexity != to.complexity, workout.complexity != from.complexity {
-      names.append("complexity")
-    }
-    return names
-  }
-}
-
 extension WorkoutsStore.State {
   /// The workout with `id`, if any. O(*n*).
   func workout(withID id: UUID) -> Workout? {

@@ -343,8 +343,8 @@ public final class WorkoutsStore: Store {
     /// ``discardWorkouts(_:)`` of one workout: what undoing ``addWorkout(_:)`` sends.
     case discardWorkout(Workout)
     /// Changes back the workout the edit names by id: each field (name, distance, date,
-    /// complexity) that still holds the edit's ``WorkoutEdit/from`` value gets its
-    /// ``WorkoutEdit/to`` value; a field changed since, or a workout gone, is skipped.
+    /// complexity) that still holds the edit's ``ItemEdit/from`` value gets its
+    /// ``ItemEdit/to`` value; a field changed since, or a workout gone, is skipped.
     case editWorkout(WorkoutEdit)
     /// Sorts by the first sort type (`nil`: the order added) when the sort in effect is the
     /// second (`replacing`); otherwise changes nothing.
