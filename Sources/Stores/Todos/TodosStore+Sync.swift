@@ -10,8 +10,8 @@ extension Todo: ListItem {
     package static let priority = ItemField("priority", \Todo.priority) { $1.priority = $0 }
     /// Set by an edit only to a valid title.
     package static let title = ItemField(
-      "title", \Todo.title, accepts: { Todo.problem(withTitle: $0) == nil }
-    ) { $1.title = $0 }
+      "title", \Todo.title, accepts: { Todo.problem(withTitle: $0) == nil },
+      set: { $1.title = $0 })
   }
 
   package static let fieldTable = FieldTable(
