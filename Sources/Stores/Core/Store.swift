@@ -272,6 +272,18 @@ extension Store {
   /// ``redo()``, throwing the error of a change that cannot be saved.
   public func tryRedo() throws -> UndoOutcome? { try core.redo() }
 
+  /// Undoes `step`, a step kept outside the store's history — a history of the app's own, or
+  /// of another process (`diary` keeps its commands' steps across its runs): sends its action
+  /// as ``undo()`` sends the latest step's, skipping what someone else removed or changed
+  /// meanwhile, and records what reverses it as the step to redo.
+  ///
+  /// - Throws: The error of a change that cannot be saved (the file, the state and the
+  ///   history then stay as they were).
+  @discardableResult
+  public func tryUndo(_ step: UndoHistory<Action>.Step) throws -> UndoOutcome {
+    try core.undo(step)
+  }
+
   /// Returns when none of the store's effects is running any more — including the effects
   /// started meanwhile by the actions they sent. Returns at once for a store without effects.
   public func settle() async { await core.settle() }

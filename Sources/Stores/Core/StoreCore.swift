@@ -265,6 +265,11 @@ public final class StoreCore<Owner: Store>: Observable {
     }
   }
 
+  /// See ``Store/tryUndo(_:)``.
+  func undo(_ step: UndoHistory<Action>.Step) throws -> UndoOutcome {
+    try apply(step, recording: .undo(name: step.name))
+  }
+
   /// See ``Store/tryRedo()``.
   func redo() throws -> UndoOutcome? {
     guard let step = history.popRedo() else { return nil }

@@ -149,13 +149,10 @@ enum UndoCommands {
     }
   }
 
-  /// Undoes `action` in `store`, whose history is empty: returns what was skipped.
+  /// Undoes `action` in `store`, just opened: returns what was skipped.
   @MainActor
   private static func undo<S: Store>(_ action: S.Action, in store: S) throws -> [String] {
-    var history = UndoHistory<S.Action>()
-    history.record(UndoHistory.Step(action: action, name: ""))
-    store.undoHistory = history
-    return try store.tryUndo()?.skipped ?? []
+    try store.tryUndo(UndoHistory.Step(action: action, name: "")).skipped
   }
 
   /// Records what the command that ran with `arguments` changed, as a step of the history.

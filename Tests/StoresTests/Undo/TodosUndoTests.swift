@@ -203,6 +203,31 @@ struct TodosUndoTests {
     #expect(store.todos == [expected])
   }
 
+  @Test("a step kept outside the store (another process's) is undone as the store's own")
+  func undoOfAStepKeptElsewhere() throws {
+    let url = folder.file("todos.json")
+    let writer = try TodosStore(contentsOf: url)
+    writer.add(todo("milk", 1))
+    var edit = todo("oat milk", 1)
+    edit.priority = 2
+    writer.update(edit)
+    let kept = try #require(writer.undoHistory.undoSteps.last)
+    var theirs = edit
+    theirs.isDone = true
+    try TodosStore(contentsOf: url).update(theirs)
+    // A later process: its history is empty; the step comes from elsewhere.
+    let store = try TodosStore(contentsOf: url)
+    let outcome = try store.tryUndo(kept)
+    #expect(outcome == UndoOutcome(name: "Edit Todo", skipped: [], changed: true))
+    var expected = todo("milk", 1)
+    expected.isDone = true
+    #expect(store.todos == [expected])
+    #expect(!store.canUndo)
+    #expect(store.redo()?.changed == true)
+    #expect(store.todos == [theirs])
+    #expect(try TodosStore(contentsOf: url).todos == [theirs])
+  }
+
   @Test("a toggle's undo toggles back; a mark's unmarks only what it marked")
   func toggleAndMarkUndo() {
     let store = TodosStore(todos: list)
