@@ -137,8 +137,11 @@ final class FileWatcher {
             || known.contains(where: { ConflictCopies.original(ofCopy: name, of: $0) != nil })
         else { continue }
         relevant = true
-        // A link on the way may point elsewhere now.
-        rearm = rearm || names.count > 1 || isLink(folder, name)
+        // A link on the way may point elsewhere now; and the folder may be gone while its
+        // watch lives on: a removed folder someone holds open — the store holds its data
+        // folder — ends its watch only once closed, so the entries removed from it are the
+        // only sign. What is at each path is checked again (one `lstat` each).
+        rearm = true
       } else {
         relevant = true
       }
