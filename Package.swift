@@ -20,7 +20,7 @@ let package = Package(
       name: "StoresTests",
       dependencies: [
         "Stores", "StoreTesting", "StandInClient", "UndoManagerClient", "FileVersionClient",
-        "stores-writer",
+        "stores-writer", "TestSupport",
       ],
       // Members only from modules a file imports: the stand-ins stay out of files that do not.
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
@@ -29,7 +29,10 @@ let package = Package(
       name: "diaryTests",
       dependencies: [
         "diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting", "FileVersionClient",
+        "TestSupport",
       ]),
+    // What the repository's own tests need and apps do not: the built tools, found.
+    .target(name: "TestSupport", path: "Tests/Support"),
     // A writer on the library as a process of its own, for the crash and concurrency tests.
     .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
     // Stand-ins with the exact public signatures of SwiftUI's offset operations and

@@ -1,5 +1,6 @@
 import Foundation
 import StoreTesting
+import TestSupport
 import Testing
 
 /// Runs the built `diary` binary as a separate process, on a data folder of its own.

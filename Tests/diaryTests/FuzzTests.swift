@@ -1,5 +1,6 @@
 import Foundation
 import StoreTesting
+import TestSupport
 import Testing
 
 @testable import diary

@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// The defects an adversarial run found, each reproduced with real processes and files — a

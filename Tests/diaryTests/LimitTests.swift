@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// The process's limits — the file size limit (`ulimit -f`), the process limit (`ulimit -u`)

@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// A writer process started in the background: `diary` or `stores-writer`.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreTesting
+import TestSupport
 import Testing
 
 /// The documentation is code: every ```swift block of the README and of the DocC articles

@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// Issue 25 on a real sync engine: two Syncthing nodes on loopback (see ``SyncthingPair``),
