@@ -26,17 +26,19 @@ func reduceDirectly(_ count: inout Int, _ actions: Int, callback: (Int) -> Void)
 /// The settings actions on a store of the same state without per-key observation: the
 /// baseline of what `KeyObservation` adds.
 @MainActor @Observable
-final class PlainKeyValueStore: Store {
-  nonisolated static func reduce(_ state: inout KeyValues, _ action: KeyValueAction) -> Bool {
+final class PlainSettingsStore: Store {
+  nonisolated static func reduce(
+    _ state: inout SettingsStore.State, _ action: SettingsStore.Action
+  ) -> Bool {
     SettingsStore.reduce(&state, action)
   }
 
-  @ObservationIgnored let core = StoreCore<PlainKeyValueStore>(state: KeyValues())
+  @ObservationIgnored let core = StoreCore<PlainSettingsStore>(state: SettingsStore.State())
 }
 
 /// `actions` changes of one setting's value, alternating, sent to `store`.
 @MainActor
-func changeSetting<S: Store>(_ store: S, _ actions: Int) where S.Action == KeyValueAction {
+func changeSetting<S: Store>(_ store: S, _ actions: Int) where S.Action == SettingsStore.Action {
   for index in 0..<actions {
     store.send(.set(key: "sleepGoal", value: .number(index.isMultiple(of: 2) ? 7 : 8)))
   }
@@ -97,7 +99,7 @@ func overheadBenchmarks(_ report: Report, quick: Bool) {
       "(the same actions, whole-state observation only)",
       prepare: {
         MainActor.assumeIsolated {
-          let store = PlainKeyValueStore()
+          let store = PlainSettingsStore()
           withObservationTracking {
             _ = store.state
           } onChange: {

@@ -228,7 +228,7 @@ private final class Reports: @unchecked Sendable {
         == #"Todo(id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, title: "a", date: Date(timeIntervalSinceReferenceDate: 0.0), isDone: false, priority: 0)"#
     )
     #expect(
-      SwiftCode.expression(KeyValueAction.set(key: "k", value: .number(1)))
+      SwiftCode.expression(SettingsStore.Action.set(key: "k", value: .number(1)))
         == #".set(key: "k", value: .number(1))"#)
   }
 }

@@ -52,7 +52,7 @@ MainActor.assumeIsolated {
         fflush(nil)
       }
     case "keyvalue":
-      let file = try KeyValueFile(contentsOf: url)
+      let file = try SettingsStore(contentsOf: url)
       for index in 0..<count {
         try file.trySend(.set(key: "\(tag)-\(index)", value: .number(JSONNumber(index))))
         print("ack \(index)")

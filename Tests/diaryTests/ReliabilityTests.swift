@@ -64,7 +64,7 @@ struct ReliabilityTests {
     let todos = try TodosStore(contentsOf: folder.file("todos.json")).todos.map(\.title)
     let workouts = try WorkoutsStore(contentsOf: folder.file("workouts.json")).state.workouts.map(
       \.name)
-    let keys = Set(try KeyValueFile(contentsOf: folder.file("keys.json")).state.values.keys)
+    let keys = Set(try SettingsStore(contentsOf: folder.file("keys.json")).state.values.keys)
     return (todos, workouts, keys)
   }
 
@@ -159,7 +159,7 @@ struct ReliabilityTests {
       let names = try WorkoutsStore(contentsOf: file).state.workouts.map(\.name)
       #expect(Set(names).count == 200 && names.count == 200)
     case "keyvalue":
-      let values = try KeyValueFile(contentsOf: file).state.values
+      let values = try SettingsStore(contentsOf: file).state.values
       #expect(values.count == 200)
       #expect(
         (0..<4).allSatisfy { w in

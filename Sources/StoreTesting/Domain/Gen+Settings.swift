@@ -2,7 +2,7 @@ import Foundation
 import Stores
 
 extension Gen where Value == JSONValue {
-  /// Any JSON value, nested up to `depth` levels: what a key-value file may hold for a key.
+  /// Any JSON value, nested up to `depth` levels: what a settings file may hold for a key.
   public static func json(depth: Int = 2) -> Gen<JSONValue> {
     let scalar = Gen<JSONValue>.oneOf(
       .constant(.null),
@@ -42,11 +42,11 @@ extension Gen where Value == String {
   }
 }
 
-extension Gen where Value == KeyValueAction {
-  /// Any key-value action on the keys `keys` and a few unknown ones: setting any JSON
-  /// value (valid for the key or not), removing a few keys, or restoring a few (from a value
-  /// or from not set, which many keys are).
-  public static func keyValueAction(keys: [String]) -> Gen<KeyValueAction> {
+extension Gen where Value == SettingsStore.Action {
+  /// Any settings action on the keys `keys` and a few unknown ones: setting any JSON value
+  /// (valid for the key or not), removing a few keys, or restoring a few (from a value or
+  /// from not set, which many keys are).
+  public static func settingsAction(keys: [String]) -> Gen<SettingsStore.Action> {
     let names = Gen<String>.element(of: keys + ["theme", "window"])
     let values = Gen<JSONValue?>.frequency([
       (1, .constant(nil)), (1, Gen<JSONValue>.json().map { $0 }),
@@ -55,7 +55,7 @@ extension Gen where Value == KeyValueAction {
       Gen<(String, JSONValue)>.zip(names, .json()).map { .set(key: $0, value: $1) },
       names.array(maxCount: 3).map { .remove(keys: $0) },
       Gen<(String, JSONValue?, JSONValue?)>.zip(names, values, values).map {
-        KeyValueChange(key: $0, from: $1, to: $2)
+        SettingsStore.ValueChange(key: $0, from: $1, to: $2)
       }.array(maxCount: 3).map { .restore($0) }
     )
   }

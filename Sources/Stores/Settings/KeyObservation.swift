@@ -1,19 +1,19 @@
 import Observation
 
-/// Observation of a key-value store key by key, as `@AppStorage` has it: reading a setting
+/// Observation of the settings key by key, as `@AppStorage` has it: reading a setting
 /// tracks that setting alone, and a change — an action of the store, a reload of its file,
 /// another process through `watch()` — tells exactly the trackers of the keys whose values
 /// read changed. A SwiftUI view that shows `sleepGoal` is not redrawn when `distanceUnit`
 /// changes, nor when the stored theme goes from `purple` to `5` under a rule that reads both
 /// as the default.
 ///
-/// Every ``KeyValueStore`` has one. It remembers the stored value of each key read since that
+/// Every ``SettingsStore`` has one. It remembers the stored value of each key read since that
 /// key last changed, and after each change of the store compares those the change can have
 /// touched: O(1) per key an action sets or removes, O(*r*) for a reload with *r* keys read,
 /// and never a copy of the values. Only a stored value that differs is read as the key's type
 /// to compare the values read.
 @MainActor
-public final class KeyObservation: Observable {
+final class KeyObservation: Observable {
   private let registrar = ObservationRegistrar()
   /// The keys read since they last changed, with the stored value they had then: few, so a
   /// list, searched faster than a dictionary hashes.
@@ -30,18 +30,18 @@ public final class KeyObservation: Observable {
     var key: AnySettingsKey
   }
 
-  public nonisolated init() {}
+  nonisolated init() {}
 
   /// The stored value of the key `name` when it was last read: the identity of that key for
-  /// Observation (a ``KeyValues/Name``, so that two spellings of a key are two identities).
+  /// Observation (a `KeyValues.Name`, so that two spellings of a key are two identities).
   subscript(key name: KeyValues.Name) -> JSONValue? {
     read.first { $0.name.utf8.elementsEqual(name.string.utf8) }?.value ?? nil
   }
 
-  /// Starts telling of the changes of `store`.
-  func start<Store: KeyValueStore>(_ store: Store) {
+  /// Starts telling of the changes of the store whose core is `core`.
+  func start(_ core: StoreCore<SettingsStore>) {
     // The store holds this observation and its core; the core's hook holds it too.
-    store.core.partsChanged = { change, state in self.changed(change, to: state.values) }
+    core.partsChanged = { change, state in self.changed(change, to: state.values) }
   }
 
   /// Records that `key`, whose stored value is `value`, is being read.
@@ -56,7 +56,7 @@ public final class KeyObservation: Observable {
     }
   }
 
-  private func changed(_ change: StoreChange<KeyValueAction>, to values: KeyValues.Values) {
+  private func changed(_ change: StoreChange<SettingsStore.Action>, to values: KeyValues.Values) {
     guard !read.isEmpty else { return }
     switch change {
     case .action(.set(let name, _)):

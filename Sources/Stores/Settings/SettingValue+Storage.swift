@@ -2,7 +2,7 @@ import Foundation
 
 extension SettingValue {
   /// Why the value cannot be stored as its `json`, so that a settings file holding it reads
-  /// back the same value, or `nil` when it can: what ``KeyValueStore/set(_:for:)`` checks
+  /// back the same value, or `nil` when it can: what ``SettingsStore/set(_:for:)`` checks
   /// before anything is stored.
   ///
   /// Refused: a value whose JSON reads back as another value, or as none — a part with no

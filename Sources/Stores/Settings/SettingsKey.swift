@@ -1,4 +1,4 @@
-/// A typed key of a key-value file: its name, its default, which values it allows and what
+/// A typed key of the settings file: its name, its default, which values it allows and what
 /// it is for. The file stores a value for the key only once one is set explicitly.
 ///
 /// ```swift
@@ -96,8 +96,8 @@ public enum AllowedValues: Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A ``SettingsKey`` of any type, working on JSON values: what a key-value file registers,
-/// and lists with what its file holds (see `KeyValueStore/entries`).
+/// A ``SettingsKey`` of any type, working on JSON values: what a ``SettingsStore`` registers,
+/// and lists with what its file holds (see ``SettingsStore/entries``).
 public struct AnySettingsKey: Sendable {
   /// The key's name in the file.
   public let name: String

@@ -24,7 +24,7 @@ import Observation
 /// ```
 ///
 /// A registered key is first-class: it is in ``SettingsStore/keys`` and
-/// ``KeyValueStore/entries`` with its rule, ``KeyValueStore/reset()`` resets it, and a stored
+/// ``SettingsStore/entries`` with its rule, ``SettingsStore/reset()`` resets it, and a stored
 /// value its rule refuses is reported like a built-in key's. (An extension can only add
 /// computed properties, which no reflection finds: hence the registration.)
 ///
@@ -54,8 +54,9 @@ public struct SettingsKeys: Sendable {
   ]
 }
 
-/// The app's settings, backed by a `UserDefaults`-like key-value file (see
-/// ``KeyValueStore``), as observable properties SwiftUI can bind to.
+/// The app's settings: typed keys with defaults in a `UserDefaults`-like key-value file, as
+/// observable properties SwiftUI can bind to — the built-in settings of ``SettingsKeys`` and
+/// any key the app declares.
 ///
 /// ```swift
 /// let settings = try SettingsStore(contentsOf: url)   // a missing file is all defaults
@@ -67,10 +68,20 @@ public struct SettingsKeys: Sendable {
 ///
 /// Each setting is a property named after its key in ``SettingsKeys``: `sleepGoal`
 /// (hours, 0...24, default 8), `isNotificationsEnabled` (default true) and `distanceUnit`
-/// (default kilometers). Only settings set explicitly are written to the file; a stored
-/// value that is not valid reads as the default, and ``KeyValueStore/entries`` reports it.
+/// (default kilometers), and the app's own keys declared in an extension of it. Only settings
+/// set explicitly are written to the file; a stored value that is not valid reads as the
+/// default, and ``entries`` reports it.
+///
+/// Any ``SettingsKey`` works without a property: ``value(for:)`` reads it, ``set(_:for:)``
+/// sets it, `onChange(of:_:)` and `updates(of:initial:)` observe it.
+/// Registered (``register(_:)``, or `keys:` when opening the store), a key is in ``keys`` and
+/// ``entries``, ``reset()`` resets it and `diary` lists it.
+///
+/// Like every store, each change is an ``Action`` run by the pure reducer ``reduce(_:_:)``
+/// and, on a file, a transaction under a lock that merges per key, so two processes setting
+/// different keys never lose either.
 @MainActor @Observable @dynamicMemberLookup
-public final class SettingsStore: KeyValueStore {
+public final class SettingsStore: Store {
   /// The declarations of every setting.
   public static let definitions = SettingsKeys()
 
@@ -82,7 +93,8 @@ public final class SettingsStore: KeyValueStore {
   @ObservationIgnored public private(set) var appKeys: [AnySettingsKey] = []
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
-  @ObservationIgnored public let keyObservation = KeyObservation()
+  /// The observation of the store key by key: ``value(for:)`` tracks one key.
+  @ObservationIgnored let keyObservation = KeyObservation()
   /// The settings file, for a store opened on one: the key catalog is beside it.
   @ObservationIgnored private let url: URL?
   /// While the app's keys wait to be recorded in the key catalog: the callback that tries
@@ -91,9 +103,9 @@ public final class SettingsStore: KeyValueStore {
 
   /// Settings in memory, with `values` set explicitly and the app's own `keys` registered.
   public init(values: [String: JSONValue] = [:], keys: [AnySettingsKey] = []) {
-    core = StoreCore(state: KeyValues(values))
+    core = StoreCore(state: State(values))
     url = nil
-    keyObservation.start(self)
+    keyObservation.start(core)
     register(keys, recordingInCatalog: false)
   }
 
@@ -114,16 +126,16 @@ public final class SettingsStore: KeyValueStore {
   ) throws {
     core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
     self.url = url
-    keyObservation.start(self)
+    keyObservation.start(core)
     register(keys, recordingInCatalog: true)
   }
 
-  /// Registers one of the app's keys — `settings.register(.key(\.theme))` — so that it is in
-  /// ``keys`` and ``KeyValueStore/entries``, ``KeyValueStore/reset()`` resets it and its
-  /// stored value is checked. It replaces an app key of the same name; a key named as a
-  /// built-in one is not registered (the built-in one stays). Registering writes no setting;
-  /// on a file, it records the key in the key catalog as `init(contentsOf:keys:)` does (pass
-  /// the keys there to record them all at once).
+  /// Registers one of the app's keys — `settings.register(.key(\.theme))`, or any
+  /// ``SettingsKey`` as `AnySettingsKey(key)` — so that it is in ``keys`` and ``entries``,
+  /// ``reset()`` resets it and its stored value is checked. It replaces an app key of the
+  /// same name; a key named as a built-in one is not registered (the built-in one stays).
+  /// Registering writes no setting; on a file, it records the key in the key catalog as
+  /// `init(contentsOf:keys:)` does (pass the keys there to record them all at once).
   public func register(_ key: AnySettingsKey) {
     register([key], recordingInCatalog: true)
   }
@@ -153,77 +165,27 @@ public final class SettingsStore: KeyValueStore {
     }
   }
 
-  /// A setting, read and written as a property: `settings.sleepGoal = 7.5`.
+  /// Applies `action` to the values. Setting a key to the value it holds, or removing keys
+  /// that are not set, changes nothing.
   ///
-  /// Reading gives the stored value, or the default when none is set (or the stored one
-  /// is invalid). Setting validates the value and writes it at once. The setter cannot
-  /// throw, so a value that is not valid (say, a sleep goal of 30) is refused: nothing is
-  /// stored and the ``SettingsError`` is kept in ``Store/lastError``, as is the error
-  /// of a failed write. Use ``set(_:to:)`` to get the error thrown instead.
-  public subscript<Value>(dynamicMember keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
-    -> Value
-  {
-    get { value(for: Self.definitions[keyPath: keyPath]) }
-    set {
-      do {
-        try set(keyPath, to: newValue)
-      } catch {
-        core.lastError = error
+  /// - Complexity: O(*k*) for *k* keys in the action.
+  @discardableResult
+  public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
+    switch action {
+    case .set(let key, let value):
+      return state.values.updateValue(value, forKey: key) != value
+    case .remove(let keys):
+      var changed = false
+      for key in keys where state.values.removeValue(forKey: key) != nil { changed = true }
+      return changed
+    case .restore(let changes):
+      var changed = false
+      for change in changes
+      where change.from != change.to && state.values[change.key] == change.from {
+        state.values[change.key] = change.to
+        changed = true
       }
+      return changed
     }
-  }
-
-  /// Stores `value` for the setting at `keyPath`, as one transaction.
-  ///
-  /// - Throws: ``SettingsError/invalidValue(key:value:problem:)`` when `value` is not valid
-  ///   (nothing is stored), or the ``StoreFileError`` of a failed write (the file and the
-  ///   value in memory stay as they were).
-  public func set<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, to value: Value)
-    throws
-  {
-    try set(value, for: Self.definitions[keyPath: keyPath])
-  }
-
-  /// Puts the setting at `keyPath` back to its default by removing its value from the file.
-  ///
-  /// - Throws: The ``StoreFileError`` of a failed write.
-  public func reset<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) throws {
-    try remove([Self.definitions[keyPath: keyPath].name])
-  }
-
-  /// The values of the setting at `keyPath` as they change: the current value first
-  /// (unless `initial` is `false`), then each new one, from any source; finishes with the
-  /// store. See `KeyValueStore.updates(of:initial:)`.
-  ///
-  /// ```swift
-  /// for await goal in settings.updates(of: \.sleepGoal) { print(goal) }
-  /// ```
-  public func updates<Value>(
-    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, initial: Bool = true
-  ) -> AsyncStream<Value> {
-    updates(of: Self.definitions[keyPath: keyPath], initial: initial)
-  }
-
-  /// Registers `callback` to run with the new value whenever the value of the setting at
-  /// `keyPath` really changes, here or in the file; not for a change it makes itself.
-  ///
-  /// - Returns: A token that unregisters the callback when cancelled or released.
-  public func onChange<Value>(
-    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
-    _ callback: @escaping @MainActor (Value) -> Void
-  ) -> ObserverToken {
-    onChange(of: Self.definitions[keyPath: keyPath], callback)
-  }
-
-  /// Registers `callback` to run with the old and the new value whenever the value of the
-  /// setting at `keyPath` really changes, here or in the file; not for a change it makes
-  /// itself.
-  ///
-  /// - Returns: A token that unregisters the callback when cancelled or released.
-  public func onChange<Value>(
-    of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
-    _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
-  ) -> ObserverToken {
-    onChange(of: Self.definitions[keyPath: keyPath], callback)
   }
 }

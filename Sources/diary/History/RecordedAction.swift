@@ -5,7 +5,7 @@ import Stores
 /// of what a command did, or of what an undo did.
 enum RecordedAction: Codable, Equatable {
   case todos(TodosStore.Action)
-  case settings(KeyValueAction)
+  case settings(SettingsStore.Action)
   case restoreWorkouts([WorkoutRun])
   case discardWorkouts([Workout])
   case discardWorkout(Workout)
@@ -16,7 +16,7 @@ enum RecordedAction: Codable, Equatable {
   init?(any action: Any) {
     switch action {
     case let action as TodosStore.Action: self = .todos(action)
-    case let action as KeyValueAction: self = .settings(action)
+    case let action as SettingsStore.Action: self = .settings(action)
     case let action as WorkoutsStore.Action: self.init(action)
     default: return nil
     }

@@ -238,7 +238,7 @@ struct SettingValueTypesTests {
       AnySettingsKey(due), AnySettingsKey(day), AnySettingsKey(tree), AnySettingsKey(counts),
       AnySettingsKey(ratio),
     ]
-    let file = try KeyValueFile(contentsOf: url, keys: keys)
+    let file = try SettingsStore(contentsOf: url, keys: keys)
     try file.set(start, for: due)
     try file.set(start, for: day)
     try file.set(Tree.deep(3), for: tree)
@@ -276,7 +276,7 @@ struct SettingValueTypesTests {
     // What is stored reads back the same, from the file.
     try file.set(Tree.deep(250), for: tree)
     try file.set(Array(0..<Int.maxElements), for: counts)
-    let reopened = try KeyValueFile(contentsOf: url, keys: keys)
+    let reopened = try SettingsStore(contentsOf: url, keys: keys)
     #expect(reopened.value(for: tree) == Tree.deep(250))
     #expect(reopened.value(for: counts) == Array(0..<Int.maxElements))
     #expect(reopened.value(for: due) == start)
@@ -330,7 +330,7 @@ struct SettingValueTypesTests {
       "layout", default: Window(width: 1, title: "", opened: start), summary: "Layout"
     ) { $0.width > 0 ? nil : "must be wider than 0" }
     let url = folder.file("keys.json")
-    let file = try KeyValueFile(
+    let file = try SettingsStore(
       contentsOf: url, keys: [AnySettingsKey(day), AnySettingsKey(layout)])
     #expect(throws: SettingsError.self) { try file.set(start.addingTimeInterval(-1), for: day) }
     #expect(throws: SettingsError.self) {
@@ -346,6 +346,7 @@ struct SettingValueTypesTests {
     #expect(file.value(for: layout).width == 1)
     #expect(
       file.entries.map(\.problem) == [
+        nil, nil, nil,  // the built-in settings, not set
         #""2000-01-01T00:00:00Z" is out of range 2001-01-01T00:00:00Z...2001-01-02T00:00:00Z"#,
         #"{"opened":"2001-01-01T00:00:00Z","title":"","width":-3} must be wider than 0"#,
       ])
@@ -524,7 +525,7 @@ struct SettingsKeyScalarsTests {
     let settings = SettingsStore(values: [composed: .string("a")])
     let key = SettingsKey<String>(composed, default: "", summary: "")
     let other = SettingsKey<String>(decomposed, default: "", summary: "")
-    let file = KeyValueFile(values: [composed: .string("a")], keys: [AnySettingsKey(key)])
+    let file = SettingsStore(values: [composed: .string("a")], keys: [AnySettingsKey(key)])
     let flag = Flag()
     withObservationTracking {
       _ = file.value(for: key)

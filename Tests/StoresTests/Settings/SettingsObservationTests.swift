@@ -99,11 +99,11 @@ struct SettingsObservationTests {
     #expect(await iterator.next() == nil, "finished with the store")
   }
 
-  @Test("KeyValueFile: any key is observed and streamed on its own")
-  func keyValueFile() async throws {
+  @Test("a key that is no property of SettingsKeys is observed and streamed on its own")
+  func anyKey() async throws {
     let volume = SettingsKey<Int>("volume", default: 5, in: 0...10, summary: "Volume")
     let theme = SettingsKey<String>("theme", default: "light", summary: "Theme")
-    let file = try KeyValueFile(
+    let file = try SettingsStore(
       contentsOf: folder.file("keys.json"), keys: [AnySettingsKey(volume), AnySettingsKey(theme)])
     let tracked = tracking { _ = file.value(for: volume) }
     try file.set("dark", for: theme)

@@ -49,11 +49,11 @@ struct SettingsPropertyTests {
   @Test("random sets, removes and resets agree with a dictionary, unknown keys included")
   func modelBased() {
     let names = SettingsStore().keys.map(\.name)
-    let actions = Gen<KeyValueAction>.keyValueAction(keys: names).array(maxCount: 15)
+    let actions = Gen<SettingsStore.Action>.settingsAction(keys: names).array(maxCount: 15)
     check(actions, iterations: 40) { actions in
       try? FileManager.default.removeItem(at: url)
       let settings = try SettingsStore(contentsOf: url)
-      var model = KeyValues.Values()
+      var model = SettingsStore.State.Values()
       for action in actions {
         switch action {
         case .set(let key, let value): model[key] = value

@@ -114,11 +114,13 @@ struct SettingsStoreTests {
     #expect(try SettingsStore(contentsOf: url).sleepGoal == 8)
     let count = SettingsKey<Int>("count", default: 1, in: 0...100, summary: "A count")
     let other = SettingsKey<Int>("other", default: 1, in: 0...100, summary: "Another count")
-    let file = try KeyValueFile(
+    let file = try SettingsStore(
       contentsOf: url, keys: [AnySettingsKey(count), AnySettingsKey(other)])
     #expect(file.value(for: count) == 1)
     #expect(file.value(for: other) == 8)
-    #expect(file.entries.first?.problem == "expected a whole number, found 8.5")
+    #expect(
+      file.entries.first { $0.key.name == "count" }?.problem == "expected a whole number, found 8.5"
+    )
     #expect(
       SettingsStore().key(named: "isNotificationsEnabled")?.problem(with: .string("yes"))
         == "expected one of true, false, found \"yes\"")
@@ -202,7 +204,7 @@ struct SettingsStoreTests {
       writer.waitUntilExit()
       #expect(writer.terminationReason == .exit && writer.terminationStatus == 0)
     }
-    let values = try KeyValueFile(contentsOf: url).state.values
+    let values = try SettingsStore(contentsOf: url).state.values
     #expect(values.count == 400)
     #expect(
       (0..<200).allSatisfy {

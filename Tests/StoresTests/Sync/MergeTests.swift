@@ -219,7 +219,7 @@ struct MergeTests {
   @Test("settings: key by key, the later stamp wins; a reset is a stamped removal")
   func settings() {
     let keys = ["a", "b", "c"]
-    let history = Gen<KeyValueAction>.keyValueAction(keys: keys).array(maxCount: 6)
+    let history = Gen<SettingsStore.Action>.settingsAction(keys: keys).array(maxCount: 6)
     check(history.array(count: 3...3), iterations: 300) { histories in
       let devices = Devices()
       let replicas = histories.enumerated().map { device, actions in

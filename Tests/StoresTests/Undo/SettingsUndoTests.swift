@@ -8,7 +8,7 @@ import Testing
 struct SettingsUndoTests {
   let folder = TemporaryFolder()
   static let names = SettingsStore().keys.map(\.name)
-  static let actions = Gen<KeyValueAction>.keyValueAction(keys: names)
+  static let actions = Gen<SettingsStore.Action>.settingsAction(keys: names)
 
   @Test("undo after each action brings back the values before it; redo the values after it")
   func undoRedoInMemory() {
@@ -20,7 +20,7 @@ struct SettingsUndoTests {
 
   @Test("with another writer between an action and its undo, every key they changed keeps theirs")
   func otherWriterSurvives() {
-    let cases = Gen<(KeyValueAction, [KeyValueAction])>.zip(
+    let cases = Gen<(SettingsStore.Action, [SettingsStore.Action])>.zip(
       Self.actions, Self.actions.array(maxCount: 5))
     var caseNumber = 0
     check(cases, iterations: 60) { action, interleaved in
@@ -72,7 +72,7 @@ struct SettingsUndoTests {
     settings.sleepGoal = 7.5
     settings.isNotificationsEnabled = false
     try settings.set(\.distanceUnit, to: .miles)
-    let undoneKeys = KeyValueAction.remove(keys: ["sleepGoal", "distanceUnit"])
+    let undoneKeys = SettingsStore.Action.remove(keys: ["sleepGoal", "distanceUnit"])
     try settings.trySend(undoneKeys)
     let other = try SettingsStore(contentsOf: url)
     other.sleepGoal = 9

@@ -3,19 +3,19 @@ import StoreTesting
 import Stores
 import Testing
 
-/// Two key-value stores on one file — the app and, say, the command-line tool — each acting
-/// in its own transactions. The model is what the file holds: every change by either writer
+/// Two settings stores on one file, with a key of the app's registered — the app and, say, the
+/// command-line tool — each acting in its own transactions. The model is what the file holds: every change by either writer
 /// applies to the latest content, so neither loses the other's changes; a writer's own state
 /// changes only when it acts or refreshes, and is then the file's.
 @MainActor
-struct SharedKeyValueFileMachine: StateMachine {
+struct SharedSettingsFileMachine: StateMachine {
   enum Writer: Int, CaseIterable {
     case first, second
   }
 
   enum Command: Equatable {
     /// The writer sends the action (set any JSON value, remove keys).
-    case send(Writer, KeyValueAction)
+    case send(Writer, SettingsStore.Action)
     /// The writer sets the volume through the typed, validating API.
     case setVolume(Writer, Int)
     /// The writer reloads the file.
@@ -26,17 +26,17 @@ struct SharedKeyValueFileMachine: StateMachine {
   static let keys = [AnySettingsKey(volume)]
 
   let folder = TemporaryFolder()
-  let writers: [KeyValueFile]
+  let writers: [SettingsStore]
   /// What the file holds.
-  var model = KeyValues.Values()
+  var model = SettingsStore.State.Values()
   /// What each writer last saw of the file.
-  var seen: [KeyValues.Values] = [[:], [:]]
+  var seen: [SettingsStore.State.Values] = [[:], [:]]
 
   var url: URL { folder.file("values.json") }
 
   init() throws {
     let url = folder.file("values.json")
-    writers = try Writer.allCases.map { _ in try KeyValueFile(contentsOf: url, keys: Self.keys) }
+    writers = try Writer.allCases.map { _ in try SettingsStore(contentsOf: url, keys: Self.keys) }
   }
 
   var rules: [Rule<Command>] {
@@ -45,7 +45,8 @@ struct SharedKeyValueFileMachine: StateMachine {
     return [
       Rule(
         "a writer sets or removes keys",
-        Gen.zip(writer, Gen<KeyValueAction>.keyValueAction(keys: names)).map { .send($0, $1) }),
+        Gen.zip(writer, Gen<SettingsStore.Action>.settingsAction(keys: names)).map { .send($0, $1) }
+      ),
       Rule(
         "a writer sets the volume, in range or not",
         Gen.zip(writer, Gen<Int>.integer(in: -2...12)).map { .setVolume($0, $1) }),
@@ -74,7 +75,7 @@ struct SharedKeyValueFileMachine: StateMachine {
   }
 
   /// The action done plainly on the model.
-  private mutating func apply(_ action: KeyValueAction) {
+  private mutating func apply(_ action: SettingsStore.Action) {
     switch action {
     case .set(let key, let value): model[key] = value
     case .remove(let keys): for key in keys { model[key] = nil }
@@ -86,7 +87,7 @@ struct SharedKeyValueFileMachine: StateMachine {
   }
 
   func checkInvariants() throws {
-    try requireEqual(try KeyValueFile(contentsOf: url).state.values, model, "the file")
+    try requireEqual(try SettingsStore(contentsOf: url).state.values, model, "the file")
     for (writer, values) in zip(writers, seen) {
       try requireEqual(writer.state.values, values, "a writer's values")
       let stored = values["volume"].flatMap { Int(json: $0) }.flatMap {
@@ -98,10 +99,10 @@ struct SharedKeyValueFileMachine: StateMachine {
 }
 
 @MainActor
-@Suite("KeyValueFile, stateful")
-struct KeyValueFileStateMachineTests {
+@Suite("SettingsStore, two writers on one file, stateful")
+struct SharedSettingsFileStateMachineTests {
   @Test("two writers on one file never lose each other's changes, and see them after a refresh")
   func twoWriters() {
-    check(SharedKeyValueFileMachine.self, steps: 20, iterations: 50)
+    check(SharedSettingsFileMachine.self, steps: 20, iterations: 50)
   }
 }

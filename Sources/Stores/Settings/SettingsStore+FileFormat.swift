@@ -1,5 +1,5 @@
-extension KeyValues {
-  /// The key-value file's own key: `"values"`, an object of any JSON values, kept as they
+extension SettingsStore.State {
+  /// The settings file's own key: `"values"`, an object of any JSON values, kept as they
   /// are (numbers with their digits).
   public static func jsonFields<Coder: JSONFieldCoder<Self> & ~Copyable>(
     _ coder: inout Coder

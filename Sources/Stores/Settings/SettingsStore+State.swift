@@ -1,78 +1,88 @@
 import Foundation
 
-/// The content of a key-value file: a JSON value for each key set explicitly. Keys that
-/// are not set read as their default, which is never written.
-///
-/// In the file, the values sit in the versioned envelope under `"values"`:
-/// `{ "values" : { "sleepGoal" : 7.5 }, "version" : 1 }`. A file that is a bare object of
-/// keys and values (version 0, as a person might write it) is read too.
-///
-/// Keys are told apart by their Unicode scalars, as JSON tells names apart: `"é"` (one
-/// scalar) and `"e\u{301}"` (two), which Swift `String`s hold equal, are two keys, each kept
-/// and written back, and a change to one never touches the other.
-public struct KeyValues: PersistentState {
-  /// The values set explicitly, by key name, including keys no registered key knows.
-  public var values: Values
-
-  public static var hasExactKeys: Bool { true }
-
-  public init() {
-    values = Values()
-  }
-
-  public init(_ values: [String: JSONValue]) {
-    self.values = Values(values)
-  }
-
-  public init(_ values: Values) {
-    self.values = values
-  }
-
-  /// The value of `key`: the stored one when it is set and valid, else the default.
+extension SettingsStore {
+  /// The settings file's content: a JSON value for each key set explicitly. Keys that are not
+  /// set read as their default, which is never written.
   ///
-  /// - Complexity: O(1) for the lookup, plus converting the value from JSON.
-  public func value<Value>(for key: SettingsKey<Value>) -> Value {
-    Self.value(for: key, stored: values[key.name])
+  /// In the file, the values sit in the versioned envelope under `"values"`:
+  /// `{ "values" : { "sleepGoal" : 7.5 }, "version" : 1 }`. A file that is a bare object of
+  /// keys and values (version 0, as a person might write it) is read too.
+  ///
+  /// Keys are told apart by their Unicode scalars, as JSON tells names apart: `"é"` (one
+  /// scalar) and `"e\u{301}"` (two), which Swift `String`s hold equal, are two keys, each kept
+  /// and written back, and a change to one never touches the other.
+  public struct State: PersistentState {
+    /// The values set explicitly, by key name, including keys no registered key knows.
+    public var values: Values
+
+    public static var hasExactKeys: Bool { true }
+
+    public init() {
+      values = Values()
+    }
+
+    public init(_ values: [String: JSONValue]) {
+      self.values = Values(values)
+    }
+
+    public init(_ values: Values) {
+      self.values = values
+    }
+
+    /// The value of `key`: the stored one when it is set and valid, else the default.
+    ///
+    /// - Complexity: O(1) for the lookup, plus converting the value from JSON.
+    public func value<Value>(for key: SettingsKey<Value>) -> Value {
+      Self.value(for: key, stored: values[key.name])
+    }
+
+    /// The value of `key` when the file holds `stored` for it (`nil`: not set).
+    static func value<Value>(for key: SettingsKey<Value>, stored: JSONValue?) -> Value {
+      guard let json = stored, let value = Value(json: json), key.problem(with: value) == nil
+      else { return key.defaultValue }
+      return value
+    }
   }
 
-  /// The value of `key` when the file holds `stored` for it (`nil`: not set).
-  static func value<Value>(for key: SettingsKey<Value>, stored: JSONValue?) -> Value {
-    guard let json = stored, let value = Value(json: json), key.problem(with: value) == nil
-    else { return key.defaultValue }
-    return value
+  /// A change to the settings: what ``SettingsStore/set(_:for:)``, ``SettingsStore/remove(_:)``,
+  /// ``SettingsStore/reset()`` and undo send.
+  public enum Action: Equatable, Sendable, Codable {
+    /// Stores `value` for `key`. This action stores whatever it is given: validate first, as
+    /// ``SettingsStore/set(_:for:)`` does.
+    case set(key: String, value: JSONValue)
+    /// Removes the values of `keys`, so that they read as their defaults again.
+    case remove(keys: [String])
+    /// Puts values back, in order: each change's key gets ``ValueChange/to`` (`nil` removes
+    /// it) when it still holds ``ValueChange/from`` (`nil`: not set); a key changed since is
+    /// skipped. What undo sends.
+    case restore([ValueChange])
+  }
+
+  /// A change of one key's value, undone or done again by ``Action/restore(_:)``.
+  public struct ValueChange: Equatable, Sendable, Codable {
+    /// The key.
+    public var key: String
+    /// The value the key holds before the change, or `nil` when it is not set.
+    public var from: JSONValue?
+    /// The value the key holds after the change, or `nil` when the change removes it.
+    public var to: JSONValue?
+
+    public init(key: String, from: JSONValue?, to: JSONValue?) {
+      self.key = key
+      self.from = from
+      self.to = to
+    }
   }
 }
 
-/// A change to a key-value file.
-public enum KeyValueAction: Equatable, Sendable, Codable {
-  /// Stores `value` for `key`. This action stores whatever it is given: validate first, as
-  /// ``KeyValueStore/set(_:for:)`` does.
-  case set(key: String, value: JSONValue)
-  /// Removes the values of `keys`, so that they read as their defaults again.
-  case remove(keys: [String])
-  /// Puts values back, in order: each change's key gets ``KeyValueChange/to`` (`nil`
-  /// removes it) when it still holds ``KeyValueChange/from`` (`nil`: not set); a key changed
-  /// since is skipped. What undo sends.
-  case restore([KeyValueChange])
-}
+/// The package's own short names for the settings store's state and actions, which the file
+/// layer, the merge (`KeyValuesSync`), `diary` and the tests use.
+package typealias KeyValues = SettingsStore.State
+package typealias KeyValueAction = SettingsStore.Action
+package typealias KeyValueChange = SettingsStore.ValueChange
 
-/// A change of one key's value, undone or done again by ``KeyValueAction/restore(_:)``.
-public struct KeyValueChange: Equatable, Sendable, Codable {
-  /// The key.
-  public var key: String
-  /// The value the key holds before the change, or `nil` when it is not set.
-  public var from: JSONValue?
-  /// The value the key holds after the change, or `nil` when the change removes it.
-  public var to: JSONValue?
-
-  public init(key: String, from: JSONValue?, to: JSONValue?) {
-    self.key = key
-    self.from = from
-    self.to = to
-  }
-}
-
-/// One registered key of a key-value file and what the file holds for it.
+/// One registered key of the settings and what the file holds for it: an element of
+/// ``SettingsStore/entries``.
 public struct SettingsEntry: Sendable {
   /// The key.
   public let key: AnySettingsKey
@@ -89,9 +99,9 @@ public struct SettingsEntry: Sendable {
   public var isDefault: Bool { value == key.defaultValue }
 }
 
-extension KeyValues {
-  /// The values of a key-value file by key, the keys compared by their Unicode scalars (see
-  /// ``KeyValues``): a dictionary whose keys are `String`s that are equal only when they are
+extension SettingsStore.State {
+  /// The values of the settings by key, the keys compared by their Unicode scalars (see
+  /// ``SettingsStore/State``): a dictionary whose keys are `String`s that are equal only when they are
   /// the same scalars.
   public struct Values: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     private var storage: [Name: JSONValue]
@@ -162,7 +172,7 @@ extension KeyValues {
   }
 }
 
-extension KeyValues.Values: Codable {
+extension SettingsStore.State.Values: Codable {
   /// Decodes an object of keys and values (with `Decoder`, keys are `String`s: two that
   /// differ only in Unicode normalization are one).
   public init(from decoder: any Decoder) throws {
@@ -182,13 +192,13 @@ extension KeyValues.Values: Codable {
   }
 }
 
-extension KeyValues.Values: JSONCodable {
+extension SettingsStore.State.Values: JSONCodable {
   /// Reads a JSON object; every key is kept, even those that differ only in Unicode
   /// normalization. O(size of the object).
   public init(from reader: inout JSONReader) throws(JSONCodingError) {
-    var storage: [KeyValues.Name: JSONValue] = [:]
+    var storage: [SettingsStore.State.Name: JSONValue] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
-      storage[KeyValues.Name(key)] = try JSONValue(from: &reader)
+      storage[SettingsStore.State.Name(key)] = try JSONValue(from: &reader)
     }
     self.storage = storage
   }

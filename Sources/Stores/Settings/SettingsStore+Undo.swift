@@ -1,0 +1,67 @@
+extension SettingsStore {
+  /// The action that reverses `action` on `state`: for each key it changes, a
+  /// ``Action/restore(_:)`` of the value it had (or of no value) that applies only while the
+  /// key still holds the value `action` gave it — so a key changed by someone else meanwhile
+  /// keeps their value. `nil` when `action` changes nothing.
+  ///
+  /// - Complexity: O(*k*) for *k* keys in the action.
+  public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
+    // The values as the action leaves them, for the keys it touched, in order.
+    var values = State.Values()
+    var removed: Set<State.Name> = []
+    var inverse: [ValueChange] = []
+    func current(_ key: String) -> JSONValue? {
+      removed.contains(State.Name(key)) ? nil : values[key] ?? state.values[key]
+    }
+    func change(_ key: String, to value: JSONValue?) {
+      let old = current(key)
+      guard old != value else { return }
+      inverse.append(ValueChange(key: key, from: value, to: old))
+      if let value {
+        values[key] = value
+        removed.remove(State.Name(key))
+      } else {
+        values[key] = nil
+        removed.insert(State.Name(key))
+      }
+    }
+    switch action {
+    case .set(let key, let value):
+      let old = state.values[key]
+      return old == value ? nil : .restore([ValueChange(key: key, from: value, to: old)])
+    case .remove(let keys):
+      for key in keys { change(key, to: nil) }
+    case .restore(let changes):
+      for restored in changes
+      where restored.from != restored.to && current(restored.key) == restored.from {
+        change(restored.key, to: restored.to)
+      }
+    }
+    return inverse.isEmpty ? nil : .restore(inverse.reversed())
+  }
+
+  /// The keys an undo could not put back in `state` because they were changed meanwhile:
+  /// "sleepGoal (changed meanwhile)".
+  public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
+    guard case .restore(let changes) = action else { return [] }
+    var values = state.values
+    var skipped: [String] = []
+    for change in changes where change.from != change.to {
+      if values[change.key] == change.from {
+        values[change.key] = change.to
+      } else {
+        skipped.append("\(change.key) (changed meanwhile)")
+      }
+    }
+    return skipped
+  }
+
+  /// The action's name for an Undo menu: "Change sleepGoal", "Reset Settings", ….
+  public nonisolated static func actionName(of action: Action) -> String {
+    switch action {
+    case .set(let key, _): "Change \(key)"
+    case .remove(let keys): keys.count == 1 ? "Reset \(keys[0])" : "Reset Settings"
+    case .restore(let changes): changes.count == 1 ? "Change \(changes[0].key)" : "Change Settings"
+    }
+  }
+}
