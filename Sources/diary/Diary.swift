@@ -34,9 +34,9 @@ enum Diary {
       switch try parser.parse(arguments) {
       case .version(let json):
         if json {
-          try JSONOutput.write(JSONValue.object(["version": JSONValue(Help.version)]), to: output)
+          try JSONOutput.write(Help.versionJSON, to: output)
         } else {
-          try output.line("diary \(Help.version)")
+          try output.line(Help.versionLine)
         }
       case .help(let text):
         try output.line(text)

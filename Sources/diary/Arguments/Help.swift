@@ -2,7 +2,24 @@ import Stores
 
 /// The help texts and usage lines, made from the declarations of the commands and options.
 enum Help {
-  static let version = StoresVersion.current
+  /// `diary 0.3.0-dev (unreleased; writes file format 2)`: the version of the package it was
+  /// built from, whether that code is unreleased, and the format of the data files it writes —
+  /// what `diary --version` prints, the only place it is made.
+  static var versionLine: String {
+    "diary \(StoresVersion.current) ("
+      + (StoresVersion.isRelease ? "" : "unreleased; ")
+      + "writes file format \(StoresVersion.fileFormat))"
+  }
+
+  /// What `diary --version --json` prints: `{"fileFormat": 2, "isRelease": false, "version":
+  /// "0.3.0-dev"}`.
+  static var versionJSON: JSONValue {
+    .object([
+      "version": .string(StoresVersion.current), "isRelease": .bool(StoresVersion.isRelease),
+      "fileFormat": .number(JSONNumber(StoresVersion.fileFormat)),
+    ])
+  }
+
   /// The width the help is wrapped to where nothing says how wide the terminal is.
   static let defaultWidth = 80
 

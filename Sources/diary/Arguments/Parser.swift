@@ -17,7 +17,9 @@ struct GlobalOptions: Parsable, Equatable {
   /// The options that stand for a command: help and the version.
   static let actions: [Option<GlobalOptions>] = [
     .flag(\.help, "help", shortName: "h", summary: "Show help for diary, a group or a command"),
-    .flag(\.version, "version", summary: "Show the version", typedByMistake: ["-v", "-V"]),
+    .flag(
+      \.version, "version", summary: "Show the version and the file format it writes",
+      typedByMistake: ["-v", "-V"]),
   ]
 
   static var all: [Option<GlobalOptions>] { options + actions }
