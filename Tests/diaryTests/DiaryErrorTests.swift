@@ -33,7 +33,7 @@ struct DiaryErrorTests: DiaryFolderSuite {
       (["workouts", "add", "Run"], "missing --distance DISTANCE"),
       (["todos", "list", "--active", "--completed"], "cannot be used together"),
       (["settings", "reset", "a", "b"], "unexpected argument 'b'"),
-      ([], "missing command"),
+      (["--data-dir", "/tmp"], "missing command"),
     ])
   func usageErrors(arguments: [String], message: String) {
     expectFailure(arguments, exitCode: 64, message: message)

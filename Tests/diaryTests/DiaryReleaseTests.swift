@@ -3,6 +3,8 @@ import StoreTesting
 import Stores
 import Testing
 
+@testable import diary
+
 /// The habits of a released tool (issue 36: 6), end to end on the built binary: `diary` alone
 /// helps, the usage line names every command, `--version` says what the code is and which file
 /// format it writes, and with `--json` every error is JSON with the exit code of its text.
@@ -11,6 +13,48 @@ import Testing
 struct DiaryReleaseTests {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  /// Every command `diary` takes after its options, from the declarations: each group, and
+  /// help.
+  static var commandNames: [String] { Diary.groups.map(\.name) + [Help.helpCommand] }
+
+  @Test("diary alone prints the help on standard output and exits 0")
+  func aloneHelps() {
+    let alone = diary.run()
+    #expect(alone.exitCode == 0)
+    #expect(alone.errorOutput.isEmpty)
+    #expect(alone.output == diary.run("--help").output)
+    #expect(alone.output.hasPrefix("OVERVIEW: "))
+    #expect(folder.snapshot().filter { !$0.key.hasPrefix("home/") }.isEmpty)
+  }
+
+  @Test("the usage line lists every group and command, and the synopsis each group's commands")
+  func usageLineListsEveryCommand() throws {
+    // A mistake's usage line is one line, however wide.
+    let mistake = diary.run("frob")
+    #expect(mistake.exitCode == 64)
+    let usage = try #require(
+      mistake.errorOutput.components(separatedBy: "\nusage: ").last?.dropLast(),
+      "\(mistake.errorOutput)")
+    let names = try #require(
+      usage.split(separator: "<").dropFirst().first?.split(separator: ">").first, "\(usage)")
+    #expect(names.split(separator: "|").map(String.init) == Self.commandNames)
+    // The help's usage line is the same, wrapped to the terminal.
+    let help = diary.run("--help").output
+    let helpUsage = try #require(
+      help.components(separatedBy: "USAGE: ").dropFirst().first?
+        .components(separatedBy: "\n\n").first)
+    #expect(helpUsage.split(whereSeparator: \.isWhitespace).joined(separator: " ") == usage)
+    // And the synopsis has a line for every command of every group.
+    let synopsis = "\n" + (help.components(separatedBy: "COMMANDS:\n").last ?? "")
+    for group in Diary.groups {
+      for command in group.commands {
+        let line = group.isCommand ? "diary \(group.name)" : "diary \(group.name) \(command.name)"
+        #expect(synopsis.contains("\n  \(line)\n") || synopsis.contains("\n  \(line) "), "\(line)")
+      }
+    }
+    #expect(synopsis.contains("\n  \(Help.helpUsage)\n"))
+  }
 
   @Test("--version says which version, that the code is unreleased, and the file format")
   func version() throws {

@@ -51,12 +51,14 @@ struct Parser {
   var helpWidth = Help.defaultWidth
 
   func parse(_ arguments: [String]) throws(DiaryError) -> Invocation {
+    // `diary` alone asks what it can do.
+    if arguments.isEmpty { return .help(Help.overview(groups, width: helpWidth)) }
     var scan = Scan(groups: groups)
     try scan.read(arguments)
     var globals = GlobalOptions()
     try globals.fill(GlobalOptions.all, given: scan.globals, time: time)
     if globals.version { return .version(json: globals.json) }
-    if scan.positionals.first == "help" {
+    if scan.positionals.first == Help.helpCommand {
       return .help(try helpText(for: Array(scan.positionals.dropFirst())))
     }
     if globals.help { return .help(try helpText(for: Array(scan.positionals.prefix(2)))) }
@@ -82,7 +84,7 @@ struct Parser {
   /// Help for `diary`, a group or a command, or for help itself.
   func helpText(for path: [String]) throws(DiaryError) -> String {
     guard let name = path.first else { return Help.overview(groups, width: helpWidth) }
-    if name == "help", path.count == 1 { return Help.help(width: helpWidth) }
+    if name == Help.helpCommand, path.count == 1 { return Help.help(width: helpWidth) }
     let group = try Scan(groups: groups).group(named: name)
     if group.isCommand, path.count == 1 {
       return Help.command(group.commands[0], in: group, width: helpWidth)
@@ -167,7 +169,7 @@ private struct Scan {
 
   /// Looks up the group and the command once their names have been read.
   private mutating func resolve() throws(DiaryError) {
-    if group == nil, let name = positionals.first, name != "help" {
+    if group == nil, let name = positionals.first, name != Help.helpCommand {
       group = try self.group(named: name)
     }
     if command == nil, let group, group.isCommand {
@@ -181,7 +183,7 @@ private struct Scan {
     if let group = groups.first(where: { $0.name == name }) { return group }
     throw .usage(
       "unknown command '\(Terminal.escaped(name))'"
-        + Suggestion.phrase(for: name, among: groups.map(\.name) + ["help"]),
+        + Suggestion.phrase(for: name, among: groups.map(\.name) + [Help.helpCommand]),
       Help.usage(groups))
   }
 
