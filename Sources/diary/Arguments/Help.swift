@@ -65,6 +65,8 @@ enum Help {
 
     \(wrap(width: width, "Run 'diary help <group>' or 'diary <group> <command> --help' for more. Data lives in --data-dir, else $DIARY_HOME, else $XDG_CONFIG_HOME/diary (settings) and $XDG_DATA_HOME/diary (todos, workouts); 'diary settings path' shows where."))
 
+    \(wrap(width: width, "With --json, an error is one line of JSON on standard error, with the same exit code: {\"error\": {\"exitCode\": 65, \"message\": …, \"saved\": …, \"usage\": …}} (saved: what was changed before the failure; usage: for a mistake in the command line; else null)."))
+
     EXIT CODES:
     \(table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) }, width: width))
     """

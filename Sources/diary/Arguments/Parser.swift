@@ -81,6 +81,20 @@ struct Parser {
       try command.parsed(arguments: values, options: scan.options, time: time), globals)
   }
 
+  /// Whether `arguments` ask for JSON: `--json` (or `--json=…`) anywhere before `--` that is
+  /// not the value of a global option (`--data-dir --json`). Known before the line is parsed,
+  /// so that a mistake anywhere in the line is reported as JSON too.
+  static func asksForJSON(_ arguments: [String]) -> Bool {
+    let takingValues = Set(
+      GlobalOptions.all.map(\.spec).filter { $0.placeholder != nil }.map { "--\($0.name)" })
+    var tokens = arguments[...]
+    while let token = tokens.popFirst(), token != "--" {
+      if token == "--json" || token.hasPrefix("--json=") { return true }
+      if takingValues.contains(token) { tokens = tokens.dropFirst() }
+    }
+    return false
+  }
+
   /// Help for `diary`, a group or a command, or for help itself.
   func helpText(for path: [String]) throws(DiaryError) -> String {
     guard let name = path.first else { return Help.overview(groups, width: helpWidth) }
