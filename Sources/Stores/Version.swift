@@ -1,8 +1,28 @@
-/// The package's version, as its releases are tagged and as `diary --version` prints it.
+/// The package's version, as `diary --version` prints it.
 ///
-/// Before 1.0, a minor version (0.x) may change the API; depend on the package with
-/// `.upToNextMinor(from:)`.
+/// No version of the package is tagged yet: ``current`` is the version the next release will
+/// have, followed by `-dev` while the code is unreleased. A release drops the suffix in the
+/// commit that is tagged with it. Until a tag exists, depend on the package by its main branch
+/// or a revision (the README says how); before 1.0, a minor version (0.x) may change the API.
 public enum StoresVersion {
-  /// The version of this release: `MAJOR.MINOR.PATCH`.
-  public static let current = "0.2.0"
+  /// `MAJOR.MINOR.PATCH` of a release, or — in unreleased code — of the next release,
+  /// followed by `-dev`: `0.3.0-dev`.
+  public static let current = "0.3.0-dev"
+
+  /// Whether this code is a release (tagged ``current``), not unreleased code.
+  public static var isRelease: Bool { !current.hasSuffix("-dev") }
+
+  /// The format version of the data files this code writes — the `"version"` of every todos,
+  /// workouts and settings file: 2 since their values carry stamps for several devices.
+  package static var fileFormat: Int { StateFileCoding.writtenVersion(of: TodosStore.State.self) }
+}
+
+extension StateFileCoding {
+  /// The format version of the files written of `State` (with its sync section, if any).
+  package static func writtenVersion<State: PersistentState>(of state: State.Type) -> Int {
+    func version<Sync: StateSync<State>>(_ sync: Sync.Type) -> Int {
+      fileVersion(State.self, Sync.self)
+    }
+    return version(syncType(of: State.self))
+  }
 }

@@ -19,8 +19,9 @@ enum Diary {
   /// An error is printed as one line, `diary: error: …` (with the usage line for a mistake
   /// in the command line), and nothing else: what was buffered for standard output is
   /// dropped. When the command had saved a change, the line says so ("added todo 1, but
-  /// could not print: …"). When the reader of standard output went away (`| head`), the run
-  /// ends quietly.
+  /// could not print: …"). With `--json`, the error is one line of JSON instead (see
+  /// ``errorJSON(_:saved:)``), with the same exit code. When the reader of standard output
+  /// went away (`| head`), the run ends quietly.
   ///
   /// `downloads` is how a command waits for a data file in iCloud Drive to be downloaded
   /// before it opens it (tests give one on the iCloud Drive stand-ins).
@@ -28,19 +29,23 @@ enum Diary {
     _ arguments: [String], environment: [String: String], output: Output, terminal: Terminal,
     time: LocalTime, downloads: DownloadWait = DownloadWait()
   ) -> ExitCode {
+    // Known before the line is parsed, so that a mistake in it is reported as JSON too.
+    var json = Parser.asksForJSON(arguments)
     do {
       let parser = Parser(
         groups: groups, time: time, helpWidth: max(Self.narrowestHelp, terminal.columns))
       switch try parser.parse(arguments) {
-      case .version(let json):
+      case .version(let asJSON):
+        json = asJSON
         if json {
-          try JSONOutput.write(JSONValue.object(["version": JSONValue(Help.version)]), to: output)
+          try JSONOutput.write(Help.versionJSON, to: output)
         } else {
-          try output.line("diary \(Help.version)")
+          try output.line(Help.versionLine)
         }
       case .help(let text):
         try output.line(text)
       case .run(let command, let globals):
+        json = globals.json
         let context = Context(
           paths: try globals.dataDirectory.map {
             DiaryFiles(folder: URL(fileURLWithPath: $0, isDirectory: true))
@@ -57,15 +62,38 @@ enum Diary {
     } catch {
       output.discard()
       if let error = error as? OutputError, error.isBrokenPipe { return .success }
-      let failure = DiaryError(error)
-      var message = failure.message
+      var failure = DiaryError(error)
       if let saved = output.saved {
-        message = "\(saved), but could not print: \((error as? OutputError)?.reason ?? message)"
+        failure.message =
+          "\(saved), but could not print: \((error as? OutputError)?.reason ?? failure.message)"
       }
       output.message(
-        "diary: error: \(message)" + (failure.usage.map { "\nusage: \($0)" } ?? ""))
+        json
+          ? errorJSON(failure, saved: output.saved)
+          : "diary: error: \(failure.message)" + (failure.usage.map { "\nusage: \($0)" } ?? ""))
       return failure.exitCode
     }
+  }
+
+  /// The error `--json` prints on standard error: one line of JSON, so that it is the last
+  /// line there whatever warnings came before it, its keys sorted as in the output.
+  ///
+  /// ```json
+  /// {"error": {"exitCode": 64, "message": "unknown command 'frob'", "saved": null, "usage": "diary …"}}
+  /// ```
+  ///
+  /// `message` is the text `diary: error:` is followed by without `--json`, `exitCode` the
+  /// code the process exits with, `usage` the usage line of a mistake in the command line (else
+  /// `null`), and `saved` what the command saved before it failed ("added todo 1"; else
+  /// `null`).
+  static func errorJSON(_ failure: DiaryError, saved: String?) -> String {
+    func string(_ text: String?) -> String {
+      // A string is one line, its line breaks escaped; JSON can hold any.
+      text.flatMap { try? JSONOutput.text(JSONValue.string($0)) } ?? "null"
+    }
+    return #"{"error": {"exitCode": \#(failure.exitCode.rawValue), "#
+      + #""message": \#(string(failure.message)), "saved": \#(string(saved)), "#
+      + #""usage": \#(string(failure.usage))}}"#
   }
 
   /// What a run inside a test printed and how it exited.

@@ -201,7 +201,7 @@ struct DiaryCommandTests {
 
   @Test("help, version, and help for every command")
   func help() {
-    #expect(diary.run("--version").output == "diary \(StoresVersion.current)\n")
+    #expect(diary.run("--version").output.hasPrefix("diary \(StoresVersion.current) ("))
     #expect(diary.run("--help").output.contains("USAGE: diary"))
     for group in ["settings", "todos", "workouts"] {
       #expect(diary.run("help", group).exitCode == 0)

@@ -245,13 +245,16 @@ struct DiaryNewcomerTests: DiaryFolderSuite {
 
   @Test(
     "top-level errors end with the usage line like the others",
-    arguments: [["--frob"], ["-v"], ["frob"], [], ["--data-dir"], ["help", "frob"], ["--json"]])
+    arguments: [
+      ["--frob"], ["-v"], ["frob"], ["--data-dir", "/tmp"], ["--data-dir"], ["help", "frob"],
+    ])
   func topLevelUsage(arguments: [String]) {
     let result = diary.run(arguments)
     #expect(result.exitCode == 64)
     #expect(
       result.errorOutput.hasSuffix(
-        "\nusage: diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]\n"
+        "\nusage: diary [--data-dir DIR] [--json] <settings|todos|workouts|sync|undo|redo|help> "
+          + "[<command>] [args]\n"
       ),
       "\(arguments): \(result.errorOutput)")
   }
@@ -264,8 +267,11 @@ struct DiaryNewcomerTests: DiaryFolderSuite {
         folder.file("b").path,
       ],
       exitCode: 64, message: "--data-dir is given twice")
-    expectFailure(
-      ["--json", "todos", "list", "--json"], exitCode: 64, message: "--json is given twice")
+    let twice = diary.run("--json", "todos", "list", "--json")
+    #expect(twice.exitCode == 64)
+    #expect(
+      twice.errorOutput.hasPrefix(
+        #"{"error": {"exitCode": 64, "message": "--json is given twice", "#))
   }
 
   @Test("settings list fits in 80 columns, or in the terminal's width")

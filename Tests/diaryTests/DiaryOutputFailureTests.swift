@@ -42,7 +42,10 @@ struct DiaryOutputFailureTests {
 
     let json = diary.run(["todos", "done", "2", "--json"], standardOutput: full)
     #expect(json.exitCode == 74)
-    #expect(json.errorOutput.hasPrefix("diary: error: marked 1 todo done, but could not print: "))
+    #expect(
+      json.errorOutput
+        == #"{"error": {"exitCode": 74, "message": "marked 1 todo done, but could not print: "#
+        + #"No space left on device", "saved": "marked 1 todo done", "usage": null}}"# + "\n")
     #expect(try TodosStore(contentsOf: folder.file("todos.json")).todos[1].isDone)
   }
 

@@ -51,7 +51,10 @@ struct FuzzTests {
       try require(!result.errorOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\0" })
       if result.exitCode != .success {
         try requireEqual(folder.snapshot(), before, "a failed command changed a file")
-        try require(result.errorOutput.hasPrefix("diary: error: "))
+        try require(
+          result.errorOutput.hasPrefix(
+            Parser.asksForJSON(arguments) ? #"{"error": {"exitCode": "# : "diary: error: "),
+          result.errorOutput)
       }
       try require(
         !FileManager.default.fileExists(atPath: folder.file("home").path),

@@ -174,7 +174,7 @@ struct ParserTests {
         "todos add -x",
         "unknown option '-x' (to give it as a value, put it after '--': diary todos add -- -x)"
       ),
-      ("", "missing command: say what to work on, 'settings', 'todos', 'workouts' or 'sync'"),
+      ("--json", "missing command: say what to work on, 'settings', 'todos', 'workouts' or 'sync'"),
       (
         "todos",
         "missing command for 'todos': 'list', 'add', 'edit', 'done', 'undone', 'remove', 'move', 'order' or 'remove-completed'"

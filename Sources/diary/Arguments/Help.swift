@@ -2,15 +2,36 @@ import Stores
 
 /// The help texts and usage lines, made from the declarations of the commands and options.
 enum Help {
-  static let version = StoresVersion.current
+  /// `diary 0.3.0-dev (unreleased; writes file format 2)`: the version of the package it was
+  /// built from, whether that code is unreleased, and the format of the data files it writes —
+  /// what `diary --version` prints, the only place it is made.
+  static var versionLine: String {
+    "diary \(StoresVersion.current) ("
+      + (StoresVersion.isRelease ? "" : "unreleased; ")
+      + "writes file format \(StoresVersion.fileFormat))"
+  }
+
+  /// What `diary --version --json` prints: `{"fileFormat": 2, "isRelease": false, "version":
+  /// "0.3.0-dev"}`.
+  static var versionJSON: JSONValue {
+    .object([
+      "version": .string(StoresVersion.current), "isRelease": .bool(StoresVersion.isRelease),
+      "fileFormat": .number(JSONNumber(StoresVersion.fileFormat)),
+    ])
+  }
+
   /// The width the help is wrapped to where nothing says how wide the terminal is.
   static let defaultWidth = 80
 
-  /// `diary [--data-dir DIR] [--json] <settings|todos|workouts|sync> <command> [args]`.
+  /// The name of the command that shows help: `diary help`.
+  static let helpCommand = "help"
+
+  /// `diary [--data-dir DIR] [--json] <settings|todos|workouts|sync|undo|redo|help> [<command>]
+  /// [args]`: every group and command `diary` takes, then help.
   static func usage(_ groups: [CommandGroup]) -> String {
     (["diary"] + GlobalOptions.options.map(\.spec.usage)
       + [
-        "<\(groups.filter { !$0.isCommand }.map(\.name).joined(separator: "|"))>", "<command>",
+        "<\((groups.map(\.name) + [helpCommand]).joined(separator: "|"))>", "[<command>]",
         "[args]",
       ])
       .joined(separator: " ")
@@ -21,7 +42,7 @@ enum Help {
     "diary \(group.name) <command> [args]"
   }
 
-  static let helpUsage = "diary help [<group> [<command>]]"
+  static let helpUsage = "diary \(helpCommand) [<group> [<command>]]"
 
   /// Every command's usage line, then help's and the version's: the synopsis of `diary
   /// --help`, which the README shows.
@@ -43,6 +64,8 @@ enum Help {
     \(table(GlobalOptions.all.map(\.spec).map(optionRow), width: width))
 
     \(wrap(width: width, "Run 'diary help <group>' or 'diary <group> <command> --help' for more. Data lives in --data-dir, else $DIARY_HOME, else $XDG_CONFIG_HOME/diary (settings) and $XDG_DATA_HOME/diary (todos, workouts); 'diary settings path' shows where."))
+
+    \(wrap(width: width, "With --json, an error is one line of JSON on standard error, with the same exit code: {\"error\": {\"exitCode\": 65, \"message\": …, \"saved\": …, \"usage\": …}} (saved: what was changed before the failure; usage: for a mistake in the command line; else null)."))
 
     EXIT CODES:
     \(table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) }, width: width))
@@ -97,7 +120,8 @@ enum Help {
 
   /// `prefix` and `usage`, broken where wider than `width` between its words — never inside
   /// a bracketed option such as `[--date DATE]` — the lines after the first indented two
-  /// columns past `prefix`.
+  /// columns past `prefix`. A list of choices wider than a line (`<settings|todos|…>` in 40
+  /// columns) is broken after a `|`.
   static func usageLine(_ usage: String, prefix: String = "USAGE: ", width: Int) -> String {
     var tokens: [String] = []
     var depth = 0
@@ -110,14 +134,28 @@ enum Help {
       depth += word.count(where: { "[<(".contains($0) }) - word.count(where: { "]>)".contains($0) })
     }
     let indent = String(repeating: " ", count: prefix.count + 2)
+    // The pieces a line can end after; a piece glued to the one before follows it without a
+    // space.
+    var pieces: [(text: String, isGlued: Bool)] = []
+    for token in tokens {
+      guard token.count > width - indent.count, token.contains("|") else {
+        pieces.append((token, false))
+        continue
+      }
+      let choices = token.split(separator: "|", omittingEmptySubsequences: false)
+      for (index, choice) in choices.enumerated() {
+        pieces.append((choice + (index < choices.count - 1 ? "|" : ""), index > 0))
+      }
+    }
     var lines: [String] = []
     var line = prefix
-    for token in tokens {
-      if line.count > prefix.count, line.count + 1 + token.count > width {
+    for (text, isGlued) in pieces {
+      let space = isGlued || line.count == prefix.count ? "" : " "
+      if line.count > prefix.count, line.count + space.count + text.count > width {
         lines.append(line)
-        line = indent + token
+        line = indent + text
       } else {
-        line += (line.count > prefix.count ? " " : "") + token
+        line += space + text
       }
     }
     return (lines + [line]).joined(separator: "\n")

@@ -17,7 +17,9 @@ struct GlobalOptions: Parsable, Equatable {
   /// The options that stand for a command: help and the version.
   static let actions: [Option<GlobalOptions>] = [
     .flag(\.help, "help", shortName: "h", summary: "Show help for diary, a group or a command"),
-    .flag(\.version, "version", summary: "Show the version", typedByMistake: ["-v", "-V"]),
+    .flag(
+      \.version, "version", summary: "Show the version and the file format it writes",
+      typedByMistake: ["-v", "-V"]),
   ]
 
   static var all: [Option<GlobalOptions>] { options + actions }
@@ -49,12 +51,14 @@ struct Parser {
   var helpWidth = Help.defaultWidth
 
   func parse(_ arguments: [String]) throws(DiaryError) -> Invocation {
+    // `diary` alone asks what it can do.
+    if arguments.isEmpty { return .help(Help.overview(groups, width: helpWidth)) }
     var scan = Scan(groups: groups)
     try scan.read(arguments)
     var globals = GlobalOptions()
     try globals.fill(GlobalOptions.all, given: scan.globals, time: time)
     if globals.version { return .version(json: globals.json) }
-    if scan.positionals.first == "help" {
+    if scan.positionals.first == Help.helpCommand {
       return .help(try helpText(for: Array(scan.positionals.dropFirst())))
     }
     if globals.help { return .help(try helpText(for: Array(scan.positionals.prefix(2)))) }
@@ -77,10 +81,24 @@ struct Parser {
       try command.parsed(arguments: values, options: scan.options, time: time), globals)
   }
 
+  /// Whether `arguments` ask for JSON: `--json` (or `--json=…`) anywhere before `--` that is
+  /// not the value of a global option (`--data-dir --json`). Known before the line is parsed,
+  /// so that a mistake anywhere in the line is reported as JSON too.
+  static func asksForJSON(_ arguments: [String]) -> Bool {
+    let takingValues = Set(
+      GlobalOptions.all.map(\.spec).filter { $0.placeholder != nil }.map { "--\($0.name)" })
+    var tokens = arguments[...]
+    while let token = tokens.popFirst(), token != "--" {
+      if token == "--json" || token.hasPrefix("--json=") { return true }
+      if takingValues.contains(token) { tokens = tokens.dropFirst() }
+    }
+    return false
+  }
+
   /// Help for `diary`, a group or a command, or for help itself.
   func helpText(for path: [String]) throws(DiaryError) -> String {
     guard let name = path.first else { return Help.overview(groups, width: helpWidth) }
-    if name == "help", path.count == 1 { return Help.help(width: helpWidth) }
+    if name == Help.helpCommand, path.count == 1 { return Help.help(width: helpWidth) }
     let group = try Scan(groups: groups).group(named: name)
     if group.isCommand, path.count == 1 {
       return Help.command(group.commands[0], in: group, width: helpWidth)
@@ -165,7 +183,7 @@ private struct Scan {
 
   /// Looks up the group and the command once their names have been read.
   private mutating func resolve() throws(DiaryError) {
-    if group == nil, let name = positionals.first, name != "help" {
+    if group == nil, let name = positionals.first, name != Help.helpCommand {
       group = try self.group(named: name)
     }
     if command == nil, let group, group.isCommand {
@@ -179,7 +197,7 @@ private struct Scan {
     if let group = groups.first(where: { $0.name == name }) { return group }
     throw .usage(
       "unknown command '\(Terminal.escaped(name))'"
-        + Suggestion.phrase(for: name, among: groups.map(\.name) + ["help"]),
+        + Suggestion.phrase(for: name, among: groups.map(\.name) + [Help.helpCommand]),
       Help.usage(groups))
   }
 

@@ -33,6 +33,15 @@ enum JSONOutput {
     try output.write("\n")
   }
 
+  /// `value` as ``write(_:to:)`` prints it, without the line break.
+  ///
+  /// - Throws: ``JSONCodingError`` for a value JSON cannot hold.
+  static func text(_ value: some JSONPrintable) throws(JSONCodingError) -> String {
+    var writer = JSONWriter()
+    try value.write(to: &writer)
+    return String(decoding: writer.finish(), as: UTF8.self)
+  }
+
   /// Writes `elements` as a JSON array, a block of them at a time, so that a list of any
   /// length is never one string; the text is the same as that of the whole array at once.
   ///
