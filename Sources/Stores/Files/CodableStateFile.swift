@@ -162,12 +162,6 @@ package struct CodableStateFile<Value: CodableState>: PersistentState, CodableEn
   private static func versionPlace(
     in text: UnsafeBufferPointer<UInt8>, version: Int
   ) throws(JSONCodingError) -> (start: Int, member: [UInt8], end: Int) {
-    let keys: [KeyRecord]
-    do throws(JSONSyntaxError) {
-      keys = try JSONSyntax.validate(text)
-    } catch {
-      throw JSONCodingError("JSONEncoder wrote text that is not valid JSON: \(error.message)")
-    }
     guard let open = text.firstIndex(where: { !isWhitespace($0) }), text[open] == Byte.openBrace
     else {
       throw JSONCodingError(
@@ -175,6 +169,10 @@ package struct CodableStateFile<Value: CodableState>: PersistentState, CodableEn
           + "a store file holds an object of keys beside \"version\" — keep the value in a "
           + "property of a struct")
     }
+    // `JSONEncoder`'s text is valid JSON: its top-level members are found by skipping their
+    // values, without validating it again.
+    let members = JSONReader(bytes: text, topLevelKeys: []).members(ofObjectAt: open).members
+    let keys = members.map(\.key)
     let name = Array("version".utf8)
     func key(_ record: KeyRecord) -> UnsafeBufferPointer<UInt8> {
       UnsafeBufferPointer(rebasing: text[record.start + 1..<record.end])
