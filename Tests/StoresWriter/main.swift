@@ -4,10 +4,11 @@ import Stores
 // A small writer on the library, for the crash and concurrency tests: makes COUNT changes to
 // the file, one action each, and prints `ack N` once the Nth is on disk.
 //
-//   stores-writer todos|workouts|keyvalue|settings FILE COUNT TAG
+//   stores-writer todos|workouts|keyvalue|settings|codable FILE COUNT TAG
 //
 // todos and workouts add "TAG N"; keyvalue sets the key "TAG-N" to N; settings sets
-// sleepGoal to N % 25.
+// sleepGoal to N % 25; codable adds the note "TAG N" to a store on a `CodableState`
+// (CodableNotes.swift).
 //
 //   stores-writer hold FILE SECONDS TAG
 //
@@ -48,6 +49,13 @@ MainActor.assumeIsolated {
       for index in 0..<count {
         try store.trySend(
           .addWorkout(try Workout(name: "\(tag) \(index)", distance: Double(index))))
+        print("ack \(index)")
+        fflush(nil)
+      }
+    case "codable":
+      let store = try CodableNotesStore(contentsOf: url)
+      for index in 0..<count {
+        try store.trySend(.add(.init(text: "\(tag) \(index)", date: Date())))
         print("ack \(index)")
         fflush(nil)
       }

@@ -203,7 +203,7 @@ package enum StateFileCoding {
       if version == written || version == State.fileVersion {
         return try content { () throws(JSONCodingError) in
           let stamps = version == written ? try object.value(forKey: "sync", as: Sync.self) : nil
-          let state = try State.jsonFields(&object)
+          let state = try readState(from: &object)
           guard version == written else { return (state, Sync(unstamped: state)) }
           // A file of this version without its "sync" member lost it to a hand edit: nothing
           // in it is stamped.
@@ -222,6 +222,20 @@ package enum StateFileCoding {
       }
       return (state, Sync(unstamped: state))
     }
+  }
+
+  /// The state's own members of the envelope `object` reads: its fields — or, for a
+  /// ``CodableState``'s envelope, the whole object through `JSONDecoder` (see
+  /// ``CodableEnvelope``).
+  private static func readState<State: PersistentState>(
+    from object: inout JSONObjectReader<State>
+  ) throws(JSONCodingError) -> State {
+    if let envelope = State.self as? any CodableEnvelope.Type,
+      let state = try envelope.decodeEnvelope(object.reader.pointee) as? State
+    {
+      return state
+    }
+    return try State.jsonFields(&object)
   }
 
   /// Migrates the top-level object at `start` from `version`; when the state's migration
@@ -292,6 +306,17 @@ package enum StateFileCoding {
     cache: Sync.WriteCache?
   ) throws(StoreFileError) {
     let version = fileVersion(State.self, Sync.self)
+    if State.self is any CodableEnvelope.Type, let codable = state as? any CodableEnvelope {
+      // A `CodableState`'s envelope, written whole by `JSONEncoder` (it has no stamps).
+      do {
+        try codable.writeEnvelope(version: version, to: &writer)
+      } catch {
+        throw StoreFileError(
+          path: path, problem: .cannotEncode(keyPath: error.keyPath, detail: error.detail))
+      }
+      writer.writeLineBreak()
+      return
+    }
     var envelope = sync.envelope(writing: state, cache: cache)
     envelope.append(EnvelopeMember(key: "version") { writer in writer.writeInt(version) })
     envelope.sort { $0.key.precedesByUTF8($1.key) }
