@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// A store on any `CodableState`, whose one action replaces the state.
