@@ -193,7 +193,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           var stored = try catchUp(with: file, in: folder, at: target, from: current)
           let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
           let applied = try apply(
-            update, to: stored, early: early, leftovers: leftovers, current: current)
+            update, to: &stored, early: early, leftovers: leftovers, current: current)
           if applied.mustWrite {
             do {
               stored.version = try commit(
@@ -232,9 +232,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   /// Step 3: `update` run on `stored` — or `early`, its result on the state in memory, when
   /// the file still held that and nothing was merged — and what it changed stamped by this
-  /// device's clock, this device noted as the file's writer.
+  /// device's clock, this device noted as the file's writer. A state read from the file first
+  /// takes what `current`, the state in memory, keeps only in memory.
   private func apply(
-    _ update: (inout State) throws -> Bool, to stored: Stored, early: State?,
+    _ update: (inout State) throws -> Bool, to stored: inout Stored, early: State?,
     leftovers: Leftovers, current: State
   ) throws -> Applied {
     var state: State
@@ -242,8 +243,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     if let early, !stored.isReloaded, leftovers.isEmpty {
       (state, changed) = (early, true)
     } else {
+      stored.state.keepMemoryOnlyState(from: current)
       state = stored.state
-      state.keepMemoryOnlyState(from: current)
       changed = try update(&state)
     }
     var stamps = stored.stamps
