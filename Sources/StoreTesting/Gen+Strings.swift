@@ -159,16 +159,17 @@ extension Gen where Value == Character {
 }
 
 extension Gen where Value == String {
-  /// A generator of strings of characters from `alphabet`, with a character count in `length`.
+  /// A generator of strings of characters from `alphabet`, with a character count in `count`
+  /// (as ``array(count:)`` bounds an array: every collection's bound is a count).
   ///
   /// Lengths grow with the case size; about 1 in 10 strings has the minimum length (the empty
-  /// string when `length` starts at 0). Shrinks toward shorter strings, then toward simpler
+  /// string when `count` starts at 0). Shrinks toward shorter strings, then toward simpler
   /// characters: the minimal string of length n is n times the alphabet's first character
   /// (`"aaa"` for n = 3 with the built-in alphabets). O(length) per value.
-  public static func string(from alphabet: Alphabet = .unicode, length: ClosedRange<Int>)
+  public static func string(from alphabet: Alphabet = .unicode, count length: ClosedRange<Int>)
     -> Gen<String>
   {
-    precondition(length.lowerBound >= 0, "Gen.string needs a non-negative length")
+    precondition(length.lowerBound >= 0, "Gen.string needs a non-negative count")
     return Gen { source in
       String(
         try drawElements(count: length, from: &source) { source in
@@ -177,16 +178,33 @@ extension Gen where Value == String {
     }
   }
 
-  /// A generator of strings of at most `maxLength` characters from `alphabet` (by default a
+  /// A generator of strings of at most `maxCount` characters from `alphabet` (by default a
   /// Unicode mix with combining marks, emoji, CJK and right-to-left text), sometimes empty.
-  public static func string(from alphabet: Alphabet = .unicode, maxLength: Int = 16)
+  public static func string(from alphabet: Alphabet = .unicode, maxCount: Int = 16)
     -> Gen<String>
   {
-    string(from: alphabet, length: 0...maxLength)
+    string(from: alphabet, count: 0...maxCount)
   }
 
-  /// A generator of printable-ASCII strings of at most `maxLength` characters, sometimes empty.
-  public static func asciiString(maxLength: Int = 16) -> Gen<String> {
-    string(from: .asciiPrintable, length: 0...maxLength)
+  /// A generator of printable-ASCII strings of at most `maxCount` characters, sometimes empty.
+  public static func asciiString(maxCount: Int = 16) -> Gen<String> {
+    string(from: .asciiPrintable, count: 0...maxCount)
+  }
+
+  @available(*, deprecated, renamed: "string(from:count:)")
+  public static func string(from alphabet: Alphabet = .unicode, length: ClosedRange<Int>)
+    -> Gen<String>
+  {
+    string(from: alphabet, count: length)
+  }
+
+  @available(*, deprecated, renamed: "string(from:maxCount:)")
+  public static func string(from alphabet: Alphabet = .unicode, maxLength: Int) -> Gen<String> {
+    string(from: alphabet, maxCount: maxLength)
+  }
+
+  @available(*, deprecated, renamed: "asciiString(maxCount:)")
+  public static func asciiString(maxLength: Int) -> Gen<String> {
+    asciiString(maxCount: maxLength)
   }
 }

@@ -7,7 +7,7 @@ import Testing
   /// A composite generator touching most primitives, rendered to a comparable string.
   static let composite = Gen<(Int, String, [Double], (Date, Bool?))>.zip(
     Gen<Int>.integer(in: -1_000...1_000),
-    Gen<String>.string(maxLength: 8),
+    Gen<String>.string(maxCount: 8),
     Gen<Double>.double(in: -1...1).array(maxCount: 4),
     Gen<(Date, Bool?)>.zip(Gen<Date>.date(), Gen<Bool>.bool.optional)
   ).map { String(reflecting: $0) }
@@ -162,7 +162,7 @@ import Testing
   }
 
   @Test func unicodeStringsCoverTheInterestingCases() throws {
-    let strings = try Gen<String>.string(maxLength: 12).sample(count: 1_000, seed: 1)
+    let strings = try Gen<String>.string(maxCount: 12).sample(count: 1_000, seed: 1)
     #expect(strings.allSatisfy { $0.count <= 12 })
     #expect(strings.contains(""))
     let scalars = strings.flatMap(\.unicodeScalars).map(\.value)
@@ -175,12 +175,12 @@ import Testing
     #expect(scalars.contains { (0x621...0x64A).contains($0) }, "Arabic")
     #expect(scalars.contains { $0 < 0x80 }, "ASCII")
 
-    let ascii = try Gen<String>.asciiString(maxLength: 5).sample(count: 500, seed: 2)
+    let ascii = try Gen<String>.asciiString(maxCount: 5).sample(count: 500, seed: 2)
     #expect(ascii.allSatisfy { $0.count <= 5 })
     #expect(ascii.flatMap(\.unicodeScalars).allSatisfy { (0x20...0x7E).contains($0.value) })
     #expect(ascii.contains(""))
 
-    let custom = try Gen<String>.string(from: Alphabet("xy"), length: 2...2)
+    let custom = try Gen<String>.string(from: Alphabet("xy"), count: 2...2)
       .sample(count: 100, seed: 3)
     #expect(Set(custom) == ["xx", "xy", "yx", "yy"])
   }

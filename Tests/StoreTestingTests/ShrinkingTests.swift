@@ -25,9 +25,9 @@ private func shrunk<Value>(
 
   @Test(arguments: 1...20 as ClosedRange<UInt64>)
   func stringShrinksToThreeSimplestCharacters(seed: UInt64) throws {
-    #expect(try shrunk(Gen<String>.string(maxLength: 20), seed: seed) { $0.count < 3 } == "aaa")
+    #expect(try shrunk(Gen<String>.string(maxCount: 20), seed: seed) { $0.count < 3 } == "aaa")
     #expect(
-      try shrunk(Gen<String>.asciiString(maxLength: 20), seed: seed) { $0.count < 3 } == "aaa")
+      try shrunk(Gen<String>.asciiString(maxCount: 20), seed: seed) { $0.count < 3 } == "aaa")
   }
 
   @Test(arguments: 1...10 as ClosedRange<UInt64>)
@@ -115,14 +115,14 @@ private func shrunk<Value>(
     }
     #expect(outside == IndexSet(integer: 10))
 
-    let unicode = try shrunk(Gen<String>.string(maxLength: 20), seed: seed) {
+    let unicode = try shrunk(Gen<String>.string(maxCount: 20), seed: seed) {
       $0.unicodeScalars.allSatisfy(\.isASCII)
     }
     #expect(unicode == "\u{C0}")
   }
 
   @Test func shrinkingIsBoundedAndCanBeDisabled() throws {
-    let gen = Gen<String>.string(maxLength: 30).array(maxCount: 50)
+    let gen = Gen<String>.string(maxCount: 30).array(maxCount: 50)
     let result = Property.run(gen, iterations: 100, seed: 3, environment: [:]) { _ in false }
     let counterexample = try #require(result.counterexample)
     #expect(counterexample.shrunk == [])

@@ -110,7 +110,7 @@ private final class NotedFailures: @unchecked Sendable {
     let shrunk = try #require(result.counterexample).shrunk
     #expect(shrunk == (0, 0, 0, 0, 1, 9))
 
-    let inferred = Gen.zip(digit, Gen<Bool>.bool, Gen<String>.asciiString(maxLength: 3))
+    let inferred = Gen.zip(digit, Gen<Bool>.bool, Gen<String>.asciiString(maxCount: 3))
     #expect(try inferred.sample(count: 50, seed: 2).allSatisfy { $0.0 < 10 && $0.2.count <= 3 })
     #expect(try Gen<Int>.zip(digit).sample(count: 5, seed: 3).allSatisfy { $0 < 10 })
   }

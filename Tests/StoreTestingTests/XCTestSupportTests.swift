@@ -15,7 +15,7 @@ final class XCTestSupportTests: XCTestCase {
   }
 
   func testThrowingPropertyThroughXCTest() {
-    let result = check(Gen<String>.string(maxLength: 8)) { text in
+    let result = check(Gen<String>.string(maxCount: 8)) { text in
       try require(text.count <= 8, "too long: \(text)")
     }
     XCTAssertTrue(result.passed)

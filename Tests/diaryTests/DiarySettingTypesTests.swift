@@ -71,7 +71,7 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
   @Test("each type round-trips through diary settings set and get (property)")
   @MainActor
   func eachType() {
-    let text = Gen<String>.string(from: .asciiPrintable, length: 1...10)
+    let text = Gen<String>.string(from: .asciiPrintable, count: 1...10)
     roundTrip(\.visited, .array(of: text, maxCount: 4), type: "json") {
       JSONValue.array($0.map(JSONValue.string)).description
     }

@@ -28,7 +28,7 @@ struct FuzzTests {
         "2026-11-29T07:30", "1000-01-01", "--data-dir=", "-v", "-j", "--done",
       ])
     ),
-    (1, .string(maxLength: 12)),
+    (1, .string(maxCount: 12)),
     (1, .element(of: ["\u{1B}[31m", "\0", "\u{202E}", "é\u{301}", "🏃🏽‍♀️", "\n"])),
   ])
 

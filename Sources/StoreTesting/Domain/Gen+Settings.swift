@@ -8,7 +8,7 @@ extension Gen where Value == JSONValue {
       .constant(.null),
       Gen<Bool>.bool.map { .bool($0) },
       Gen<Double>.double(in: -1e6...1e6).map { .number(JSONNumber($0)) },
-      Gen<String>.string(maxLength: 8).map { .string($0) }
+      Gen<String>.string(maxCount: 8).map { .string($0) }
     )
     guard depth > 0 else { return scalar }
     let nested = Gen<JSONValue>.json(depth: depth - 1)
@@ -18,7 +18,7 @@ extension Gen where Value == JSONValue {
       (
         1,
         Gen<[String: JSONValue]>.dictionary(
-          keys: .string(maxLength: 4), values: nested, maxCount: 3
+          keys: .string(maxCount: 4), values: nested, maxCount: 3
         )
         .map { .object($0) }
       ),
@@ -37,7 +37,7 @@ extension Gen where Value == String {
         "Kilometers", "km", "furlongs",
       ]),
       Gen<Double>.double(in: -50...50).map { String($0) },
-      Gen<String>.string(maxLength: 6)
+      Gen<String>.string(maxCount: 6)
     )
   }
 }

@@ -6,7 +6,7 @@ extension Gen where Value == Todo {
   /// not, a priority in -2...5 (so that many are equal). Its id comes from `id`.
   public static func todo(id: Gen<UUID> = .id()) -> Gen<Todo> {
     Gen<((UUID, String), Date, Bool, Int)>.zip(
-      Gen<(UUID, String)>.zip(id, .string(maxLength: 12)),
+      Gen<(UUID, String)>.zip(id, .string(maxCount: 12)),
       .sometimesEqualDate, .bool, .integer(in: -2...5)
     ).map { identity, date, isDone, priority in
       let todo = Todo(

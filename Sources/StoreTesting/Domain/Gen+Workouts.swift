@@ -11,7 +11,7 @@ extension Gen where Value == Workout {
       (2, .double(in: 0...100)),
     ])
     return Gen<((UUID, String), Double, Date, Workout.Complexity)>.zip(
-      Gen<(UUID, String)>.zip(id, .string(maxLength: 12)), distance, .sometimesEqualDate,
+      Gen<(UUID, String)>.zip(id, .string(maxCount: 12)), distance, .sometimesEqualDate,
       .element(of: Workout.Complexity.allCases)
     ).map { identity, distance, date, complexity in
       let name =

@@ -54,7 +54,7 @@ struct CollectionPropertyTests {
 
   @Test("indexed() on Unicode strings gives each character at its index")
   func indexedStrings() {
-    check(Gen<String>.string(maxLength: 30)) { string in
+    check(Gen<String>.string(maxCount: 30)) { string in
       string.indexed().allSatisfy { string[$0.index] == $0.element }
         && string.indexed().map(\.element) == Array(string)
         && string.indexed().count == string.count

@@ -13,9 +13,9 @@ struct ValidationTests {
 
   /// Strings with line breaks and white space around them now and then.
   static let texts = Gen<String>.oneOf(
-    .string(maxLength: 8),
+    .string(maxCount: 8),
     Gen<(String, String, String)>.zip(
-      .element(of: ["", " ", "\n", "\t", "\r\n", "\u{2028}", " \n "]), .string(maxLength: 6),
+      .element(of: ["", " ", "\n", "\t", "\r\n", "\u{2028}", " \n "]), .string(maxCount: 6),
       .element(of: ["", " ", "\n", "\u{85}", "\t "])
     ).map { $0 + $1 + $2 })
 

@@ -107,7 +107,7 @@ struct SettingValueTypesTests {
   @Test("each type round-trips exactly through the file (property)")
   func roundTrips() throws {
     let url = folder.file("settings.json")
-    let text = Gen<String>.string(maxLength: 12)
+    let text = Gen<String>.string(maxCount: 12)
     check(Gen<[String]>.array(of: text, maxCount: 6)) { try roundTrip(\.favourites, $0, url: url) }
     check(Gen<Set<String>>.set(of: text, maxCount: 6)) { try roundTrip(\.tags, $0, url: url) }
     check(

@@ -130,7 +130,7 @@ struct SettingsCatalogTests {
 
   /// A random description, valid for its kind.
   static let descriptionGen: Gen<SettingsKeyDescription> = {
-    let text = Gen<String>.string(from: .unicode, length: 1...12)
+    let text = Gen<String>.string(from: .unicode, count: 1...12)
     let values: [SettingKind: Gen<JSONValue>] = [
       .string: text.map(JSONValue.string),
       .number: Gen<Double>.double(in: -1e6...1e6).map { .number(JSONNumber($0)) },
