@@ -190,6 +190,42 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)``, for the next action of the
+  /// case `make` makes, whatever its payload — a case path, with no macro: `make` is the case
+  /// itself, `receive(case: SearchStore.Action.showResults)`, for any action enum.
+  ///
+  /// An action is of that case when `make`, given the action's own payload, makes the same
+  /// action.
+  public func receive<Payload>(
+    case make: @escaping (Payload) -> S.Action, timeout: Duration? = nil,
+    _ update: ((inout S.State) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      "an action of the case given", where: { Self.matches($0, case: make) },
+      timeout: timeout, update,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Whether `action` is of the case `make` makes: `make`, given the action's own payload,
+  /// makes the same action.
+  package static func matches<Action: Equatable, Payload>(
+    _ action: Action, case make: (Payload) -> Action
+  ) -> Bool {
+    payload(of: action, as: Payload.self).map(make) == action
+  }
+
+  /// The payload of `action`, if it is a `Payload`: the associated value of its case, or its
+  /// associated values as a tuple (a single labelled one unwrapped).
+  private static func payload<Action, Payload>(of action: Action, as: Payload.Type) -> Payload? {
+    guard let value = Mirror(reflecting: action).children.first?.value else { return nil }
+    if let payload = value as? Payload { return payload }
+    let inner = Mirror(reflecting: value).children
+    guard inner.count == 1 else { return nil }
+    return inner.first?.value as? Payload
+  }
+
   /// Ends the test: waits for running effects to end (failing at once when they all sleep on
   /// the test clock, else after `timeout`), then fails on actions received but not asserted
   /// and on effects still running. Non-exhaustive, it fails on neither.

@@ -284,6 +284,43 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
     #expect(failures.isEmpty, "\(failures)")
   }
 
+  @Test func receiveByCasePathNeedsNoPayload() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("a")) { $0.query = "a" }
+      await clock.advance(by: .milliseconds(300))
+      await tester.receive(case: LookupStore.Action.answer) { $0.answer = "test meaning of a" }
+      await tester.finish()
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
+  @Test func receiveByCasePathFailsOnAnotherCaseWithTheSamePayload() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("a")) { $0.query = "a" }
+      await clock.advance(by: .milliseconds(300))
+      // `.answer` and `.lookUp` both carry a String: only the case tells them apart.
+      await tester.receive(case: LookupStore.Action.lookUp, timeout: .milliseconds(100))
+      tester.exhaustivity = .off
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(failures.first?.message.contains("an action of the case given") == true, "\(failures)")
+  }
+
+  @Test func aCasePathMatchesLabelledAndSeveralPayloads() {
+    enum Action: Equatable {
+      case one(x: Int)
+      case two(a: Int, b: String)
+      case three(Int, String)
+    }
+    #expect(StoreTester<LookupStore>.matches(Action.one(x: 1), case: Action.one))
+    #expect(StoreTester<LookupStore>.matches(Action.two(a: 1, b: "b"), case: Action.two))
+    #expect(StoreTester<LookupStore>.matches(Action.three(1, "b"), case: Action.three))
+    #expect(!StoreTester<LookupStore>.matches(Action.three(1, "b"), case: Action.two))
+  }
+
   @Test func nonExhaustiveTestsAssertOnlyWhatTheyName() async {
     let failures = await recordedFailures {
       let tester = makeTester()

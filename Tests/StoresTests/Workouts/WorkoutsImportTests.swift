@@ -176,6 +176,18 @@ struct WorkoutsImportTests {
     await tester.finish()
   }
 
+  @Test("an import's end is received by its case alone (the TestingStores article's example)")
+  func importReceivedByCase() async throws {
+    let file = folder.file("runs.csv")
+    try Data("name,distance,date\nRun,5,2026-11-29\n".utf8).write(to: file)
+    let tester = StoreTester(WorkoutsStore(environment: .test()))
+    tester.exhaustivity = .off
+    await tester.send(.importWorkouts(from: file))
+    await tester.receive(case: WorkoutsStore.Action.finishImport)
+    #expect(tester.store.state.workouts.map(\.name) == ["Run"])
+    await tester.finish()
+  }
+
   /// The bytes read after `rows` rows of `text`: the header and those rows.
   func progressBytes(_ text: String, rows: Int) -> Int {
     text.split(separator: "\n", omittingEmptySubsequences: false).prefix(rows + 1)
