@@ -275,7 +275,8 @@ extension Store {
   /// Undoes `step`, a step kept outside the store's history — a history of the app's own, or
   /// of another process (`diary` keeps its commands' steps across its runs): sends its action
   /// as ``undo()`` sends the latest step's, skipping what someone else removed or changed
-  /// meanwhile, and records what reverses it as the step to redo.
+  /// meanwhile, and records what reverses it as the step to redo (on top of the steps to redo
+  /// the store holds; an attached `UndoManager` is not told).
   ///
   /// - Throws: The error of a change that cannot be saved (the file, the state and the
   ///   history then stay as they were).

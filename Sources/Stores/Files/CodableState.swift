@@ -45,6 +45,12 @@ import Foundation
 /// in ``JSONObjectCodable/jsonFields(_:)``: the same file, 4–7× faster to write and read for a
 /// model of your own (see the Performance article).
 ///
+/// **Keys it does not know.** A top-level key of the file that the state does not decode —
+/// added by hand, or by a newer build of the app that kept the same ``fileVersion`` — is read
+/// past, and gone from the file after the next action: the file holds what the state
+/// encodes. Raise ``fileVersion`` when a build adds keys that an older build must not drop
+/// (the older one then refuses the file rather than rewrite it).
+///
 /// **Devices.** A `CodableState` has no stamps, so the conflict copies a sync engine leaves
 /// beside its file (`…sync-conflict-….json`) are not merged, nor read: they stay where the
 /// engine put them, and the file holds the version the engine kept. Only the package's own

@@ -156,7 +156,11 @@ package struct CodableStateFile<Value: CodableState>: PersistentState, CodableEn
   ///
   /// Keys are compared by their bytes as written: `JSONEncoder` sorts by the bytes of the keys
   /// and escapes only `"`, `\` and control characters, each escape beginning with `\`, which
-  /// like them sorts before the letters of `version`, so the order is the same.
+  /// like them sorts before the letters of `version`, so the order is the same. (So does
+  /// Apple's `JSONEncoder`, written in Swift since macOS 14 and iOS 17, unless an app linked
+  /// against an older SDK runs it in its compatibility mode, which sorts as `NSString` does,
+  /// numbers and case aside: `"version"` may then stand elsewhere among the keys — the file
+  /// is as valid, and reads the same.)
   ///
   /// - Throws: When the text is not an object, or has a key `"version"` of its own.
   private static func versionPlace(

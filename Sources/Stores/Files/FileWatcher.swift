@@ -200,10 +200,4 @@ final class FileWatcher {
     poller?.cancel()
     poller = nil
   }
-
-  private func isLink(_ folder: String, _ name: String) -> Bool {
-    var info = stat()
-    return lstat((folder as NSString).appendingPathComponent(name), &info) == 0
-      && info.st_mode & S_IFMT == S_IFLNK
-  }
 }

@@ -14,6 +14,21 @@ import Testing
     #expect(problems(of: try Workout(name: "Run", distance: 5)) == [])
   }
 
+  /// `Todo` and `Workout` write their own `Codable` forms (undo's history in `diary` holds
+  /// them): the same keys as their tables and file coding.
+  @Test func theCodableFormsHoldEveryFieldOfTheTables() throws {
+    func keys<Item: ListItem & Encodable>(_ item: Item) throws -> [String] {
+      let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(item))
+      return ((object as? [String: Any]) ?? [:]).keys.sorted()
+    }
+    let todo = Todo(title: "Buy milk")
+    #expect(try keys(todo) == (Todo.fieldTable.fields.map(\.name) + ["id"]).sorted())
+    let workout = try Workout(name: "Run", distance: 5)
+    #expect(try keys(workout) == (Workout.fieldTable.fields.map(\.name) + ["id"]).sorted())
+    #expect(try JSONDecoder().decode(Todo.self, from: JSONEncoder().encode(todo)) == todo)
+    #expect(try JSONDecoder().decode(Workout.self, from: JSONEncoder().encode(workout)) == workout)
+  }
+
   /// What a field added to `Todo` and not to its table looks like: the check names it.
   @Test func aFieldMissingFromTheTableIsNamed() {
     let problems = problems(of: TaggedTodo(id: UUID(), title: "Buy milk", tags: ["home"]))
