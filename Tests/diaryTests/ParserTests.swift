@@ -126,6 +126,11 @@ struct ParserTests {
     arguments: [
       ("todo list", "unknown command 'todo' — did you mean 'todos'?"),
       ("todos lst", "unknown command 'lst' for 'todos' — did you mean 'list'?"),
+      ("workouts chart", "unknown command 'chart' for 'workouts' — did you mean 'stats'?"),
+      ("workouts Graph", "unknown command 'Graph' for 'workouts' — did you mean 'stats'?"),
+      ("todos delete 1", "unknown command 'delete' for 'todos' — did you mean 'remove'?"),
+      ("todos check 1", "unknown command 'check' for 'todos' — did you mean 'done'?"),
+      ("workouts ls", "unknown command 'ls' for 'workouts' — did you mean 'list'?"),
       ("todos add x --priorty 2", "unknown option '--priorty' — did you mean '--priority'?"),
       ("todos list --jsno", "unknown option '--jsno' — did you mean '--json'?"),
       ("workouts add Run --distnce 5", "unknown option '--distnce' — did you mean '--distance'?"),

@@ -32,6 +32,8 @@ protocol ParsableCommand: Parsable {
   static var options: [Option<Self>] { get }
   /// More paragraphs for the help: what the values mean, an example.
   static var discussion: String { get }
+  /// Names people type for this command (`chart` for `stats`), to suggest it when they do.
+  static var typedByMistake: [String] { get }
   /// Does the work, printing to ``Context/output``.
   @MainActor func run(_ context: Context) throws
 }
@@ -40,6 +42,7 @@ extension ParsableCommand {
   static var arguments: [Argument<Self>] { [] }
   static var options: [Option<Self>] { [] }
   static var discussion: String { "" }
+  static var typedByMistake: [String] { [] }
 }
 
 /// A group of commands: `settings`, `todos`, `workouts`.
@@ -50,6 +53,15 @@ struct CommandGroup: Sendable {
 
   func command(named name: String) -> (any ParsableCommand.Type)? {
     commands.first { $0.name == name }
+  }
+
+  /// The command people mean when they type `name`, a name it is often typed as (`chart` for
+  /// `stats`), or one close to its own.
+  func commandMeant(by name: String) -> (any ParsableCommand.Type)? {
+    if let meant = commands.first(where: { $0.typedByMistake.contains(name.lowercased()) }) {
+      return meant
+    }
+    return Suggestion.closest(to: name, among: commands.map { $0.name }).flatMap(command(named:))
   }
 
   /// Whether the group is one command of its name, with no command name after it: `diary

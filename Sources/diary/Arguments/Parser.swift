@@ -207,7 +207,7 @@ private struct Scan {
     if let command = group.command(named: name) { return command }
     throw .usage(
       "unknown command '\(Terminal.escaped(name))' for '\(group.name)'"
-        + Suggestion.phrase(for: name, among: group.commands.map { $0.name }),
+        + (group.commandMeant(by: name).map { " — did you mean '\($0.name)'?" } ?? ""),
       Help.usage(of: group))
   }
 

@@ -19,6 +19,7 @@ enum TodosCommands {
 
   struct List: ParsableCommand {
     static let name = "list"
+    static let typedByMistake = ["ls", "show"]
     static let summary = "List the todos, numbered"
     static let options: [Option<List>] = [
       .flag(\.active, "active", summary: "Only the todos not done"),
@@ -161,6 +162,7 @@ enum TodosCommands {
 
   struct Done: ParsableCommand {
     static let name = "done"
+    static let typedByMistake = ["check", "complete", "finish", "tick"]
     static let summary = "Mark todos done"
     static let arguments: [Argument<Done>] = [TodosCommands.numbers(\.numbers)]
     var numbers: [Int] = []
@@ -208,6 +210,7 @@ enum TodosCommands {
 
   struct Remove: ParsableCommand {
     static let name = "remove"
+    static let typedByMistake = ["delete", "rm", "del"]
     static let summary = "Remove todos"
     static let arguments: [Argument<Remove>] = [TodosCommands.numbers(\.numbers)]
     var numbers: [Int] = []

@@ -11,6 +11,7 @@ enum WorkoutsCommands {
 
   struct List: ParsableCommand {
     static let name = "list"
+    static let typedByMistake = ["ls", "show"]
     static let summary = "List the workouts, numbered, distances in your distance unit"
 
     func run(_ context: Context) throws {
@@ -146,6 +147,7 @@ enum WorkoutsCommands {
 
   struct Remove: ParsableCommand {
     static let name = "remove"
+    static let typedByMistake = ["delete", "rm", "del"]
     static let summary = "Remove workouts"
     static let arguments: [Argument<Remove>] = [
       .list(
@@ -255,6 +257,7 @@ enum WorkoutsCommands {
 
   struct Stats: ParsableCommand {
     static let name = "stats"
+    static let typedByMistake = ["chart", "graph", "summary", "totals", "statistics"]
     static let summary = "Show totals, and a chart of the distance of each recent week"
     static let options: [Option<Stats>] = [
       .option(
