@@ -160,7 +160,7 @@ public final class TestClock: EffectContextProviding {
 extension StoreEnvironment {
   /// An environment for tests: `sleep` on `clock`, `now` fixed at `now` plus the clock's
   /// time, `uuid` giving `Gen.testID(0)`, `(1)`, … in order, and the test value of every
-  /// dependency the app added (``StoreDependencyKey``), unless the test sets another.
+  /// dependency the app added (`StoreDependencyKey`), unless the test sets another.
   public static func test(
     clock: TestClock = TestClock(),
     now: Date = Date(timeIntervalSinceReferenceDate: 817_600_000)

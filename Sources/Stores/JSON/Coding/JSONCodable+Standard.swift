@@ -144,7 +144,7 @@ extension Date: JSONCodable {
     }
   }
 
-  /// Writes the exact UTC timestamp (see ``ISO8601Timestamp/string(from:)``).
+  /// Writes the exact UTC timestamp (see `ISO8601Timestamp.string(from:)`).
   ///
   /// - Throws: When the date falls outside the years 1…9999.
   public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
