@@ -112,7 +112,7 @@ package struct DeviceID: Hashable, Sendable, CustomStringConvertible {
     self.text = text
   }
 
-  /// A new random identity of 13 characters (64 bits).
+  /// A new random identity: a random 64-bit number in base 36, at most 13 characters.
   package static func random() -> DeviceID {
     DeviceID(unchecked: String(UInt64.random(in: .min ... .max), radix: 36))
   }

@@ -12,8 +12,9 @@ enum SyncCommands {
     static let summary = "Show the data files, this device's id and the copies not merged"
     static let discussion = """
       Every command merges the conflict copies a sync engine (Syncthing, Dropbox, Nextcloud) \
-      leaves beside the data files, and removes them. A copy that is not a valid file of its \
-      store is left where it is: this lists each, and why.
+      leaves beside the data files, and removes them — and, on Apple platforms, the conflicting \
+      versions iCloud Drive keeps of them. A copy that is not a valid file of its store is \
+      left where it is: this lists each, and why.
       """
 
     /// What the command found of one data file.
