@@ -10,6 +10,19 @@ struct LinkTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
+  @Test("a symbolic link to a data file is followed: the target changes, the link stays")
+  func symbolicLink() throws {
+    let target = folder.copy(
+      fixturesFolder.appendingPathComponent("todos/sample.json"), as: "real/todos.json")
+    try FileManager.default.createSymbolicLink(
+      at: folder.file("todos.json"), withDestinationURL: target)
+    #expect(diary.run("todos", "add", "via the link").exitCode == 0)
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("todos.json").path)
+        == target.path)
+    #expect(try String(contentsOf: target, encoding: .utf8).contains("via the link"))
+  }
+
   @Test("a lock file hard-linked to someone's file is refused; that file is not written")
   func lockFileLinkedToAnotherFile() throws {
     let outside = TemporaryFolder()
