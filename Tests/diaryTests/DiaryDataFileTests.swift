@@ -174,6 +174,27 @@ struct DiaryDataFolderTests: DiaryFolderSuite {
     expectFailure(write, exitCode: 66, message: file.path)
   }
 
+  @Test(
+    "a FIFO as a data file is refused at once (66), reading or writing",
+    arguments: [
+      ["todos", "list"], ["todos", "add", "x"], ["settings", "list"],
+      ["workouts", "add", "Run", "--distance", "5"],
+    ])
+  @MainActor
+  func fifo(arguments: [String]) throws {
+    let name = arguments[0] == "settings" ? "settings.json" : "\(arguments[0]).json"
+    #expect(mkfifo(folder.file(name).path, 0o600) == 0)
+    let result = try runWithin(seconds: 10, arguments)
+    #expect(result.exitCode == 66, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("is not a regular file"))
+    #expect(folder.names == [name], "nothing else was created")
+    #expect(throws: StoreFileError(path: folder.file(name).path, problem: .notARegularFile)) {
+      if name == "todos.json" { _ = try TodosStore(contentsOf: folder.file(name)) }
+      if name == "settings.json" { _ = try SettingsStore(contentsOf: folder.file(name)) }
+      if name == "workouts.json" { _ = try WorkoutsStore(contentsOf: folder.file(name)) }
+    }
+  }
+
   @Test("a command that fails on another file changes nothing")
   func failureOnAnotherFile() {
     folder.write("{broken", to: "settings.json")
