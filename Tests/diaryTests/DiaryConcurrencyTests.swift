@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Stores
+import TestSupport
 import Testing
 
 /// `diary` processes running at once never lose each other's changes.
@@ -50,19 +51,83 @@ struct DiaryConcurrencyTests {
     #expect(diary.run("settings", "get", "sleepGoal").output == "6\n")
     #expect(diary.run("settings", "get", "isNotificationsEnabled").output == "true\n")
   }
+}
 
-  @Test("a running SettingsStore notices a diary settings set from another process")
+/// Writer processes on the library at once, for every store: 4 × 50 actions on one file give
+/// the exact result, and a reader listing meanwhile never sees a torn or half-applied list.
+@Suite("Concurrency: writer processes on one file, for every store", .serialized)
+struct ConcurrentWriterTests {
+  let folder = TemporaryFolder()
+  var environment: [String: String] { DiaryProcess(folder: folder.url).environment }
+  static let writer = BuildProducts.executable("stores-writer")
+
+  @Test(
+    "4 processes × 50 actions on one file, for every store: the exact result",
+    arguments: ["todos", "workouts", "keyvalue", "settings"])
   @MainActor
-  func watchSeesTheCommandLine() async throws {
-    let settings = try SettingsStore(contentsOf: folder.file("settings.json"))
-    try settings.watch()
-    var seen: [Double] = []
-    let token = settings.onChange(of: \.sleepGoal) { seen.append($0) }
-    #expect(
-      DiaryProcess(folder: folder.url).run("settings", "set", "sleepGoal", "6.5").exitCode == 0)
-    #expect(await eventually { settings.sleepGoal == 6.5 })
-    #expect(seen == [6.5])
-    token.cancel()
+  func concurrentWriters(kind: String) throws {
+    let file = folder.file("\(kind).json")
+    let writers = try (0..<4).map { writer in
+      try WriterProcess(
+        Self.writer, [kind, file.path, "50", "w\(writer)"], environment: environment)
+    }
+    var failures = 0
+    for writer in writers {
+      writer.process.waitUntilExit()
+      if writer.process.terminationStatus != 0 { failures += 1 }
+    }
+    #expect(failures == 0)
+    switch kind {
+    case "todos":
+      let titles = try TodosStore(contentsOf: file).todos.map(\.title)
+      #expect(Set(titles) == Set((0..<4).flatMap { w in (0..<50).map { "w\(w) \($0)" } }))
+      #expect(titles.count == 200)
+    case "workouts":
+      let names = try WorkoutsStore(contentsOf: file).state.workouts.map(\.name)
+      #expect(Set(names).count == 200 && names.count == 200)
+    case "keyvalue":
+      let values = try SettingsStore(contentsOf: file).state.values
+      #expect(values.count == 200)
+      #expect(
+        (0..<4).allSatisfy { w in
+          (0..<50).allSatisfy { values["w\(w)-\($0)"] == .number(JSONNumber($0)) }
+        })
+    default:
+      // Every writer ends by setting sleepGoal to 49 % 25.
+      #expect(try SettingsStore(contentsOf: file).sleepGoal == 24)
+    }
+  }
+
+  @Test("a reader listing while 4 writers add never sees a torn or half-applied list")
+  @MainActor
+  func readerDuringWrites() throws {
+    let file = folder.file("todos.json")
+    let writers = try (0..<4).map { writer in
+      try WriterProcess(
+        Self.writer, ["todos", file.path, "50", "w\(writer)"], environment: environment)
+    }
+    var reads = 0
+    var lastCount = 0
+    let diary = DiaryProcess(folder: folder.url)
+    while writers.contains(where: { $0.process.isRunning }) || reads == 0 {
+      let result = diary.run("todos", "list", "--json")
+      try #require(result.exitCode == 0, "\(result.errorOutput)")
+      let titles = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
+      ).compactMap { $0["title"] as? String }
+      // Each writer adds its todos in order, each change whole: a consistent list holds, for
+      // every writer, exactly its first k todos — and never fewer than the list before.
+      for writer in 0..<4 {
+        let own = titles.filter { $0.hasPrefix("w\(writer) ") }
+        #expect(Set(own) == Set((0..<own.count).map { "w\(writer) \($0)" }), "read \(reads)")
+      }
+      #expect(titles.count >= lastCount)
+      lastCount = titles.count
+      reads += 1
+    }
+    for writer in writers { writer.process.waitUntilExit() }
+    #expect(try TodosStore(contentsOf: file).todos.count == 200)
+    print("reader: \(reads) consistent reads while 4 writers added 200 todos")
   }
 }
 

@@ -2,8 +2,9 @@ import Foundation
 import StoreTesting
 import Testing
 
-/// Every error path of the built `diary`: the exit code, a message on stderr that explains,
-/// nothing on stdout, and every data file byte for byte as it was.
+/// Every mistake in a command line, on copies of the fixtures: exit 64 for its shape, with the
+/// usage line, or 65 for a value, with what is expected — a message on standard error that
+/// explains, nothing on standard output, and every data file byte for byte as it was.
 @Suite("diary errors, end to end")
 struct DiaryErrorTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
@@ -87,127 +88,126 @@ struct DiaryErrorTests: DiaryFolderSuite {
   func invalidValues(arguments: [String], message: String) {
     expectFailure(arguments, exitCode: 65, message: message)
   }
-
-  @Test("a corrupt or newer file exits 65 naming the file and the place, and is left alone")
-  func corruptFiles() {
-    folder.write("{\n  \"todos\": [1,]\n}\n", to: "todos.json")
-    for arguments in [["todos", "list"], ["todos", "add", "x"], ["todos", "remove-completed"]] {
-      expectFailure(arguments, exitCode: 65, message: "todos.json: line 2, column")
-    }
-    folder.write(#"{"version": 9, "values": {}}"#, to: "settings.json")
-    expectFailure(["settings", "set", "sleepGoal", "7"], exitCode: 65, message: "newer version")
-    // A distance typed without its unit needs the settings; showing distances does not.
-    expectFailure(
-      ["workouts", "add", "Run", "--distance", "5"], exitCode: 65, message: "newer version")
-    let before = folder.snapshot()
-    for arguments in [["workouts", "list"], ["workouts", "stats"]] {
-      let result = diary.run(arguments)
-      #expect(result.exitCode == 0, "\(arguments): \(result.errorOutput)")
-      #expect(result.output.contains(" km"))
-      #expect(
-        result.errorOutput.hasPrefix("diary: warning: ")
-          && result.errorOutput.contains("newer version")
-          && result.errorOutput.hasSuffix("; distances are shown in kilometers\n"))
-    }
-    #expect(folder.snapshot() == before)
-    let added = diary.run("workouts", "add", "Run", "--distance", "5km")
-    #expect(added.exitCode == 0)
-    #expect(added.output.contains("5.00 km"))
-  }
-
-  @Test("a setting whose stored value is invalid is reported, with the fix")
-  func invalidStoredSetting() {
-    folder.copy(
-      fixturesFolder.appendingPathComponent("settings/out-of-range.json"), as: "s/settings.json")
-    var diary = self.diary
-    diary.environment["DIARY_HOME"] = folder.file("s").path
-    let before = folder.snapshot()
-    // get agrees with list: the default, and the same one-line warning; exit 0.
-    let result = diary.run("settings", "get", "sleepGoal")
-    #expect(result.exitCode == 0)
-    #expect(result.output == "8\n")
-    let warning =
-      "diary: warning: sleepGoal in the file is not valid (99 is out of range 0...24); "
-      + "using the default — fix it with 'diary settings set sleepGoal VALUE'\n"
-    #expect(result.errorOutput == warning)
-    let list = diary.run("settings", "list")
-    #expect(list.errorOutput.contains(warning))
-    #expect(!list.output.contains("warning"))
-    let json = diary.run("settings", "get", "sleepGoal", "--json")
-    #expect(json.exitCode == 0)
-    let entry = try? JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
-    #expect(entry?["problem"] as? String == "99 is out of range 0...24")
-    #expect(entry?["value"] as? Double == 8)
-    #expect(folder.snapshot() == before)
-    #expect(diary.run("settings", "set", "sleepGoal", "7").exitCode == 0)
-  }
-
-  @Test("a read-only data folder exits 73 and changes nothing")
-  func readOnlyFolder() {
-    #expect(TemporaryFolder.makeReadOnly(folder.url))
-    defer { TemporaryFolder.makeWritable(folder.url) }
-    expectFailure(["todos", "add", "x"], exitCode: 73, message: "cannot write")
-    expectFailure(["settings", "set", "sleepGoal", "6"], exitCode: 73, message: "cannot write")
-    #expect(diary.run("todos", "list").exitCode == 0)
-  }
-
-  @Test("a data folder that is a file: 66 for reads and writes, which read first")
-  func dataFolderIsAFile() {
-    let file = folder.write("not a folder", to: "plain")
-    var diary = self.diary
-    diary.environment["DIARY_HOME"] = file.path
-    let before = folder.snapshot()
-    for arguments in [
-      ["todos", "list"], ["todos", "add", "x"], ["settings", "set", "sleepGoal", "6"],
-      ["workouts", "add", "Run", "--distance", "5"],
-    ] {
-      let result = diary.run(arguments)
-      #expect(result.exitCode == 66, "\(arguments): \(result.errorOutput)")
-      #expect(
-        result.errorOutput.contains("cannot read \(file.path)/") == true
-          && result.errorOutput.contains(": Not a directory"), "\(result.errorOutput)")
-    }
-    #expect(folder.snapshot() == before)
-  }
 }
 
-/// Mistakes found by trying the tool as a new user, kept fixed.
-@Suite("diary, as a new user found it")
-struct DiaryNewUserTests {
+/// Mistyped and hostile arguments on a data folder of its own: a did-you-mean for a near
+/// miss, the `--` way out only where a value is taken, a repeated option, numbers no one
+/// should type and an unknown flag in every position — refused, changing nothing — and
+/// choices read in any case.
+@Suite("diary errors: mistyped and hostile arguments")
+struct DiaryArgumentErrorTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
 
-  @Test("a command that fails on another file changes nothing")
-  func failureOnAnotherFile() {
-    folder.write("{broken", to: "settings.json")
+  @Test(
+    "every invalid value exits 65 with a did-you-mean; unknown names exit 64",
+    arguments: [
+      (
+        ["todos", "order", "dates"], 65,
+        "the order must be date or priority, not 'dates' — did you mean 'date'?"
+      ),
+      (
+        ["workouts", "add", "Run", "--distance", "5", "--complexity", "extreme"], 65,
+        "--complexity must be low, medium or high, not 'extreme'"
+      ),
+      (
+        ["workouts", "add", "Run", "--distance", "5", "--complexity", "hgih"], 65,
+        "--complexity must be low, medium or high, not 'hgih' — did you mean 'high'?"
+      ),
+      (
+        ["workouts", "sort", "dat"], 65,
+        "the order must be distance, complexity, date or none, not 'dat' — did you mean 'date'?"
+      ),
+      (
+        ["settings", "set", "distanceUnit", "miels"], 65,
+        "invalid value for distanceUnit: \"miels\" is not kilometers or miles — did you mean 'miles'?"
+      ),
+      (
+        ["settings", "set", "isNotificationsEnabled", "maybe"], 65,
+        "invalid value for isNotificationsEnabled: \"maybe\" is not true, false, yes, no, on, off, 1 or 0"
+      ),
+      (
+        ["todos", "ordr", "date"], 64, "unknown command 'ordr' for 'todos' — did you mean 'order'?"
+      ),
+      (["todos", "list", "--actve"], 64, "unknown option '--actve' — did you mean '--active'?"),
+      (
+        ["settings", "set", "sleepgoal", "9"], 64,
+        "unknown setting 'sleepgoal' — did you mean 'sleepGoal'?"
+      ),
+    ])
+  func invalidValues(arguments: [String], exitCode: Int32, message: String) {
+    expectFailure(arguments, exitCode: exitCode, message: message)
+  }
+
+  @Test("the '--' hint only where the command takes a value; --done suggests --completed")
+  func dashHints() {
+    let list = diary.run("todos", "list", "-x")
+    #expect(list.exitCode == 64)
+    #expect(!list.errorOutput.contains("'--'"))
+    let add = diary.run("todos", "add", "-x")
+    #expect(
+      add.errorOutput.hasPrefix(
+        "diary: error: unknown option '-x' (to give it as a value, put it after '--': "
+          + "diary todos add -- -x)\n"))
+    let done = diary.run("todos", "list", "--done")
+    #expect(done.exitCode == 64)
+    #expect(
+      done.errorOutput.hasPrefix(
+        "diary: error: unknown option '--done' — did you mean '--completed'?\n"))
+  }
+
+  @Test("a second --data-dir or --json is an error, like any repeated option")
+  func repeatedGlobalOptions() {
+    expectFailure(
+      [
+        "--data-dir", folder.file("a").path, "todos", "add", "x", "--data-dir",
+        folder.file("b").path,
+      ],
+      exitCode: 64, message: "--data-dir is given twice")
+    let twice = diary.run("--json", "todos", "list", "--json")
+    #expect(twice.exitCode == 64)
+    #expect(
+      twice.errorOutput.hasPrefix(
+        #"{"error": {"exitCode": 64, "message": "--json is given twice", "#))
+  }
+
+  @Test(
+    "hostile numbers and indexes are refused; duplicate indexes count once",
+    arguments: [
+      ["todos", "done", "1x"], ["todos", "done", "99999999999999999999999"],
+      ["todos", "done", "0"],
+      ["todos", "done", "-5"], ["todos", "done", ""], ["todos", "done", " 1"],
+      ["todos", "done", "1.0"],
+      ["todos", "add", "x", "--priority", "1e3"], ["todos", "add", "x", "--priority", "0x10"],
+      ["workouts", "add", "Run", "--distance", "1e400"],
+      ["workouts", "add", "Run", "--distance", "+5"],
+      ["settings", "set", "sleepGoal", "8 "], ["settings", "set", "sleepGoal", "٨"],
+    ])
+  func hostileNumbers(arguments: [String]) {
+    folder.copy(fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
     let before = folder.snapshot()
-    let result = diary.run("workouts", "add", "Run", "--distance", "1")
-    #expect(result.exitCode == 65)
+    let result = diary.run(arguments)
+    #expect(result.exitCode == 65, "\(arguments): \(result.errorOutput)")
+    #expect(result.errorOutput.hasPrefix("diary: error: "))
     #expect(folder.snapshot() == before)
-    #expect(!FileManager.default.fileExists(atPath: folder.file("workouts.json").path))
   }
 
-  @Test("statistics that overflow a hand-edited file are an error, not a crash")
-  func overflowingStatistics() {
-    folder.write(
-      #"{"version": 1, "workouts": [{"id": "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C01", "name": "a", "distance": 1e308, "date": "2026-11-29T07:30:00Z", "complexity": "low"}, {"id": "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C02", "name": "b", "distance": 1.7e308, "date": "2026-11-29T07:30:00Z", "complexity": "low"}]}"#,
-      to: "workouts.json")
-    let result = diary.run("workouts", "stats", "--json")
-    #expect(result.exitCode == 65)
-    #expect(
-      result.errorOutput.contains(
-        #""message": "cannot print this as JSON: recentWeeks[10].distance: inf is not a "#
-          + #"number JSON can hold""#))
-    #expect(diary.run("workouts", "add", "c", "--distance", "1e308").exitCode == 65)
-  }
-
-  @Test("-0 is stored as 0")
-  func negativeZero() throws {
-    #expect(diary.run("settings", "set", "sleepGoal", "-0").exitCode == 0)
-    #expect(
-      try String(contentsOf: folder.file("settings.json"), encoding: .utf8).contains(
-        #""sleepGoal" : 0"#))
-    #expect(diary.run("settings", "get", "sleepGoal", "--json").output.contains(#""value" : 0"#))
+  @Test("an unknown flag in every position is a usage error that changes nothing")
+  func unknownFlagEverywhere() {
+    folder.copy(fixturesFolder.appendingPathComponent("todos/sample.json"), as: "todos.json")
+    let line = ["todos", "add", "milk", "--priority", "2"]
+    for position in 0...line.count {
+      var arguments = line
+      arguments.insert("--bogus", at: position)
+      let before = folder.snapshot()
+      let result = diary.run(arguments)
+      #expect(result.exitCode == 64, "\(arguments)")
+      // Right after --priority, "--bogus" is its value and "2" is the stray argument.
+      #expect(
+        result.errorOutput.contains(
+          position == 4 ? "unexpected argument '2'" : "unknown option '--bogus'"))
+      #expect(folder.snapshot() == before)
+    }
   }
 
   @Test("choices are read in any case")
@@ -217,15 +217,5 @@ struct DiaryNewUserTests {
     #expect(
       diary.run("workouts", "add", "Run", "--distance", "5", "--complexity", "HIGH").exitCode == 0)
     #expect(diary.run("workouts", "sort", "Distance").exitCode == 0)
-  }
-
-  @Test("required options are shown as required, and an option-like title has a way out")
-  func usage() {
-    #expect(
-      diary.run("todos", "move", "--help").output.contains("USAGE: diary todos move N… --to P"))
-    let result = diary.run("todos", "add", "-x")
-    #expect(result.exitCode == 64)
-    #expect(result.errorOutput.contains("put it after '--'"))
-    #expect(diary.run("todos", "add", "--", "-x").exitCode == 0)
   }
 }

@@ -147,4 +147,31 @@ extension DiaryFolderSuite {
       folder.snapshot().filter { !$0.key.hasPrefix("home/") } == before,
       "\(arguments) changed a file", sourceLocation: sourceLocation)
   }
+
+  /// The width of each line of `text` in terminal columns (every character here is one).
+  func widths(_ text: String) -> [Int] {
+    text.split(separator: "\n").map(\.count)
+  }
+
+  /// Copies the fixture files named into the data folder.
+  func install(_ fixtures: [String: String]) {
+    for (name, fixture) in fixtures {
+      folder.copy(fixturesFolder.appendingPathComponent(fixture), as: name)
+    }
+  }
+
+  /// What `diary` printed with `--json`: any JSON value, a bare number or string too.
+  func json(_ result: DiaryProcess.Result) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(result.output.utf8), options: [.fragmentsAllowed])
+  }
+
+  /// What `diary` printed with `--json`, which must be an object.
+  func object(_ result: DiaryProcess.Result) throws -> [String: Any] {
+    try #require(try json(result) as? [String: Any], "\(result.output)")
+  }
+
+  /// What `diary` printed with `--json`, which must be a list of objects.
+  func list(_ result: DiaryProcess.Result) throws -> [[String: Any]] {
+    try #require(try json(result) as? [[String: Any]], "\(result.output)")
+  }
 }

@@ -3,12 +3,68 @@ import StoreTesting
 import Stores
 import Testing
 
-/// Hard links planted where the stores write, and folders swapped before a store's first
-/// write: each refused before a byte is written, through the library and the built `diary`.
-@Suite("Reliability: hard links and pinned folders", .serialized)
+/// Links where the stores read and write, through the library and the built `diary`: a
+/// symbolic link to a data file is followed, a chain of too many is refused; a lock file that
+/// is a link, symbolic or hard, and a data file with a second name are refused before a byte
+/// is written; the data folder is pinned from the store's opening — swapped for a link it is
+/// refused, removed and made anew by its owner it is written again.
+@Suite("Links and the pinned data folder", .serialized)
 struct LinkTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  @Test("a symbolic link to a data file is followed: the target changes, the link stays")
+  func symbolicLink() throws {
+    let target = folder.copy(
+      fixturesFolder.appendingPathComponent("todos/sample.json"), as: "real/todos.json")
+    try FileManager.default.createSymbolicLink(
+      at: folder.file("todos.json"), withDestinationURL: target)
+    #expect(diary.run("todos", "add", "via the link").exitCode == 0)
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("todos.json").path)
+        == target.path)
+    #expect(try String(contentsOf: target, encoding: .utf8).contains("via the link"))
+  }
+
+  @Test("a chain of too many links is refused, and no link is replaced by a file")
+  @MainActor
+  func linkChain() throws {
+    let target = folder.copy(
+      fixturesFolder.appendingPathComponent("todos/sample.json"), as: "real.json")
+    var previous = target.path
+    for index in 0..<40 {
+      let link = folder.file("link\(index)").path
+      #expect(symlink(previous, link) == 0)
+      previous = link
+    }
+    #expect(rename(previous, folder.file("todos.json").path) == 0)
+    let before = folder.snapshot()
+    let result = diary.run("todos", "add", "x")
+    #expect(result.exitCode == 66, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("symbolic links"))
+    #expect(folder.snapshot() == before)
+    #expect(throws: StoreFileError.self) { try TodosStore(contentsOf: folder.file("todos.json")) }
+    // 32 links are followed.
+    let short = folder.file("short.json")
+    #expect(symlink(folder.file("link30").path, short.path) == 0)
+    let store = try TodosStore(contentsOf: short)
+    try store.trySend(.addTodo(Todo(title: "through 32 links")))
+    #expect(try TodosStore(contentsOf: target).todos.first?.title == "through 32 links")
+    #expect(try linkTarget(folder.file("link0")) == target.path, "the links stay links")
+  }
+
+  @Test("a lock file that is a link is refused, and nothing is made where it points")
+  @MainActor
+  func lockFileLink() throws {
+    let outside = TemporaryFolder()
+    let elsewhere = outside.file("planted.lock")
+    #expect(symlink(elsewhere.path, folder.file("todos.json.lock").path) == 0)
+    let result = diary.run("todos", "add", "x")
+    #expect(result.exitCode == 73, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("todos.json.lock is a symbolic link"))
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("todos.json").path))
+  }
 
   @Test("a lock file hard-linked to someone's file is refused; that file is not written")
   func lockFileLinkedToAnotherFile() throws {
@@ -49,25 +105,6 @@ struct LinkTests: DiaryFolderSuite {
   }
 
   @Test(
-    "root refuses a lock or data file of a third user planted in another user's folder",
-    .enabled(if: TestPlatform.isRoot, "needs root to give files to other users"))
-  @MainActor func filesOfAThirdUser() throws {
-    let data = folder.file("user")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    #expect(chown(data.path, 54_321, 54_321) == 0)
-    let user = DiaryProcess(folder: data)
-    #expect(user.run("todos", "add", "first").exitCode == 0)
-    #expect(chown(data.appendingPathComponent("todos.json.lock").path, 12_345, 12_345) == 0)
-    #expect(user.run("todos", "add", "second").exitCode == 73)
-    #expect(chown(data.appendingPathComponent("todos.json.lock").path, 54_321, 54_321) == 0)
-    #expect(chown(data.appendingPathComponent("todos.json").path, 12_345, 12_345) == 0)
-    let result = user.run("todos", "add", "second")
-    #expect(result.exitCode == 73)
-    #expect(result.errorOutput.contains("belongs to user 12345"), "\(result.errorOutput)")
-    #expect(try TodosStore(contentsOf: data.appendingPathComponent("todos.json")).todos.count == 1)
-  }
-
-  @Test(
     "a data folder swapped for a link while a store is open is refused, before its first write too",
     arguments: [false, true])
   @MainActor
@@ -91,5 +128,20 @@ struct LinkTests: DiaryFolderSuite {
     }
     #expect(other.names.isEmpty, "nothing was written into the other folder")
     #expect(store.todos == before, "the todos stay in the app")
+  }
+
+  @Test("a data folder removed and made anew by its owner is written again")
+  @MainActor
+  func remadeFolder() throws {
+    let data = folder.file("data")
+    let store = try TodosStore(contentsOf: data.appendingPathComponent("todos.json"))
+    try store.trySend(.addTodo(Todo(title: "before")))
+    try FileManager.default.removeItem(at: data)
+    try store.trySend(.addTodo(Todo(title: "after")))
+    #expect(try TodosStore(contentsOf: data.appendingPathComponent("todos.json")).todos.count == 1)
+  }
+
+  func linkTarget(_ url: URL) throws -> String {
+    try FileManager.default.destinationOfSymbolicLink(atPath: url.path)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Stores
 import Testing
 
@@ -192,5 +193,39 @@ struct OutputTests {
          1  日本   5
         10  ab    12
         """)
+  }
+}
+
+/// The output for people of the built `diary`: tables that fit the terminal.
+@Suite("Output for people, end to end")
+struct DiaryOutputTests: DiaryFolderSuite {
+  let folder = TemporaryFolder()
+  var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
+
+  @Test("tables fit the terminal down to 40 columns, cut with …, never wrapped; --json whole")
+  func tablesFit() {
+    let title = String(repeating: "long title ", count: 30)
+    #expect(diary.run("todos", "add", title, "--priority", "3").exitCode == 0)
+    #expect(diary.run("workouts", "add", title, "--distance", "12345.5").exitCode == 0)
+    #expect(diary.run("settings", "set", "note", title, "--type", "string").exitCode == 0)
+    var run = diary
+    for columns in [40, 50, 80, 120] {
+      run.environment["COLUMNS"] = "\(columns)"
+      for arguments in [["todos", "list"], ["workouts", "list"], ["settings", "list"]] {
+        let output = run.run(arguments).output
+        #expect(
+          widths(output).allSatisfy { $0 <= columns }, "\(arguments) at \(columns): \(output)")
+        #expect(output.contains("…"), "\(arguments) at \(columns)")
+      }
+    }
+    run.environment["COLUMNS"] = "40"
+    #expect(
+      run.run("todos", "list").output.contains("1  [ ]          3  "), "the short columns whole")
+    #expect(
+      run.run("--json", "todos", "list").output.contains(title.trimmingCharacters(in: .whitespaces))
+    )
+    #expect(
+      diary.run("todos", "list").output.contains(title.trimmingCharacters(in: .whitespaces)),
+      "a pipe keeps it all")
   }
 }

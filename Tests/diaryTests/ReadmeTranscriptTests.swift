@@ -113,4 +113,46 @@ struct ReadmeTranscriptTests {
     guard quote == nil else { return nil }
     return words + (word.map { [$0] } ?? [])
   }
+
+  @Test("the README's diary transcripts are real runs")
+  @MainActor
+  func readmeTranscripts() throws {
+    let readme = try String(
+      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
+      encoding: .utf8)
+    // The code blocks whose first line is a `$ diary` command, with the output after each.
+    var blocks: [[Substring]] = []
+    var block: [Substring]?
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        if let finished = block, finished.first?.hasPrefix("$ diary ") == true {
+          blocks.append(finished)
+        }
+        block = block == nil ? [] : nil
+      } else {
+        block?.append(line)
+      }
+    }
+    try #require(blocks.count >= 2, "the README shows diary --version and a JSON error")
+    for block in blocks {
+      let replay = TemporaryFolder()
+      var steps: [(command: String, output: [String])] = []
+      for line in block {
+        if line.hasPrefix("$ ") {
+          steps.append((String(line.dropFirst(2)), []))
+        } else {
+          steps[steps.count - 1].output.append(String(line))
+        }
+      }
+      for (command, expected) in steps {
+        let words = try #require(ReadmeTranscriptTests.words(command), "\(command)")
+        try #require(words.first == "diary", "not a diary command: \(command)")
+        let result = DiaryProcess(folder: replay.url).run(Array(words.dropFirst()))
+        let printed = (result.output + result.errorOutput).split(
+          separator: "\n", omittingEmptySubsequences: false
+        ).dropLast().map(String.init)
+        #expect(printed == expected, "$ \(command)")
+      }
+    }
+  }
 }

@@ -518,7 +518,9 @@ public final class WorkoutsStore: Store {
 
   /// `workouts` sorted stably by `sortType`.
   nonisolated static func sorted(_ workouts: [Workout], by sortType: SortType) -> [Workout] {
-    // A closure written outside the main actor: see PLATFORM-NOTES on sorting speed.
+    // A closure written outside the main actor: one written in `@MainActor` code is isolated
+    // to it, and Swift 6 checks the executor on every call — a sort of 1M structs took
+    // 1.5–2.0 s instead of 0.3 s.
     switch sortType {
     case .distance: workouts.sorted { $0.distance > $1.distance }
     case .complexity: workouts.sorted { $0.complexity > $1.complexity }

@@ -241,6 +241,33 @@ struct JSONFileBackingTests {
     #expect(try NotesStore(contentsOf: target).state == store.state)
   }
 
+  @Test("a symbolic link is followed; a dangling one reads as empty and creates its target")
+  func symbolicLinks() throws {
+    for kind in FileKind.allCases {
+      let target = folder.copy(kind.sample, as: "real-\(kind.rawValue).json")
+      let link = folder.file("link-\(kind.rawValue).json")
+      try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+      try kind.change(link)
+      #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+      #expect(contents(target) != (try? Data(contentsOf: kind.sample)))
+
+      let dangling = folder.file("dangling-\(kind.rawValue).json")
+      let missing = folder.file("missing-\(kind.rawValue).json")
+      try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: missing)
+      try kind.open(dangling)
+      try kind.change(dangling)
+      #expect(FileManager.default.fileExists(atPath: missing.path))
+
+      // A link into a folder that does not exist is not followed into it: no folder is made.
+      let astray = folder.file("astray-\(kind.rawValue).json")
+      let nowhere = folder.file("nowhere/\(kind.rawValue).json")
+      try FileManager.default.createSymbolicLink(at: astray, withDestinationURL: nowhere)
+      try kind.open(astray)
+      #expect(throws: StoreFileError.self) { try kind.change(astray) }
+      #expect(!FileManager.default.fileExists(atPath: folder.file("nowhere").path))
+    }
+  }
+
   @Test("two stores on one file never lose each other's actions")
   func twoStoresOneFile() throws {
     let url = folder.file("notes.json")

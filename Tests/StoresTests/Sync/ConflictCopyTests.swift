@@ -162,39 +162,6 @@ struct ConflictCopyTests {
     #expect(reopened.todos == laptop.todos, "the merge is on disk")
   }
 
-  @Test(
-    "a copy that is not a valid file of the store stays where it is, and is reported",
-    arguments: [
-      "{\"todos\" : [", "{\"todos\" : [], \"version\" : 9}", "{\"version\" : 2, \"workouts\" : []}",
-      "link", "folder", "huge",
-    ])
-  func hostileCopies(content: String) throws {
-    let store = try deviceStore("laptop", in: folder.url)
-    try store.trySend(.addTodo(Todo(title: "Buy milk")))
-    let name = "todos (Anna's conflicted copy 2026-12-01).json"
-    let copy = folder.file(name)
-    switch content {
-    case "link": #expect(symlink(folder.file("todos.json").path, copy.path) == 0)
-    case "folder":
-      try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-    default: try Data(content.utf8).write(to: copy)
-    }
-    let before = folder.snapshot()
-    try store.trySend(.addTodo(Todo(title: "Call Ann")))
-    #expect(store.todos.count == 2, "the action is saved all the same")
-    #expect(
-      (store.lastError as? StoreFileError)?.path == copy.path,
-      "\(String(describing: store.lastError))")
-    if content == "link" {
-      #expect(
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: copy.path))
-          == folder.file("todos.json").path, "the link is left as it was")
-    } else {
-      #expect(folder.snapshot()[name] == before[name], "the copy is left as it was")
-    }
-    #expect(store.core.mergeReport.merged.isEmpty)
-  }
-
   @Test("a version a sync engine renames over the file during a transaction is not overwritten")
   func engineReplacesTheFileMidTransaction() throws {
     let laptop = try deviceStore("laptop", in: folder.url)
@@ -282,142 +249,118 @@ struct ConflictCopyTests {
   }
 }
 
-@Suite("Stamps at and beyond what a file can hold")
+/// Conflict copies that are not valid versions of the file — cut short, of a newer version or
+/// another store, a link, a folder, far larger than the file — stay where they are and are
+/// reported; an unchanged one is not read again, and none is read past its limit.
+@Suite("Conflict copies that cannot be merged cost little")
 @MainActor
-struct ExtremeStampTests {
+struct UnmergeableCopyTests {
   let folder = TemporaryFolder()
+  let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
 
-  /// A copy of another device's version whose stamps all read `stamp`, beside the file.
-  func copy(stampedAt stamp: String) throws -> URL {
-    let laptop = try deviceStore("laptop", in: folder.url)
-    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
-    let phoneFolder = folder.file("phone")
-    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
-    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
-    try FileManager.default.copyItem(at: folder.file("todos.json"), to: phoneFile)
-    try deviceStore("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
-    let stamped = try #require(text(phoneFile)).replacing(
-      /[0-9a-z]+\.[0-9a-z]+\.phone/, with: stamp + ".phone")
-    let copy = folder.file("todos.sync-conflict-20261201-135016-PHONE12.json")
-    try Data(stamped.utf8).write(to: copy)
-    return copy
-  }
-
-  @Test("a copy stamped past the year 9999 is not merged, is reported, and harms nothing")
-  func beyondTheLatest() throws {
-    let copy = try copy(stampedAt: "zzzzzzzzzzzz.zzzzzzzzzzzz")
-    let laptop = try deviceStore("laptop", in: folder.url)
-    try laptop.trySend(.addTodo(Todo(title: "Pay rent")))
-    #expect(laptop.todos.map(\.title) == ["Pay rent", "Buy milk"])
-    #expect((laptop.lastError as? StoreFileError)?.path == copy.path)
-    #expect(FileManager.default.fileExists(atPath: copy.path), "left where it is")
-    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
-    #expect(try deviceStore("laptop", in: folder.url).todos.count == 3, "the file reads")
-  }
-
-  @Test("a clock past the year 9999, or out of counters, still makes stamps a file can hold")
-  func clockAtTheEnd() throws {
-    let clock = HybridClock(device: DeviceID("d")!) { .max }
-    var previous = clock.stamp()
-    for _ in 0..<3 {
-      let next = clock.stamp()
-      #expect(next >= previous)
-      #expect(Stamp(Substring(next.description)) == next, "readable: \(next)")
-      previous = next
-    }
-    let counting = HybridClock(device: DeviceID("d")!) { 1_000 }
-    counting.observe(
-      Stamp(milliseconds: 1_000, counter: Stamp.largestCounter, device: previous.device))
-    let next = counting.stamp()
-    #expect(next == Stamp(milliseconds: 1_001, counter: 0, device: previous.device))
-    #expect(Stamp(Substring(next.description)) == next)
-  }
-}
-
-@Suite("Tombstones: kept until every writer's clock is past their lifetime")
-@MainActor
-struct TombstoneHorizonTests {
-  let folder = TemporaryFolder()
-
-  @Test("a device whose clock runs 100 days ahead keeps a removal another device's copy lacks")
-  func clockAhead() throws {
-    let phoneFolder = folder.file("phone")
-    let laptopFolder = folder.file("laptop")
-    for place in [phoneFolder, laptopFolder] {
-      try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-    }
-    let laptop = try deviceStore("laptop", in: laptopFolder)
-    let milk = Todo(title: "Buy milk")
-    try laptop.trySend(.addTodo(milk))
-    try laptop.trySend(.addTodo(Todo(title: "Call Ann")))
-    // The laptop's version before the removal, as a device that never saw it still has it.
-    let before = try Data(contentsOf: laptopFolder.appendingPathComponent("todos.json"))
-    // The phone, 100 days ahead, wrote the file once, then syncs the laptop's removal.
-    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
-    try before.write(to: phoneFile)
-    try deviceStore("phone", in: phoneFolder, ahead: 100 * 86_400_000)
-      .trySend(.addTodo(Todo(title: "Water plants")))
-    try laptop.trySend(.removeTodos(ids: [milk.id]))
-    try FileManager.default.copyItem(
-      at: laptopFolder.appendingPathComponent("todos.json"),
-      to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-LAPTOP1.json"))
-    let phone = try deviceStore("phone", in: phoneFolder, ahead: 100 * 86_400_000)
-    try phone.trySend(.addTodo(Todo(title: "Pay rent")))
-    #expect(!phone.todos.contains { $0.id == milk.id })
-    // The version from before the removal arrives: the removal holds.
-    try before.write(
-      to: phoneFolder.appendingPathComponent("todos.sync-conflict-20261201-135017-TABLET1.json"))
-    try phone.refresh()
-    #expect(!phone.todos.contains { $0.id == milk.id }, "the removal is kept")
-    #expect(Set(phone.todos.map(\.title)) == ["Call Ann", "Water plants", "Pay rent"])
+  /// The laptop's store on the folder's `todos.json`, waiting at most `lockTimeout` for a lock.
+  func laptop(lockTimeout: Duration = .defaultLockTimeout) throws -> TodosStore {
+    TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: folder.file("todos.json"), lockTimeout: lockTimeout,
+        clock: HybridClock(device: DeviceID("laptop")!)))
   }
 
   @Test(
-    "a version from before the tombstones' horizon that brings a forgotten removal back is reported, as a copy or as the file"
-  )
-  func forgottenRemovalReported() throws {
-    // A tablet that never changed the file kept the laptop's version from 100 days ago.
-    let milk = Todo(title: "Buy milk")
-    try deviceStore("laptop", in: folder.url, ahead: -100 * 86_400_000).trySend(.addTodo(milk))
-    let old = try Data(contentsOf: folder.file("todos.json"))
-    // The laptop removed it, and has since dropped the removal.
-    try deviceStore("laptop", in: folder.url, ahead: -95 * 86_400_000)
-      .trySend(.removeTodos(ids: [milk.id]))
-    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
-    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "forgotten")
-    let copy = "todos.sync-conflict-20261201-135016-TABLET1.json"
-    try old.write(to: folder.file(copy))
-    let reader = try deviceStore("laptop", in: folder.url)
-    try reader.refresh()
-    #expect(reader.todos.map(\.title).sorted() == ["Buy milk", "Call Ann"], "it comes back")
-    #expect(reader.core.mergeReport.forgottenRemovals.map(\.name) == [copy])
-    #expect(reader.core.mergeReport.forgottenRemovals.map(\.count) == [1])
-    // The other way round: the old version renamed over the file, the newer one a copy.
-    try reader.trySend(.removeTodos(ids: [milk.id]))
-    let newer = try Data(contentsOf: folder.file("todos.json"))
-    try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000).trySend(
-      .toggleTodo(id: reader.todos[0].id))
-    try Data(contentsOf: folder.file("todos.json")).write(to: folder.file(copy))
-    try old.write(to: folder.file("todos.json"))
-    let other = try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000)
-    try other.refresh()
-    #expect(other.core.mergeReport.forgottenRemovals.map(\.count) == [1])
-    // A version as old whose every item the file knows brings nothing back: nothing said.
-    try newer.write(to: folder.file(copy))
-    try other.refresh()
-    #expect(other.core.mergeReport.merged == [copy])
-    #expect(other.core.mergeReport.forgottenRemovals.isEmpty)
+    "a copy that is not a valid file of the store stays where it is, and is reported",
+    arguments: [
+      "{\"todos\" : [", "{\"todos\" : [], \"version\" : 9}", "{\"version\" : 2, \"workouts\" : []}",
+      "link", "folder", "huge",
+    ])
+  func hostileCopies(content: String) throws {
+    let store = try deviceStore("laptop", in: folder.url)
+    try store.trySend(.addTodo(Todo(title: "Buy milk")))
+    let name = "todos (Anna's conflicted copy 2026-12-01).json"
+    let copy = folder.file(name)
+    switch content {
+    case "link": #expect(symlink(folder.file("todos.json").path, copy.path) == 0)
+    case "folder":
+      try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    default: try Data(content.utf8).write(to: copy)
+    }
+    let before = folder.snapshot()
+    try store.trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(store.todos.count == 2, "the action is saved all the same")
+    #expect(
+      (store.lastError as? StoreFileError)?.path == copy.path,
+      "\(String(describing: store.lastError))")
+    if content == "link" {
+      #expect(
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: copy.path))
+          == folder.file("todos.json").path, "the link is left as it was")
+    } else {
+      #expect(folder.snapshot()[name] == before[name], "the copy is left as it was")
+    }
+    #expect(store.core.mergeReport.merged.isEmpty)
   }
 
-  @Test("once every writer's clock is past their lifetime, tombstones are dropped")
-  func dropped() throws {
-    let laptop = try deviceStore("laptop", in: folder.url)
-    let milk = Todo(title: "Buy milk")
-    try laptop.trySend(.addTodo(milk))
-    try laptop.trySend(.removeTodos(ids: [milk.id]))
-    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == true, "the tombstone")
-    try deviceStore("laptop", in: folder.url, ahead: 91 * 86_400_000)
-      .trySend(.addTodo(Todo(title: "Call Ann")))
-    #expect(text(folder.file("todos.json"))?.contains("Buy milk") == false, "dropped")
+  @Test("a copy refused once is reported, not read, while it is unchanged; changed, it is read")
+  func refusedCopyIsReadOncePerChange() throws {
+    let store = try laptop(lockTimeout: .milliseconds(100))
+    try store.trySend(.addTodo(Todo(title: "Buy milk")))
+    _ = folder.write("{\"todos\" : [", to: copy)
+    try store.refresh()
+    #expect(store.core.mergeReport.notMerged.map(\.path) == [folder.file(copy).path])
+    // Another process holds the lock: a refresh that read the copy again would have to merge
+    // it under the lock, and time out. Unchanged, it is only reported.
+    let lock = open(folder.file("todos.json.lock").path, O_RDWR)
+    defer { close(lock) }
+    #expect(flock(lock, LOCK_EX) == 0)
+    try store.refresh()
+    #expect(store.core.mergeReport.notMerged.map(\.path) == [folder.file(copy).path])
+    #expect(store.core.mergeReport.merged.isEmpty)
+    // Changed (a valid version now), it is read again, and merged.
+    let phone = TemporaryFolder()
+    let phoneFile = phone.copy(folder.file("todos.json"))
+    try TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: phoneFile, clock: HybridClock(device: DeviceID("phone")!))
+    ).trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(rename(phoneFile.path, folder.file(copy).path) == 0)
+    #expect(throws: StoreFileError.self, "merged under the lock") { try store.refresh() }
+    #expect(flock(lock, LOCK_UN) == 0)
+    try store.refresh()
+    #expect(store.core.mergeReport.merged == [copy])
+    #expect(Set(store.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+  }
+
+  @Test("a copy far larger than its file is refused without being read")
+  func hugeCopy() throws {
+    let store = try laptop()
+    try store.trySend(.addTodo(Todo(title: "Buy milk")))
+    let limit: Int64 = 64 << 20
+    // Sparse: no disk is used, and reading it would cost its whole size in memory.
+    _ = folder.write("", to: copy)
+    #expect(truncate(folder.file(copy).path, off_t(limit + 1)) == 0)
+    try store.trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(store.todos.count == 2, "the action is saved all the same")
+    let error = try #require(store.lastError as? StoreFileError)
+    #expect(error.path == folder.file(copy).path)
+    #expect(error.problem == .tooLarge(size: limit + 1, limit: limit))
+    #expect(error.description.contains("67108865 bytes, more than the 67108864 bytes read"))
+    #expect(store.core.mergeReport.notMerged == [error])
+    var info = stat()
+    #expect(stat(folder.file(copy).path, &info) == 0 && Int64(info.st_size) == limit + 1)
+  }
+
+  @Test("a copy is read only up to its limit, even when it grows while it is read")
+  func readUpToTheLimit() throws {
+    let path = folder.write(String(repeating: "x", count: 100), to: "grown").path
+    let file = try #require(try OpenFile(path, in: AT_FDCWD, path: path))
+    // Grown past the limit after it was opened.
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(repeating: 0x78, count: 900))
+    try handle.close()
+    #expect(throws: StoreFileError(path: path, problem: .tooLarge(size: 501, limit: 500))) {
+      try file.contents(path: path, limit: 500)
+    }
+    #expect(try file.contents(path: path, limit: 1_000).count == 1_000)
+    #expect(try file.contents(path: path).count == 1_000)
   }
 }

@@ -8,7 +8,7 @@ import Testing
 /// their changes are the newest values, never refused, never undone.
 @Suite("Hand edits of a stamped file")
 @MainActor
-struct HandEditTests {
+struct HandEditTests: DeviceFolderSuite {
   let folder = TemporaryFolder()
   var file: URL { folder.file("todos.json") }
 
@@ -227,6 +227,112 @@ struct HandEditTests {
     #expect(laptop.todos.map(\.title) == ["zero", "two", "one", "three"])
     #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos)
   }
+
+  /// A workouts store on `workouts.json` in `folder`, stamping as `name`.
+  func workouts(_ name: String, in folder: URL) throws -> StoreCore<WorkoutsStore> {
+    try WorkoutsStore.fileCore(
+      contentsOf: folder.appendingPathComponent("workouts.json"),
+      clock: HybridClock(device: DeviceID(Substring(name))!))
+  }
+
+  /// The workouts' sort is a value like any field: its stamp in `"sync"."state"` carries a
+  /// digest, so edited under its old stamp and read by a new process (`diary`) it is the
+  /// newest change — without one the old value elsewhere won the tie when its text sorted
+  /// later ("distance" > "date").
+  @Test(
+    "the workouts' sort edited by hand, read by a new process, wins over the old value elsewhere")
+  func sortTypeEditedByHand() throws {
+    let laptopFolder = try subfolder("laptop")
+    let phoneFolder = try subfolder("phone")
+    let laptop = try workouts("laptop", in: laptopFolder)
+    try laptop.trySend(.addWorkout(Workout(name: "Run", distance: 5)))
+    try laptop.trySend(.addWorkout(Workout(name: "Walk", distance: 2)))
+    try laptop.trySend(.sort(by: .distance))
+    let file = laptopFolder.appendingPathComponent("workouts.json")
+    try FileManager.default.copyItem(
+      at: file, to: phoneFolder.appendingPathComponent("workouts.json"))
+    // On the laptop, by hand (jq): the sort is now by date.
+    try editByHand(file) { $0["sortType"] = "date" }
+    // `diary` on the laptop (a new process) adds a workout.
+    try workouts("laptop", in: laptopFolder).trySend(
+      .addWorkout(Workout(name: "Swim", distance: 1)))
+    #expect(try workouts("laptop", in: laptopFolder).state.sortType == .date)
+    // The phone's version, the sort by distance under the stamp the edit kept, arrives.
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("workouts.json"),
+      to: laptopFolder.appendingPathComponent("workouts.sync-conflict-20261201-135016-PHONE12.json")
+    )
+    let reader = try workouts("laptop", in: laptopFolder)
+    try reader.refresh()
+    #expect(reader.mergeReport.merged.count == 1)
+    #expect(reader.state.sortType == .date, "the hand edit is the newest value")
+  }
+
+  /// Every date a todo can hold is written with a digest its reading matches: nothing is
+  /// restamped by reading a file this code wrote.
+  @Test("dates at any fractional second keep their digests through a write and a read")
+  func datesKeepTheirDigests() throws {
+    var generator = SystemRandomNumberGenerator()
+    var state = TodosStore.State(todos: [])
+    var dates: [Date] = [
+      Date(), Date(timeIntervalSince1970: 0.1), Date(timeIntervalSince1970: -0.000_000_1),
+      Date(timeIntervalSinceReferenceDate: 0.000_000_000_1),
+      Date(timeIntervalSince1970: 1_764_680_000.999_999_9),
+      Date(timeIntervalSince1970: 253_402_300_799.999),
+    ]
+    for _ in 0..<2_000 {
+      dates.append(
+        Date(timeIntervalSinceReferenceDate: Double.random(in: -6e10...2.4e11, using: &generator)))
+      dates.append(
+        Date(timeIntervalSinceReferenceDate: Double.random(in: 8e8...9e8, using: &generator)))
+    }
+    state = TodosStore.State(todos: dates.map { Todo(title: "t", date: $0) })
+    let sync = ListSync<TodosStore.State>(unstamped: state).stamped(
+      before: TodosStore.State(todos: []), after: state,
+      stamp: Stamp(milliseconds: 1_764_680_000_000, counter: 0, device: DeviceID("laptop")!))
+    let data = try StateFileCoding.encode(state, sync: sync, path: "todos.json")
+    let (read, readSync) = try StateFileCoding.decode(
+      data, path: "todos.json", sync: ListSync<TodosStore.State>.self)
+    #expect(read.todos.count == dates.count)
+    #expect(readSync.editedFields.isEmpty, "\(readSync.editedFields.count) items restamped")
+    #expect(readSync.unstamped.isEmpty)
+  }
+
+  /// A todo moved by hand (its object cut and pasted to the top of the list in an editor; the
+  /// stamps, one entry per place, left as they were) and read by a new process: each item
+  /// takes its own entry back by its id's digest, and the moved one a new place, stamped as
+  /// the newest move. Merged with the phone's version (which only ticked a todo), the move
+  /// stays.
+  @Test("a todo moved by hand, read by a new process, stays moved through a merge")
+  func movedByHandForNewProcess() throws {
+    let laptopFolder = try subfolder("laptop")
+    let phoneFolder = try subfolder("phone")
+    let laptop = try deviceStore("laptop", in: laptopFolder)
+    for title in ["three", "two", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let file = laptopFolder.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: phoneFolder.appendingPathComponent("todos.json"))
+    let phone = try deviceStore("phone", in: phoneFolder)
+    try phone.trySend(.toggleTodo(id: phone.todos[1].id))
+    // By hand: "three" cut and pasted to the top.
+    try editByHand(file) { object in
+      var list = object["todos"] as! [[String: Any]]
+      list.insert(list.removeLast(), at: 0)
+      object["todos"] = list
+    }
+    // `diary` (a new process) on the laptop.
+    try deviceStore("laptop", in: laptopFolder).trySend(.addTodo(Todo(title: "zero")))
+    #expect(
+      try deviceStore("laptop", in: laptopFolder).todos.map(\.title) == [
+        "zero", "three", "one", "two",
+      ])
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("todos.json"),
+      to: laptopFolder.appendingPathComponent("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    let reader = try deviceStore("laptop", in: laptopFolder)
+    try reader.refresh()
+    #expect(reader.todos.map(\.title) == ["zero", "three", "one", "two"], "the move stays")
+    #expect(reader.todos.first { $0.title == "two" }?.isDone == true, "the phone's tick stays")
+  }
 }
 
 @Suite("Hand edits of a stamped settings file")
@@ -282,5 +388,74 @@ struct SettingsHandEditTests {
     try settings.refresh()
     #expect(settings.sleepGoal == 5)
     #expect(settings.isNotificationsEnabled == false)
+  }
+
+  /// A settings value's digest is made of its numbers as their `Double`s are spelled, not of
+  /// their literal text (``JSONNumber`` keeps it): a file laid out again by a program that
+  /// spells numbers its own way (jq 1.6 and JavaScript write `7.0` as `7`, `1E5` as
+  /// `100000`) holds the same values and keeps every stamp — else this device would win
+  /// concurrent edits it never made. `7.0` is what a Python script writes for a float.
+  @Test(
+    "a settings file laid out again with numbers spelled otherwise, equal values, keeps every stamp",
+    arguments: [("7.0", "7"), ("1E5", "100000"), ("7.50", "7.5")])
+  func settingsNumberSpelling(written: String, reformatted: String) throws {
+    let stamp = Stamp(milliseconds: 1_764_680_000_000, counter: 0, device: DeviceID("laptop")!)
+    let values = KeyValues(["sleepGoal": .number(JSONNumber(written)!)])
+    let sync = KeyValuesSync(unstamped: KeyValues()).stamped(
+      before: KeyValues(), after: values, stamp: stamp)
+    let data = try StateFileCoding.encode(values, sync: sync, path: "settings.json")
+    let text = String(decoding: data, as: UTF8.self)
+    try #require(text.contains(": \(written)\n"))
+    // The same file as jq 1.6 or JSON.stringify writes it: the same values.
+    let relaid = Data(
+      text.replacingOccurrences(of: ": \(written)\n", with: ": \(reformatted)\n").utf8)
+    let (read, readSync) = try StateFileCoding.decode(
+      relaid, path: "settings.json", sync: KeyValuesSync.self)
+    guard case .number(let number)? = read.values["sleepGoal"] else {
+      Issue.record("no number read")
+      return
+    }
+    #expect(number.double == JSONNumber(written)!.double, "an equal value")
+    #expect(readSync.unstamped.isEmpty, "restamped as a hand edit: \(readSync.unstamped)")
+  }
+}
+
+/// A file whose `"sync"` member a person removed by hand: every hand edit made with it is
+/// the newest value, never the oldest.
+@Suite("Hand edits of a file whose stamps were removed by hand")
+@MainActor
+struct StampsRemovedByHandTests: DeviceFolderSuite {
+  let folder = TemporaryFolder()
+  var file: URL { folder.file("todos.json") }
+
+  /// Laptop with three todos and a phone copy of its file; the phone then adds "p" (a
+  /// concurrent change, so the two versions conflict).
+  func laptopAndPhone() throws -> (laptop: TodosStore, phoneFile: URL) {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["three", "mmmm", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let phoneFile = try phoneFolder().appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: phoneFile)
+    try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
+      .trySend(.addTodo(Todo(title: "p")))
+    return (laptop, phoneFile)
+  }
+
+  @Test("a \"sync\" member removed by hand leaves every hand edit the newest value")
+  func syncSectionDeletedByHand() throws {
+    let (laptop, phoneFile) = try laptopAndPhone()
+    try editByHand(file) { object in
+      object["sync"] = nil
+      var todos = object["todos"] as! [[String: Any]]
+      todos[0]["title"] = "uno"
+      todos.remove(at: 2)  // "three" removed by hand
+      object["todos"] = todos
+    }
+    try laptop.trySend(.addTodo(Todo(title: "x")))
+    #expect(laptop.todos.map(\.title) == ["x", "uno", "mmmm"])
+    try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName()))
+    try laptop.refresh()
+    #expect(
+      Set(laptop.todos.map(\.title)) == ["x", "p", "uno", "mmmm"],
+      "hand edits are the newest values; got \(laptop.todos.map(\.title))")
   }
 }

@@ -237,6 +237,30 @@ struct MergeTests {
       try requireEqual(a.merged(with: a).bytes, a.bytes, "a ∪ a = a")
     }
   }
+
+  /// Two versions of a todo with one stamp whose titles differ only in Unicode normalization
+  /// (`Café` composed and decomposed; Swift's `==` holds them equal, their bytes and digests
+  /// differ) — two version 1 files, stamped ``Stamp/origin``, or a hand edit whose digest
+  /// collides: the merge writes the same bytes whichever side comes first, or two devices
+  /// would never settle.
+  @Test("a merge of titles equal but for Unicode normalization writes the same bytes either way")
+  @MainActor
+  func mergeOfCanonicallyEqualTitles() throws {
+    let id = UUID()
+    let date = Date(timeIntervalSince1970: 1_764_680_000)
+    let composed = TodosStore.State(todos: [Todo(id: id, title: "Caf\u{E9}", date: date)])
+    let decomposed = TodosStore.State(todos: [Todo(id: id, title: "Cafe\u{301}", date: date)])
+    #expect(composed == decomposed, "equal for Swift")
+    let a = (composed, ListSync<TodosStore.State>(unstamped: composed))
+    let b = (decomposed, ListSync<TodosStore.State>(unstamped: decomposed))
+    let ab = ListSync<TodosStore.State>.merge(a, b)
+    let ba = ListSync<TodosStore.State>.merge(b, a)
+    let bytesAB = try StateFileCoding.encode(ab.0, sync: ab.1, path: "todos.json")
+    let bytesBA = try StateFileCoding.encode(ba.0, sync: ba.1, path: "todos.json")
+    #expect(
+      String(decoding: bytesAB, as: UTF8.self) == String(decoding: bytesBA, as: UTF8.self),
+      "merge(a, b) and merge(b, a) write different bytes")
+  }
 }
 
 extension Array {

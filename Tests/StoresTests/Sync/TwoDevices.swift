@@ -45,3 +45,30 @@ func divergedVersions(
   try phoneEdits(try deviceStore("phone", in: phoneFolder))
   return laptop
 }
+
+/// A suite whose devices keep their files in folders of their own below its `folder`.
+protocol DeviceFolderSuite {
+  var folder: TemporaryFolder { get }
+}
+
+extension DeviceFolderSuite {
+  /// The folder `name` below the suite's folder, made if it is not there.
+  func subfolder(_ name: String) throws -> URL {
+    let url = folder.file(name)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// The phone's folder, `phone` below the suite's folder, made if it is not there.
+  func phoneFolder() throws -> URL {
+    let phone = folder.file("phone")
+    try FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
+    return phone
+  }
+
+  /// The name of the phone's conflict copy number `number` of `todos.json`, as Syncthing
+  /// names one.
+  func copyName(_ number: Int = 0) -> String {
+    "todos.sync-conflict-20261201-1350\(10 + number)-PHONE12.json"
+  }
+}

@@ -4,23 +4,59 @@ import Testing
 
 @testable import Stores
 
-/// What an adversarial round against the devices' hardening found (issue 34): a copy stamped
-/// where no clock can follow froze the fields it touched; a `"sync"` member removed by hand
-/// turned every hand edit into the oldest value.
-@Suite("Attacks on stamps and hand edits")
+/// Stamps at the edges of what a file can hold: a copy stamped past the year 9999, or in the
+/// last millisecond a file holds, is refused, reported and freezes nothing; a clock at its
+/// end still makes stamps a file can hold; edits stamped as late as a clock follows still win.
+@Suite("Stamps at and beyond what a file can hold")
 @MainActor
-struct AttackTests {
+struct ExtremeStampTests: DeviceFolderSuite {
   let folder = TemporaryFolder()
   var file: URL { folder.file("todos.json") }
 
-  func phoneFolder() throws -> URL {
-    let phone = folder.file("phone")
-    try FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
-    return phone
+  /// A copy of another device's version whose stamps all read `stamp`, beside the file.
+  func copy(stampedAt stamp: String) throws -> URL {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    let phoneFile = phoneFolder.appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: folder.file("todos.json"), to: phoneFile)
+    try deviceStore("phone", in: phoneFolder).trySend(.addTodo(Todo(title: "Call Ann")))
+    let stamped = try #require(text(phoneFile)).replacing(
+      /[0-9a-z]+\.[0-9a-z]+\.phone/, with: stamp + ".phone")
+    let copy = folder.file("todos.sync-conflict-20261201-135016-PHONE12.json")
+    try Data(stamped.utf8).write(to: copy)
+    return copy
   }
 
-  func copyName(_ number: Int = 0) -> String {
-    "todos.sync-conflict-20261201-1350\(10 + number)-PHONE12.json"
+  @Test("a copy stamped past the year 9999 is not merged, is reported, and harms nothing")
+  func beyondTheLatest() throws {
+    let copy = try copy(stampedAt: "zzzzzzzzzzzz.zzzzzzzzzzzz")
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Pay rent")))
+    #expect(laptop.todos.map(\.title) == ["Pay rent", "Buy milk"])
+    #expect((laptop.lastError as? StoreFileError)?.path == copy.path)
+    #expect(FileManager.default.fileExists(atPath: copy.path), "left where it is")
+    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
+    #expect(try deviceStore("laptop", in: folder.url).todos.count == 3, "the file reads")
+  }
+
+  @Test("a clock past the year 9999, or out of counters, still makes stamps a file can hold")
+  func clockAtTheEnd() throws {
+    let clock = HybridClock(device: DeviceID("d")!) { .max }
+    var previous = clock.stamp()
+    for _ in 0..<3 {
+      let next = clock.stamp()
+      #expect(next >= previous)
+      #expect(Stamp(Substring(next.description)) == next, "readable: \(next)")
+      previous = next
+    }
+    let counting = HybridClock(device: DeviceID("d")!) { 1_000 }
+    counting.observe(
+      Stamp(milliseconds: 1_000, counter: Stamp.largestCounter, device: previous.device))
+    let next = counting.stamp()
+    #expect(next == Stamp(milliseconds: 1_001, counter: 0, device: previous.device))
+    #expect(Stamp(Substring(next.description)) == next)
   }
 
   // MARK: Stamps where no clock follows
@@ -85,38 +121,5 @@ struct AttackTests {
     try laptop.refresh()
     #expect(Set(laptop.todos.map(\.title)) == ["Call Bob", "Buy milk"])
     #expect(try deviceStore("laptop", in: folder.url).todos == laptop.todos, "the file reads")
-  }
-
-  // MARK: Hand edits
-
-  /// Laptop with three todos and a phone copy of its file; the phone then adds "p" (a
-  /// concurrent change, so the two versions conflict).
-  func laptopAndPhone() throws -> (laptop: TodosStore, phoneFile: URL) {
-    let laptop = try deviceStore("laptop", in: folder.url)
-    for title in ["three", "mmmm", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
-    let phoneFile = try phoneFolder().appendingPathComponent("todos.json")
-    try FileManager.default.copyItem(at: file, to: phoneFile)
-    try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
-      .trySend(.addTodo(Todo(title: "p")))
-    return (laptop, phoneFile)
-  }
-
-  @Test("a \"sync\" member removed by hand leaves every hand edit the newest value")
-  func syncSectionDeletedByHand() throws {
-    let (laptop, phoneFile) = try laptopAndPhone()
-    try editByHand(file) { object in
-      object["sync"] = nil
-      var todos = object["todos"] as! [[String: Any]]
-      todos[0]["title"] = "uno"
-      todos.remove(at: 2)  // "three" removed by hand
-      object["todos"] = todos
-    }
-    try laptop.trySend(.addTodo(Todo(title: "x")))
-    #expect(laptop.todos.map(\.title) == ["x", "uno", "mmmm"])
-    try FileManager.default.copyItem(at: phoneFile, to: folder.file(copyName()))
-    try laptop.refresh()
-    #expect(
-      Set(laptop.todos.map(\.title)) == ["x", "p", "uno", "mmmm"],
-      "hand edits are the newest values; got \(laptop.todos.map(\.title))")
   }
 }

@@ -44,9 +44,12 @@ enum FileKind: String, CaseIterable, Sendable {
 /// Files that are read as a defined value rather than refused.
 let readableHostileFiles: Set<String> = ["negative-zero.json", "bom.json"]
 
+/// Files a store cannot use — every hostile fixture, every truncation of a valid file, nesting
+/// too deep, a huge string, a folder, a data folder that is a file, a file it may not write —
+/// are refused with a short error naming the file, and left byte for byte as they were.
 @MainActor
-@Suite("Hostile files through the library")
-struct HostileFileTests {
+@Suite("Files a store refuses, and leaves as they are")
+struct RefusedFileTests {
   let folder = TemporaryFolder()
 
   /// Checks that opening `url` and changing it both fail with a short error naming the
@@ -140,33 +143,6 @@ struct HostileFileTests {
     #expect(contents(file) == Data("just a file".utf8))
   }
 
-  @Test("a symbolic link is followed; a dangling one reads as empty and creates its target")
-  func symbolicLinks() throws {
-    for kind in FileKind.allCases {
-      let target = folder.copy(kind.sample, as: "real-\(kind.rawValue).json")
-      let link = folder.file("link-\(kind.rawValue).json")
-      try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-      try kind.change(link)
-      #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
-      #expect(contents(target) != (try? Data(contentsOf: kind.sample)))
-
-      let dangling = folder.file("dangling-\(kind.rawValue).json")
-      let missing = folder.file("missing-\(kind.rawValue).json")
-      try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: missing)
-      try kind.open(dangling)
-      try kind.change(dangling)
-      #expect(FileManager.default.fileExists(atPath: missing.path))
-
-      // A link into a folder that does not exist is not followed into it: no folder is made.
-      let astray = folder.file("astray-\(kind.rawValue).json")
-      let nowhere = folder.file("nowhere/\(kind.rawValue).json")
-      try FileManager.default.createSymbolicLink(at: astray, withDestinationURL: nowhere)
-      try kind.open(astray)
-      #expect(throws: StoreFileError.self) { try kind.change(astray) }
-      #expect(!FileManager.default.fileExists(atPath: folder.file("nowhere").path))
-    }
-  }
-
   @Test(
     "a file that may not be written is refused and kept, even for root",
     arguments: FileKind.allCases)
@@ -186,5 +162,4 @@ struct HostileFileTests {
       TemporaryFolder.makeWritable(url)
     }
   }
-
 }

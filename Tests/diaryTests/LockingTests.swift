@@ -4,82 +4,109 @@ import Stores
 import TestSupport
 import Testing
 
-/// The process's limits — the file size limit (`ulimit -f`), the process limit (`ulimit -u`)
-/// — and lock waits on a stopped holder: each ends in a clear error, never a killed process,
-/// a file left behind, or threads and descriptors piling up.
-@Suite("Reliability: limits and waits", .serialized)
-struct LimitTests {
+/// Locking across processes, with real writers: a lock file deleted under running writers
+/// lets no two of them in; a stopped holder makes the others fail after the timeout (75),
+/// naming the lock and, where the system tells, the holder; timed-out waits leave one thread
+/// and one descriptor; a wait that cannot start a thread says so; any timeout works.
+@Suite("Locking across processes: one writer at a time, waits that end", .serialized)
+struct LockingTests: DiaryFolderSuite {
   let folder = TemporaryFolder()
   var diary: DiaryProcess { DiaryProcess(folder: folder.url) }
   static let writer = BuildProducts.executable("stores-writer")
 
-  /// Runs `binary` with `arguments` through `bash -c "SETUP; exec …"` (after `launcher`), and returns its exit
-  /// status (a signal that killed it as 128 + the signal) and its standard error.
-  func run(
-    _ binary: URL, _ arguments: [String], after setup: String, output: String = "/dev/null",
-    as launcher: [String] = []
-  ) throws -> (status: Int32, errorOutput: String) {
-    let process = Process()
-    let shell = ["/bin/bash", "-c", "\(setup); exec \"$0\" \"$@\" > '\(output)'", binary.path]
-    process.executableURL = URL(fileURLWithPath: (launcher + shell)[0])
-    process.arguments = Array((launcher + shell).dropFirst()) + arguments
-    process.environment = diary.environment
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let errorOutput = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let status =
-      process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0)
-    return (status, errorOutput)
-  }
-
-  @Test("a file size limit fails diary's write with 74, not SIGXFSZ, and leaves nothing")
-  func fileSizeLimitInDiary() throws {
-    let original = todosFile(count: 20_000)
-    let url = folder.write(original, to: "todos.json")
-    let result = try run(DiaryProcess.binary, ["todos", "add", "x"], after: "ulimit -f 2048")
-    #expect(result.status == 74, "\(result.errorOutput)")
-    #expect(result.errorOutput == "diary: error: cannot write \(url.path): File too large\n")
-    #expect(try String(contentsOf: url, encoding: .utf8) == original)
-    // Beside the data, at most the machine's home (its local state: the device id).
-    #expect(
-      folder.names.filter { $0 != "home" } == ["todos.json", "todos.json.lock"],
-      "no temporary file is left")
-  }
-
-  @Test("a file size limit fails an export to a file with 74, not SIGXFSZ")
-  func fileSizeLimitOnOutput() throws {
-    let workouts = (0..<20_000).map { index in
-      #"{"complexity": "low", "date": "2026-11-29T07:30:00Z", "distance": 5, "#
-        + #""id": "\#(String(format: "00000000-0000-4000-8000-%012X", index))", "#
-        + #""name": "run \#(index)"}"#
+  @Test("a lock file deleted while writers run never lets two of them in at once")
+  @MainActor
+  func deletedLockFile() throws {
+    let file = folder.file("todos.json")
+    let writers = try (0..<4).map { index in
+      try WriterProcess(
+        Self.writer, ["todos", file.path, "100", "w\(index)"], environment: diary.environment)
     }
-    folder.write(
-      #"{"version": 1, "workouts": ["# + workouts.joined(separator: ",") + "]}",
-      to: "workouts.json")
-    let export = folder.file("export.csv").path
-    let result = try run(
-      DiaryProcess.binary, ["workouts", "export"], after: "ulimit -f 64", output: export)
-    #expect(result.status == 74, "\(result.errorOutput)")
-    #expect(result.errorOutput.contains("File too large"), "\(result.errorOutput)")
-  }
-
-  @Test("a file size limit fails the library's write with an error, and leaves nothing")
-  func fileSizeLimitInTheLibrary() throws {
-    let url = folder.write(todosFile(count: 20_000), to: "todos.json")
-    let result = try run(Self.writer, ["todos", url.path, "1", "x"], after: "ulimit -f 2048")
-    #expect(result.status == 74, "\(result.errorOutput)")
-    #expect(result.errorOutput.contains("File too large"), "\(result.errorOutput)")
-    // Beside the data, at most the machine's home (its local state: the device id).
+    var deletions = 0
+    while writers.contains(where: { $0.process.isRunning }) {
+      if unlink(file.path + ".lock") == 0 { deletions += 1 }
+      usleep(200)
+    }
+    for writer in writers { _ = writer.kill() }
     #expect(
-      folder.names.filter { $0 != "home" } == ["todos.json", "todos.json.lock"],
-      "no temporary file is left")
+      writers.allSatisfy { $0.process.terminationStatus == 0 },
+      "\(writers.map(\.errorOutput).joined())")
+    let titles = try TodosStore(contentsOf: file).todos.map(\.title)
+    #expect(titles.count == 400, "lost \(400 - titles.count) acknowledged adds")
+    #expect(deletions > 0, "the lock file was deleted under the writers")
   }
 
-  // MARK: Lock waits
+  @Test("a stopped lock holder makes writers fail after the timeout (75), naming it")
+  @MainActor
+  func stoppedHolder() throws {
+    let file = folder.file("todos.json")
+    let holder = try WriterProcess(
+      Self.writer, ["hold", file.path, "60", "held"], environment: diary.environment,
+      waitingFor: "locked")
+    kill(holder.process.processIdentifier, SIGSTOP)
+    defer {
+      kill(holder.process.processIdentifier, SIGCONT)
+      _ = holder.kill()
+    }
+    let before = folder.snapshot()
+    let started = ContinuousClock.now
+    let result = try runWithin(seconds: 30, ["todos", "add", "x"])
+    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(result.exitCode == 75, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("\(file.path).lock"))
+    #expect(result.errorOutput.contains("try again"))
+    #expect(folder.snapshot() == before, "nothing changed")
+
+    let store = try TodosStore(contentsOf: file, lockTimeout: .milliseconds(200))
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.addTodo(Todo(title: "y")))
+    }
+    guard case .lockTimedOut(let lock, _, _) = error?.problem else {
+      Issue.record("expected a lock timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(lock == file.path + ".lock")
+    #expect(store.todos.map(\.title) == ["held first"], "the write it saw, not its own")
+
+    // The abandoned waits let go of the lock they get once the holder is gone.
+    kill(holder.process.processIdentifier, SIGCONT)
+    _ = holder.kill()
+    try store.trySend(.addTodo(Todo(title: "y")))
+    #expect(store.todos.map(\.title) == ["y", "held first"])
+    #expect(try runWithin(seconds: 30, ["todos", "add", "z"]).exitCode == 0)
+  }
+
+  @Test(
+    "a lock that timed out names the process holding it",
+    .enabled(
+      if: TestPlatform.namesLockHolders,
+      "only Linux tells who holds a flock (/proc/locks); Apple platforms have no public table"))
+  @MainActor
+  func holderNamed() throws {
+    let file = folder.file("todos.json")
+    let holder = try WriterProcess(
+      Self.writer, ["hold", file.path, "60", "held"], environment: diary.environment,
+      waitingFor: "locked")
+    kill(holder.process.processIdentifier, SIGSTOP)
+    defer {
+      kill(holder.process.processIdentifier, SIGCONT)
+      _ = holder.kill()
+    }
+    let result = try runWithin(seconds: 30, ["todos", "add", "x"])
+    #expect(result.exitCode == 75, "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("process \(holder.process.processIdentifier)"))
+    let store = try TodosStore(contentsOf: file, lockTimeout: .milliseconds(200))
+    let error = #expect(throws: StoreFileError.self) {
+      try store.trySend(.addTodo(Todo(title: "y")))
+    }
+    guard case .lockTimedOut(_, let pid, _) = error?.problem else {
+      Issue.record("expected a lock timeout, got \(String(describing: error))")
+      return
+    }
+    #expect(pid == holder.process.processIdentifier)
+  }
+
+  // MARK: Waits
 
   /// A `stores-writer hold` process holding the lock of `file`, stopped.
   func stoppedHolder(of file: URL) throws -> WriterProcess {
@@ -168,21 +195,5 @@ struct LimitTests {
       path: file.path,
       problem: .lockTimedOut(lock: file.path + ".lock", holder: nil, waited: .milliseconds(500)))
     #expect(error.description.contains("for more than 0.5 s"), "\(error)")
-  }
-
-  // MARK: Watches
-
-  @Test(
-    "200 watching stores share one inotify instance; 60 renames of their folder leave one watch",
-    .enabled(if: TestPlatform.hasProcessFiles, "counts inotify watches in /proc (Linux)"))
-  func watchesAreSharedAndRemoved() throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let output = folder.file("inotify.txt")
-    let result = try run(
-      Self.writer, ["watch", data.path, "60", "200"], after: "true", output: output.path)
-    #expect(result.status == 0, "\(result.errorOutput)")
-    let printed = try String(contentsOf: output, encoding: .utf8)
-    #expect(printed == "inotify 1 watches 1\n")
   }
 }
