@@ -431,7 +431,9 @@ struct CodableStateTests {
   @Test("two processes writing one file at once lose none of each other's writes")
   func twoProcesses() throws {
     let url = folder.file("notes.json")
-    let writers = try ["a", "b"].map { try Writer.start("codable", url, count: 100, tag: $0) }
+    let writers = try ["a", "b"].map {
+      try WriterProcess.start("codable", url, count: 100, tag: $0)
+    }
     for writer in writers {
       writer.waitUntilExit()
       #expect(writer.terminationReason == .exit && writer.terminationStatus == 0)
@@ -449,7 +451,7 @@ struct CodableStateTests {
     let token = watching.onChange { _, state in seen.append(state.notes.count) }
     try CodableNotesStore(contentsOf: url).trySend(.add(.init(text: "here", date: Date())))
     #expect(await eventually { watching.state.notes.count == 1 })
-    let writer = try Writer.start("codable", url, count: 1, tag: "other")
+    let writer = try WriterProcess.start("codable", url, count: 1, tag: "other")
     writer.waitUntilExit()
     #expect(writer.terminationReason == .exit && writer.terminationStatus == 0)
     #expect(await eventually { watching.state.notes.map(\.text) == ["here", "other 0"] })
@@ -481,24 +483,5 @@ struct CodableStateTests {
     try ValueStore<Draft>(contentsOf: url).trySend(.set(Draft(saved: ["a", "b"])))
     try store.refresh()
     #expect(store.state == Draft(saved: ["a", "b"], typing: "hel"))
-  }
-}
-
-/// The `stores-writer` process: a writer on the library in a process of its own (see
-/// Tests/StoresWriter/main.swift).
-private enum Writer {
-  /// Starts `stores-writer KIND FILE COUNT TAG`, its output discarded, with its local state
-  /// in a folder of its own beside `file` (`STORES_STATE_HOME`).
-  static func start(_ kind: String, _ file: URL, count: Int, tag: String) throws -> Process {
-    let process = Process()
-    let state = file.deletingLastPathComponent().appendingPathComponent("state-\(tag)")
-    process.environment = ProcessInfo.processInfo.environment.merging([
-      "STORES_STATE_HOME": state.path
-    ]) { $1 }
-    process.executableURL = BuildProducts.executable("stores-writer")
-    process.arguments = [kind, file.path, "\(count)", tag]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
   }
 }

@@ -199,7 +199,9 @@ struct SettingsStoreTests {
   @Test("two processes setting different keys at once lose neither: 2 × 200 sets")
   func twoProcesses() throws {
     let url = folder.file("shared.json")
-    let writers = try ["a", "b"].map { try Writer.start("keyvalue", url, count: 200, tag: $0) }
+    let writers = try ["a", "b"].map {
+      try WriterProcess.start("keyvalue", url, count: 200, tag: $0)
+    }
     for writer in writers {
       writer.waitUntilExit()
       #expect(writer.terminationReason == .exit && writer.terminationStatus == 0)
@@ -220,30 +222,11 @@ struct SettingsStoreTests {
     var seen: [Double] = []
     let token = settings.onChange(of: \.sleepGoal) { seen.append($0) }
     // Another process sets sleepGoal to 0 (its first value).
-    let writer = try Writer.start("settings", url, count: 1, tag: "other")
+    let writer = try WriterProcess.start("settings", url, count: 1, tag: "other")
     writer.waitUntilExit()
     #expect(writer.terminationReason == .exit && writer.terminationStatus == 0)
     #expect(await eventually { settings.sleepGoal == 0 })
     #expect(seen == [0])
     token.cancel()
-  }
-}
-
-/// The `stores-writer` process: a writer on the library in a process of its own (see
-/// Tests/StoresWriter/main.swift).
-private enum Writer {
-  /// Starts `stores-writer KIND FILE COUNT TAG`, its output discarded, with its local state
-  /// (its device id) in a folder of its own beside `file` (`STORES_STATE_HOME`).
-  static func start(_ kind: String, _ file: URL, count: Int, tag: String) throws -> Process {
-    let process = Process()
-    let state = file.deletingLastPathComponent().appendingPathComponent("state-\(tag)")
-    process.environment = ProcessInfo.processInfo.environment.merging([
-      "STORES_STATE_HOME": state.path
-    ]) { $1 }
-    process.executableURL = BuildProducts.executable("stores-writer")
-    process.arguments = [kind, file.path, "\(count)", tag]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
   }
 }
