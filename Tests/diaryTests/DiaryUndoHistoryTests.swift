@@ -14,7 +14,7 @@ import Testing
 /// to a byte budget, written as durably as the data files, with no litter left behind.
 @MainActor
 @Suite("diary's undo history: bounded, small, clean", .serialized)
-struct DiaryUndoHistoryTests {
+struct DiaryUndoHistoryTests: @MainActor DiaryFolderSuite {
   let folder = TemporaryFolder()
 
   /// The most bytes of steps the history keeps (the README's figure).
@@ -75,19 +75,6 @@ struct DiaryUndoHistoryTests {
     #expect(result.exitCode == 0, "\(arguments): \(result.errorOutput)")
     #expect(result.errorOutput.isEmpty, "\(arguments): \(result.errorOutput)")
     return result.output
-  }
-
-  /// Runs `diary` with `arguments` in the background; a run still going after `seconds`
-  /// (hung) is killed and fails the test.
-  func runWithin(seconds: Int, _ arguments: [String]) throws -> DiaryProcess.Result {
-    let process = try BackgroundDiary(arguments, environment: diary.environment)
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-    let hung = process.isRunning
-    if hung { process.kill() }
-    let result = process.wait()
-    try #require(!hung, "diary \(arguments) hung")
-    return result
   }
 
   /// A CSV file of `count` workouts named `Run TAG-N`.
