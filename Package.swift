@@ -31,10 +31,12 @@ let package = Package(
         "diary", "stores-writer", "stores-fuzz", "Stores", "StoreTesting", "FileVersionClient",
         "TestSupport",
       ]),
-    // What the repository's own tests need and apps do not: the built tools, found.
-    .target(name: "TestSupport", path: "Tests/Support"),
+    // What the repository's own tests need and apps do not: the built tools, found, and the
+    // stores they share with stores-writer.
+    .target(name: "TestSupport", dependencies: ["Stores"], path: "Tests/Support"),
     // A writer on the library as a process of its own, for the crash and concurrency tests.
-    .executableTarget(name: "stores-writer", dependencies: ["Stores"], path: "Tests/StoresWriter"),
+    .executableTarget(
+      name: "stores-writer", dependencies: ["Stores", "TestSupport"], path: "Tests/StoresWriter"),
     // Stand-ins with the exact public signatures of SwiftUI's offset operations and
     // swift-algorithms' `indexed()`, and an app file importing them beside Stores: it must
     // compile (see Tests/StoresTests/Collections/CollisionTests.swift).

@@ -1,5 +1,6 @@
 import Foundation
 import Stores
+import TestSupport
 
 // A small writer on the library, for the crash and concurrency tests: makes COUNT changes to
 // the file, one action each, and prints `ack N` once the Nth is on disk.

@@ -66,31 +66,3 @@ final class JournalStore: Store {
     core = try JournalStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
   }
 }
-
-/// The state `stores-writer codable` keeps (Tests/StoresWriter/CodableNotes.swift): notes
-/// with dates, through `Codable`.
-@MainActor @Observable
-final class CodableNotesStore: Store {
-  struct Note: Codable, Equatable, Sendable {
-    var text: String
-    var date: Date
-  }
-
-  struct State: CodableState {
-    var notes: [Note] = []
-  }
-
-  enum Action: Sendable { case add(Note) }
-
-  nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
-    guard case .add(let note) = action else { return false }
-    state.notes.append(note)
-    return true
-  }
-
-  @ObservationIgnored let core: StoreCore<CodableNotesStore>
-
-  init(contentsOf url: URL) throws {
-    core = try CodableNotesStore.fileCore(contentsOf: url)
-  }
-}
