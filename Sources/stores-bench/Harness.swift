@@ -34,6 +34,8 @@ struct Comparison {
   var goal: String
   /// The bytes each side moves, to show MB/s beside the times; `nil` for none.
   var bytes: Int? = nil
+  /// What the two sides count, when not seconds ("writes").
+  var unit: String? = nil
 }
 
 /// Runs benchmarks and prints one line per comparison, as a Markdown table.
@@ -72,15 +74,16 @@ final class Report {
         baselineLabel: baseline.label, goal: goal, bytes: bytes))
   }
 
-  /// Prints a comparison of times measured elsewhere (each side's median), and their ratio.
+  /// Prints a comparison of times measured elsewhere (each side's median) — or of counts of
+  /// `unit`, when given — and their ratio.
   func note(
     _ name: String, size: String, ours: Double, baseline: Double, baselineLabel: String,
-    goal: String
+    goal: String, unit: String? = nil
   ) {
     record(
       Comparison(
         name: name, size: size, ours: ours, baseline: baseline, ratio: ours / baseline,
-        baselineLabel: baselineLabel, goal: goal))
+        baselineLabel: baselineLabel, goal: goal, unit: unit))
   }
 
   /// Prints a comparison.
@@ -93,9 +96,12 @@ final class Report {
     let rate = { (seconds: Double) in
       comparison.bytes.map { " (\(format2(Double($0) / seconds / 1e6)) MB/s)" } ?? ""
     }
+    let value = { (value: Double) in
+      comparison.unit.map { "\(Int(value)) \($0)" } ?? format(value) + rate(value)
+    }
     print(
-      "| \(comparison.name) | \(comparison.size) | \(format(comparison.ours))\(rate(comparison.ours)) | "
-        + "\(format(comparison.baseline))\(rate(comparison.baseline)) \(comparison.baselineLabel) | "
+      "| \(comparison.name) | \(comparison.size) | \(value(comparison.ours)) | "
+        + "\(value(comparison.baseline)) \(comparison.baselineLabel) | "
         + "\(ratioText)× | \(comparison.goal) |"
     )
   }

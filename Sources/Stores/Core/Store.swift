@@ -245,7 +245,7 @@ extension Store {
   @discardableResult
   public func undo() -> UndoOutcome? {
     do {
-      return try tryUndo()
+      return try core.undo(durably: false)
     } catch {
       core.lastError = error
       return nil
@@ -258,7 +258,7 @@ extension Store {
   @discardableResult
   public func redo() -> UndoOutcome? {
     do {
-      return try tryRedo()
+      return try core.redo(durably: false)
     } catch {
       core.lastError = error
       return nil
@@ -284,6 +284,46 @@ extension Store {
   public func tryUndo(_ step: UndoHistory<Action>.Step) throws -> UndoOutcome {
     try core.undo(step)
   }
+
+  /// When an action reaches the file, for a store opened on a file: before `send` returns
+  /// (``SaveMode/beforeReturning``, the default) or in the background
+  /// (``SaveMode/inBackground``, so the main actor never waits on the disk). Without effect
+  /// on a store in memory.
+  ///
+  /// Saving in the background, an action is applied in memory at once — observers, SwiftUI
+  /// and undo see it in the same turn — and queued; at the end of the main actor's turn a
+  /// writer of the store's own runs the file's transaction off the main actor — lock, catch up
+  /// with other writers, apply the queued actions by identity, encode, write, flush — and the
+  /// actions sent while it writes go in its next write, together (group commit). When the
+  /// writer finds that someone else changed the file, or its write fails (the error goes to
+  /// ``lastError``), the state in memory catches up with the file, observers are told of a
+  /// ``StoreChange/reload``, and the actions still queued apply again on top. A crash loses
+  /// the actions not yet saved, and only those: wait for ``saved``, or call ``save()``, where
+  /// that matters — before an app goes to the background, say.
+  ///
+  /// In either mode, ``trySend(_:)``, ``trySend(_:requiring:)``, ``tryUndo()`` and
+  /// ``tryRedo()`` return once the action is in the file (saving what was queued before it
+  /// first) and throw its error; ``refresh()`` in the background mode asks the writer to
+  /// read the file and returns (an error goes to ``lastError``). Setting the mode back to
+  /// ``SaveMode/beforeReturning`` saves what is queued first.
+  public var saveMode: SaveMode {
+    get { core.saveMode }
+    set { core.saveMode = newValue }
+  }
+
+  /// Returns once every action sent before is saved in the file (or its write failed, see
+  /// ``lastError``). Returns at once for a store that saves before returning, or in memory.
+  public var saved: Void {
+    get async { await core.waitUntilSaved() }
+  }
+
+  /// Whether actions sent are not saved in the file yet: always `false` unless the store
+  /// saves in the background.
+  public var hasUnsavedChanges: Bool { core.hasUnsavedChanges }
+
+  /// Blocks until every action sent before is saved in the file, and throws the error of a
+  /// write that failed meanwhile. Does nothing unless the store saves in the background.
+  public func save() throws { try core.saveInBackground() }
 
   /// Returns when none of the store's effects is running any more — including the effects
   /// started meanwhile by the actions they sent. Returns at once for a store without effects.

@@ -2,8 +2,14 @@
 ///
 /// ``StoreCore`` calls a backing for every action of a store opened on a file; the backing
 /// decides how the state is loaded, locked and saved (see `JSONFileBacking`).
-@MainActor @usableFromInline
-package protocol StoreBacking<State>: AnyObject {
+///
+/// A backing is used by one thread at a time, never two: by the store on the main actor, or
+/// — for a store saving in the background — by its ``BackgroundWriter`` while a write runs,
+/// during which the store leaves it alone. That is why its classes are `@unchecked
+/// Sendable`. Watching (``watch(onChange:)``, ``stopWatching()``) happens on the main actor
+/// only.
+@usableFromInline
+package protocol StoreBacking<State>: AnyObject, Sendable {
   associatedtype State
 
   /// Runs `update` as one transaction on the freshest state: the state in memory, or the
@@ -27,13 +33,17 @@ package protocol StoreBacking<State>: AnyObject {
   /// state keeps (see `PersistentState.keepMemoryOnlyState(from:)`).
   func reloadIfChanged(from current: State) throws -> State?
 
+  /// Gives `state`, read from the file, what `memory` — the state in memory — keeps only in
+  /// memory (see `PersistentState.keepMemoryOnlyState(from:)`).
+  func keepMemoryOnlyState(_ state: inout State, from memory: State)
+
   /// Starts noticing changes made by others (another process, another store on the same
   /// file) and calls `onChange` on the main actor after each; the watch lasts as long as
   /// the backing or until ``stopWatching()``.
-  func watch(onChange: @escaping @MainActor () -> Void) throws
+  @MainActor func watch(onChange: @escaping @MainActor () -> Void) throws
 
   /// Stops the watch started by ``watch(onChange:)``.
-  func stopWatching()
+  @MainActor func stopWatching()
 }
 
 /// What a `StoreBacking` transaction did.
@@ -52,3 +62,5 @@ package struct BackingTransaction<State> {
     self.changed = changed
   }
 }
+
+extension BackingTransaction: Sendable where State: Sendable {}

@@ -27,6 +27,9 @@ public final class StoreCore<Owner: Store>: Observable {
   @usableFromInline @exclusivity(unchecked) var storedState: State
   private var storedLastError: (any Error)?
   @usableFromInline let backing: (any StoreBacking<State>)?
+  /// What saving in the background keeps; `nil` while the store saves before returning (see
+  /// ``saveMode``).
+  @usableFromInline @exclusivity(unchecked) var background: BackgroundSaving<State, Action>?
   @usableFromInline let observers = ObserverRegistry<StoreChange<Action>, State>()
   @usableFromInline let registrar = ObservationRegistrar()
   // Key paths into a generic class are built at run time, slowly: build them once.
@@ -101,7 +104,11 @@ public final class StoreCore<Owner: Store>: Observable {
       sendInMemory(action, recording: .action)
       return
     }
-    sendThroughBackingKeepingError(action)
+    if background != nil {
+      sendInBackground(Owner.resolve(action, in: storedState), recording: .action)
+    } else {
+      sendThroughBackingKeepingError(action)
+    }
   }
 
   /// Runs the reducer on `state` and, when `recordingInverse`, first puts in `inverse` the
@@ -162,7 +169,8 @@ public final class StoreCore<Owner: Store>: Observable {
     }
   }
 
-  /// Runs `action` as a transaction of the backing, then notifies and starts its effect.
+  /// Runs `action` as a transaction of the backing, then notifies and starts its effect. A
+  /// store saving in the background first waits for the actions it has not saved yet.
   ///
   /// Positions in `action` are resolved to identities against the state in memory — the state
   /// the caller saw — before the transaction can reload a newer one.
@@ -175,6 +183,7 @@ public final class StoreCore<Owner: Store>: Observable {
     requiring condition: (State) throws -> Void
   ) throws -> Bool {
     guard let backing else { return false }
+    try saveInBackground()
     let action = Owner.resolve(action, in: storedState)
     let outcome: BackingTransaction<State>?
     var inverse: Action?
@@ -191,6 +200,7 @@ public final class StoreCore<Owner: Store>: Observable {
     reportCopiesNotMerged()
     if let outcome {
       storedState = outcome.state
+      background?.fileState = outcome.state
       if outcome.reloaded { didChange(.reload) }
       if outcome.changed {
         if let inverse = inverse.take() { record(inverse, of: action, recording) }
@@ -252,12 +262,12 @@ public final class StoreCore<Owner: Store>: Observable {
     registrar.didSet(self, keyPath: historyKeyPath)
   }
 
-  /// See ``Store/tryUndo()``.
-  func undo() throws -> UndoOutcome? {
+  /// See ``Store/tryUndo()``; ``Store/undo()`` when not `durably`.
+  func undo(durably: Bool = true) throws -> UndoOutcome? {
     guard let step = history.popUndo() else { return nil }
     historyDidChange()
     do {
-      return try apply(step, recording: .undo(name: step.name))
+      return try apply(step, recording: .undo(name: step.name), durably: durably)
     } catch {
       history.pushUndo(step)
       historyDidChange()
@@ -270,12 +280,12 @@ public final class StoreCore<Owner: Store>: Observable {
     try apply(step, recording: .undo(name: step.name))
   }
 
-  /// See ``Store/tryRedo()``.
-  func redo() throws -> UndoOutcome? {
+  /// See ``Store/tryRedo()``; ``Store/redo()`` when not `durably`.
+  func redo(durably: Bool = true) throws -> UndoOutcome? {
     guard let step = history.popRedo() else { return nil }
     historyDidChange()
     do {
-      return try apply(step, recording: .redo(name: step.name))
+      return try apply(step, recording: .redo(name: step.name), durably: durably)
     } catch {
       history.pushRedo(step)
       historyDidChange()
@@ -284,15 +294,20 @@ public final class StoreCore<Owner: Store>: Observable {
   }
 
   /// Sends the action of `step` — through the file's transaction on a store opened on a
-  /// file — recording its inverse as `recording` says, and reports what it skipped.
-  private func apply(_ step: UndoHistory<Action>.Step, recording: Recording) throws
-    -> UndoOutcome
-  {
+  /// file, or to the background writer when the store saves in the background and it need
+  /// not be `durably` saved on return — recording its inverse as `recording` says, and
+  /// reports what it skipped.
+  private func apply(
+    _ step: UndoHistory<Action>.Step, recording: Recording, durably: Bool = true
+  ) throws -> UndoOutcome {
     var skipped: [String] = []
     let changed: Bool
     if backing == nil || Owner.isMemoryOnly(step.action) {
       skipped = Owner.skippedParts(of: step.action, in: storedState)
       changed = sendInMemory(step.action, recording: recording)
+    } else if background != nil, !durably {
+      skipped = Owner.skippedParts(of: step.action, in: storedState)
+      changed = sendInBackground(step.action, recording: recording)
     } else {
       changed = try sendThroughBacking(step.action, recording: recording) { state in
         skipped = Owner.skippedParts(of: step.action, in: state)
@@ -304,6 +319,11 @@ public final class StoreCore<Owner: Store>: Observable {
   /// See ``Store/refresh()``.
   public func refresh() throws {
     guard let backing else { return }
+    if let background {
+      background.needsReload = true
+      scheduleWrite()
+      return
+    }
     let reloaded = try backing.reloadIfChanged(from: storedState)
     // The file reads well: an error kept from before (a reload that failed) is over.
     reportCopiesNotMerged()
@@ -314,7 +334,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// Keeps in ``lastError`` the first conflict copy beside the file that the backing's latest
   /// transaction or reload could not merge (it stays where it is), or clears it.
-  private func reportCopiesNotMerged() {
+  func reportCopiesNotMerged() {
     let problem = (backing as? any MergeReporting)?.mergeReport.notMerged.first
     if storedLastError != nil || problem != nil { lastError = problem }
   }

@@ -127,8 +127,7 @@ extension Store where State: CodableState {
 /// The backing of a store on a ``CodableState``: the file's own backing, whose state is the
 /// store's state in its envelope (``CodableStateFile``). Each call is passed on, the state
 /// wrapped and unwrapped on the way — O(1), no copy of what it holds.
-@MainActor
-final class CodableStateBacking<Value: CodableState>: StoreBacking {
+final class CodableStateBacking<Value: CodableState>: StoreBacking, @unchecked Sendable {
   typealias File = JSONFileBacking<CodableStateFile<Value>, NoSync<CodableStateFile<Value>>>
   let file: File
 
@@ -148,11 +147,17 @@ final class CodableStateBacking<Value: CodableState>: StoreBacking {
     try file.reloadIfChanged(from: CodableStateFile(current))?.value
   }
 
-  func watch(onChange: @escaping @MainActor () -> Void) throws {
+  func keepMemoryOnlyState(_ state: inout Value, from memory: Value) {
+    var file = CodableStateFile(state)
+    self.file.keepMemoryOnlyState(&file, from: CodableStateFile(memory))
+    state = file.value
+  }
+
+  @MainActor func watch(onChange: @escaping @MainActor () -> Void) throws {
     try file.watch(onChange: onChange)
   }
 
-  func stopWatching() {
+  @MainActor func stopWatching() {
     file.stopWatching()
   }
 }

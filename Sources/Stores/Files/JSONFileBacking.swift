@@ -51,9 +51,8 @@ import Foundation
 /// permissions and owner) are created by the first write. A symbolic link is followed: its
 /// target is read and replaced, the link stays (a link to a missing folder is not followed
 /// into it: writing fails).
-@MainActor
 final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: StoreBacking,
-  MergeReporting
+  MergeReporting, @unchecked Sendable
 {
   /// The data file's path as given (the link, when it is one).
   let path: String
@@ -387,6 +386,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
   }
 
+  func keepMemoryOnlyState(_ state: inout State, from memory: State) {
+    state.keepMemoryOnlyState(from: memory)
+  }
+
   /// What a reload found of the file.
   private enum StoredChange {
     /// The file holds the version last read or written.
@@ -400,7 +403,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   /// Watches the file (``FileWatcher``) and, for a file in iCloud Drive, registers its
   /// presenter too: either calls `onChange` on the main actor.
-  func watch(onChange: @escaping @MainActor () -> Void) throws {
+  @MainActor func watch(onChange: @escaping @MainActor () -> Void) throws {
     guard watcher == nil else { return }
     watcher = FileWatcher(path: path) { onChange() }
     onPresentedChange = onChange
@@ -409,7 +412,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
   }
 
-  func stopWatching() {
+  @MainActor func stopWatching() {
     watcher = nil
     onPresentedChange = nil
     coordination.stopPresenting()
@@ -466,7 +469,6 @@ package struct MergeReport: Sendable {
 }
 
 /// A backing that merges conflict copies.
-@MainActor
 package protocol MergeReporting: AnyObject {
   var mergeReport: MergeReport { get }
 }

@@ -3,8 +3,7 @@ import Testing
 
 /// A backing that keeps its "stored" state in memory, can be changed behind the store's
 /// back, and can be told to fail: enough to pin what the core does with any backing.
-@MainActor
-final class MemoryBacking: StoreBacking {
+final class MemoryBacking: StoreBacking, @unchecked Sendable {
   struct Failure: Error, Equatable {}
 
   var stored: ListStore.State
@@ -19,7 +18,7 @@ final class MemoryBacking: StoreBacking {
   }
 
   /// Changes the stored state as another process would.
-  func changeExternally(_ state: ListStore.State) {
+  @MainActor func changeExternally(_ state: ListStore.State) {
     stored = state
     onExternalChange?()
   }
@@ -46,8 +45,12 @@ final class MemoryBacking: StoreBacking {
     return stored
   }
 
-  func watch(onChange: @escaping @MainActor () -> Void) throws { onExternalChange = onChange }
-  func stopWatching() { onExternalChange = nil }
+  func keepMemoryOnlyState(_ state: inout ListStore.State, from memory: ListStore.State) {}
+
+  @MainActor func watch(onChange: @escaping @MainActor () -> Void) throws {
+    onExternalChange = onChange
+  }
+  @MainActor func stopWatching() { onExternalChange = nil }
 }
 
 @MainActor
