@@ -105,12 +105,13 @@ final class BackgroundSaving<State: Sendable, Action: Sendable> {
   var needsReload = false
   /// Whether a write is to start at the end of the main actor's turn.
   var isStartScheduled = false
-  /// How many actions were handed to saving, and how many of them ended (saved or failed).
+  /// How many actions were handed to saving.
   @usableFromInline var sent = 0
-  var ended = 0
+  /// How many of the actions handed to saving ended: saved, or their write failed.
+  @usableFromInline var ended = 0
   /// Who waits in ``Store/saved``, with the count of actions each waits for.
   var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-  /// How many batches of actions went to the writer: for tests.
+  /// How many batches of actions went to the writer: for tests and the benchmarks.
   var writes = 0
   /// The first error of a write since ``Store/save()`` started waiting.
   var failure: (any Error)?

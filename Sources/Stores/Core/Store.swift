@@ -318,7 +318,7 @@ extension Store {
   }
 
   /// Whether actions sent are not saved in the file yet: always `false` unless the store
-  /// saves in the background.
+  /// saves in the background. Tracked by Observation, so a view can show "Saving…".
   public var hasUnsavedChanges: Bool { core.hasUnsavedChanges }
 
   /// Blocks until every action sent before is saved in the file, and throws the error of a

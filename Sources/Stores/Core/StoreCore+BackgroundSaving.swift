@@ -30,8 +30,16 @@ extension StoreCore {
 
   /// See ``Store/hasUnsavedChanges``.
   public var hasUnsavedChanges: Bool {
+    registrar.access(self, keyPath: unsavedKeyPath)
     guard let background else { return false }
     return background.ended < background.sent
+  }
+
+  /// Tells Observation that ``hasUnsavedChanges`` changed.
+  @usableFromInline
+  func unsavedChangesDidChange() {
+    registrar.willSet(self, keyPath: unsavedKeyPath)
+    registrar.didSet(self, keyPath: unsavedKeyPath)
   }
 
   /// How many batches of actions the background writer was given: for the benchmarks.
@@ -48,6 +56,7 @@ extension StoreCore {
     guard let background else { return changed }
     background.queued.append(action)
     background.sent += 1
+    if background.sent == background.ended + 1 { unsavedChangesDidChange() }
     scheduleWrite()
     return changed
   }
@@ -106,6 +115,7 @@ extension StoreCore {
       catchUpWithFile()
     }
     let ended = background.ended
+    if ended == background.sent { unsavedChangesDidChange() }
     let ready = background.waiters.filter { $0.count <= ended }
     background.waiters.removeAll { $0.count <= ended }
     for waiter in ready { waiter.continuation.resume() }

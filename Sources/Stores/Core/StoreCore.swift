@@ -35,6 +35,7 @@ public final class StoreCore<Owner: Store>: Observable {
   // Key paths into a generic class are built at run time, slowly: build them once.
   @usableFromInline let stateKeyPath = \StoreCore<Owner>.state
   private let lastErrorKeyPath = \StoreCore<Owner>.lastError
+  @usableFromInline let unsavedKeyPath = \StoreCore<Owner>.hasUnsavedChanges
   /// Whether `state` was read since Observation was last told of a change. Observation's
   /// trackers are one-shot — each is removed when told of a change and installed again by
   /// the next read — so while this is false nobody is tracking, and a change can skip the

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import StoreTesting
 import Testing
 
@@ -36,6 +37,24 @@ struct BackgroundSavingTests {
     #expect(!store.hasUnsavedChanges)
     #expect(try fileTodos() == [todo])
     #expect(store.lastError == nil)
+  }
+
+  @Test("Observation hears when there are unsaved changes, and when they are saved")
+  func unsavedObserved() async throws {
+    let store = try backgroundStore()
+    let told = Counter()
+    func track() {
+      withObservationTracking { _ = store.hasUnsavedChanges } onChange: { told.count += 1 }
+    }
+    track()
+    store.send(.addTodo(Todo(title: "one")))
+    #expect(told.count == 1)
+    track()
+    store.send(.addTodo(Todo(title: "two")))
+    #expect(told.count == 1)
+    await store.saved
+    #expect(told.count == 2)
+    #expect(!store.hasUnsavedChanges)
   }
 
   @Test("the actions of one turn reach the file in one write, equal to saving each at once")
@@ -156,6 +175,11 @@ struct BackgroundSavingTests {
     #expect(store.todos.isEmpty)
     try store.save()
     #expect(store.todos == [theirs])
+  }
+
+  /// How many times Observation told of a change.
+  final class Counter: @unchecked Sendable {
+    var count = 0
   }
 
   /// One step of a history of a store saving in the background beside another process.
