@@ -44,7 +44,11 @@ struct BackgroundSavingTests {
     let store = try backgroundStore()
     let told = Counter()
     func track() {
-      withObservationTracking { _ = store.hasUnsavedChanges } onChange: { told.count += 1 }
+      withObservationTracking {
+        _ = store.hasUnsavedChanges
+      } onChange: {
+        told.count += 1
+      }
     }
     track()
     store.send(.addTodo(Todo(title: "one")))
