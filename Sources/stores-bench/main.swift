@@ -6,7 +6,7 @@ import Foundation
 //   swift run -c release stores-bench            everything
 //   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
 //   swift run -c release stores-bench actions offsets indexed todos persistence observers
-//     overhead watch sync codable
+//     overhead watch sync codable memory
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -28,3 +28,4 @@ run("overhead", overheadBenchmarks)
 run("watch", watchBenchmarks)
 run("sync", syncBenchmarks)
 run("codable", codableBenchmarks)
+run("memory", memoryBenchmarks)
