@@ -46,11 +46,25 @@ struct Context {
 
   func todos() throws -> TodosStore {
     try download(paths.todos)
-    return try merged(TodosStore(contentsOf: paths.todos), paths.todos)
+    return try merged(Self.openTodos(paths.todos), paths.todos)
   }
   func workouts() throws -> WorkoutsStore {
     try download(paths.workouts)
-    return try merged(WorkoutsStore(contentsOf: paths.workouts), paths.workouts)
+    return try merged(Self.openWorkouts(paths.workouts), paths.workouts)
+  }
+
+  /// The todos in the file at `url`, as ``TodosStore/init(contentsOf:lockTimeout:)`` opens
+  /// them but keeping no write cache: a command writes each file at most once and exits, so
+  /// the text of its write would be kept for nothing (about the file's size in memory).
+  static func openTodos(_ url: URL) throws -> TodosStore {
+    TodosStore(
+      core: try TodosStore.fileCore(contentsOf: url, clock: .local, keepsWriteCache: false))
+  }
+
+  /// The workouts in the file at `url`, kept as ``openTodos(_:)`` keeps the todos.
+  static func openWorkouts(_ url: URL) throws -> WorkoutsStore {
+    WorkoutsStore(
+      core: try WorkoutsStore.fileCore(contentsOf: url, clock: .local, keepsWriteCache: false))
   }
 
   /// `store`, the one on `file`, with the conflict copies a sync engine left beside the file

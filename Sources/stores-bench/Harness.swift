@@ -86,6 +86,15 @@ final class Report {
         baselineLabel: baselineLabel, goal: goal, unit: unit))
   }
 
+  /// Prints a peak of memory measured elsewhere, `peak` bytes, beside the size of the `file`
+  /// it worked on, and their ratio.
+  func noteMemory(_ name: String, size: String, peak: Int, file: Int, goal: String) {
+    let megabytes = { (bytes: Int) in "\(format2(Double(bytes) / 1e6)) MB" }
+    print(
+      "| \(name) | \(size) | \(megabytes(peak)) | \(megabytes(file)) (the file) | "
+        + "\(format2(Double(peak) / Double(file)))× | \(goal) |")
+  }
+
   /// Prints a comparison.
   private func record(_ comparison: Comparison) {
     let ratio = comparison.ratio

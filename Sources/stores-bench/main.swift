@@ -6,7 +6,7 @@ import Foundation
 //   swift run -c release stores-bench            everything
 //   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
 //   swift run -c release stores-bench actions offsets indexed todos persistence observers
-//     overhead watch sync codable background
+//     overhead watch sync codable background memory
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -29,3 +29,4 @@ run("watch", watchBenchmarks)
 run("sync", syncBenchmarks)
 run("codable", codableBenchmarks)
 run("background", backgroundBenchmarks)
+run("memory", memoryBenchmarks)

@@ -12,7 +12,8 @@ import Foundation
 /// from the file) is encoded again, never taken for another — so the bytes are always those
 /// a fresh encoding writes.
 ///
-/// Kept by a ``JSONFileBacking`` between its writes (about the file's size in memory).
+/// Kept by a ``JSONFileBacking`` between its writes (about the file's size in memory), unless
+/// the backing was opened to keep none (a process that writes once, such as `diary`).
 package final class EncodedList<List: SyncedList> {
   /// The items of the last write, in order, with their text as elements of the list.
   private var items = Texts<List.Item>()

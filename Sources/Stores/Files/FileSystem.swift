@@ -81,7 +81,10 @@ enum FileSystem {
   /// Replaces the file `name` in `folder` with what `body` writes to its ``FileOutput``,
   /// atomically and durably: writes a new file with an unpredictable name in the same folder,
   /// gives it the old file's permissions and owner (a new file: `0600`, whatever the umask,
-  /// and the folder's owner), `fsync`s it, renames it over `name` and `fsync`s the folder.
+  /// and the folder's owner), flushes it, renames it over `name` and flushes the folder —
+  /// `fsync` and `fsync` on Linux; on Apple platforms a barrier, then one flush of the
+  /// drive's cache (see ``Platform/orderBeforeRename(_:)`` and
+  /// ``Platform/makeRenameDurable(folder:file:)``).
   /// Readers see the old content or the new, never a mix; after a crash, one of the two is
   /// there. A file that may not be written (no write permission, even for root) is refused,
   /// not replaced, and so is a file with other names (hard links) or of another owner than
@@ -100,10 +103,12 @@ enum FileSystem {
   /// on the first write into a folder), the content is hashed as it is written, so that the
   /// version returned can be confirmed by content.
   ///
+  /// - Parameter flushes: The two flushes (a seam for tests, which record them).
   /// - Returns: The version of the new file.
   static func replace(
     _ name: String, in folder: DataFolder, creating: Bool, replacing read: FileIdentity? = nil,
-    path: String, writing body: (FileOutput) throws(StoreFileError) -> Void
+    path: String, flushes: Flushes = Flushes(),
+    writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileVersion {
     var permissions: mode_t = 0o600
     var owner = folder.owner
@@ -154,7 +159,7 @@ enum FileSystem {
       contentHash = output.contentHash
     }
     if failure == 0 { failure = dateBack(descriptor) }
-    if failure == 0 { failure = Platform.synchronize(descriptor) }
+    if failure == 0 { failure = flushes.beforeRename(descriptor) }
     var raced = false
     if failure == 0 {
       if creating, linkat(folder.descriptor, temporary, folder.descriptor, name, 0) == 0 {
@@ -170,15 +175,15 @@ enum FileSystem {
     }
     var written = stat()
     if failure == 0, fstat(descriptor, &written) != 0 { failure = errno }
+    // Makes the rename durable (and, on Apple platforms, the file's data); done as far as the
+    // file system allows, never an error: the new file is in place.
+    if failure == 0, !raced { flushes.afterRename(folder.descriptor, descriptor) }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     guard failure == 0, !raced else {
       unlinkat(folder.descriptor, temporary, 0)
       if raced { throw Raced() }
       throw StoreFileError(path: path, problem: .cannotWrite(errno: failure))
     }
-    // Makes the rename durable. Failing to is not an error: the file itself is durable, and
-    // some file systems refuse to sync a folder.
-    _ = Platform.synchronize(folder.descriptor)
     return FileVersion(
       written: FileIdentity(written), contentHash: contentHash, changeTimesAreExact: exact)
   }
@@ -204,6 +209,16 @@ enum FileSystem {
 
   /// Another writer created the file between the check that it was missing and the write.
   struct Raced: Error {}
+
+  /// The two flushes of ``replace(_:in:creating:replacing:path:flushes:writing:)``, in
+  /// their order: the platform's (see ``Platform``), or a test's that records them.
+  struct Flushes {
+    /// Puts the new file's data, open at the descriptor given, on the drive before its rename;
+    /// returns 0 or the `errno` of the failure, which fails the write.
+    var beforeRename: (_ file: Int32) -> Int32 = Platform.orderBeforeRename
+    /// Makes the rename durable, given the folder's descriptor and the new file's.
+    var afterRename: (_ folder: Int32, _ file: Int32) -> Void = Platform.makeRenameDurable
+  }
 
   /// Removes the litter that writers of `name` left behind, so that no sync engine carries it
   /// to another device:

@@ -14,8 +14,9 @@ import Foundation
 ///    an action on fresher state keeps its intent);
 /// 4. if the state changed, write it to a new temporary file in the same folder (streamed as
 ///    it is encoded, see ``FileOutput``; a list's items the action did not change are copied
-///    from the text of the last write, see ``EncodedList``), `fsync`, rename it over the data
-///    file, `fsync` the folder;
+///    from the text of the last write, see ``EncodedList``), flush it, rename it over the
+///    data file, flush the folder (see ``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``:
+///    `fsync` twice on Linux, one flush of the drive's cache on Apple platforms);
 /// 5. release the lock; the store then notifies its observers.
 ///
 /// The folder is held open from the store's opening (see ``DataFolder``), and every step
@@ -84,9 +85,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// known, so that they run specialised for it (the backing itself is called through
   /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
   let decode: (Data, String) throws(StoreFileError) -> (State, Sync)
-  private let encode: (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
-  /// What the last write keeps for the next (see ``StateSync/WriteCache``).
-  private let writeCache = Sync.makeWriteCache()
+  private let encode: (State, Sync, FileOutput, Sync.WriteCache?) throws(StoreFileError) -> Void
+  /// What the last write keeps for the next (see ``StateSync/WriteCache``): about the file's
+  /// size in memory for a list; `nil` for a backing that keeps nothing between its writes.
+  private let writeCache: Sync.WriteCache?
   /// What the latest transaction or reload did with conflict copies.
   var mergeReport = MergeReport()
   /// The conflict copies beside the file that could not be merged, by name: the identity each
@@ -96,9 +98,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   private init(
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
-    coordination: any FileCoordination,
+    coordination: any FileCoordination, keepsWriteCache: Bool,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
-    encode: @escaping (State, Sync, FileOutput, Sync.WriteCache) throws(StoreFileError) -> Void
+    encode: @escaping (State, Sync, FileOutput, Sync.WriteCache?) throws(StoreFileError) -> Void
   ) {
     self.path = path
     self.lockTimeout = lockTimeout
@@ -107,13 +109,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     self.coordination = coordination
     self.decode = decode
     self.encode = encode
+    writeCache = keepsWriteCache ? Sync.makeWriteCache() : nil
     stamps = Sync(unstamped: State())
   }
 
   /// Opens the file at `url` and reads its state (the empty state when there is no file).
   /// How the file is reached is chosen now, once, by `coordination` (given the file's
   /// target and the lock timeout); the versions kept outside the folder are `versions`, or
-  /// when `nil` those the chosen coordination knows.
+  /// when `nil` those the chosen coordination knows. With `keepsWriteCache`, each write keeps
+  /// the text it wrote for the next (see ``StateSync/WriteCache``); without, every write
+  /// encodes the whole state, streamed to the file, and nothing is kept.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
   ///   this state, or is in iCloud Drive and not downloaded yet
@@ -121,7 +126,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   ///   untouched.
   static func open(
     _ url: URL, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions?,
-    coordination choose: (URL, Duration) -> any FileCoordination
+    coordination choose: (URL, Duration) -> any FileCoordination, keepsWriteCache: Bool = true
   ) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
     let target = try FileSystem.resolvingLinks(path)
@@ -129,6 +134,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let backing = JSONFileBacking(
       path: path, lockTimeout: lockTimeout, clock: clock,
       versions: versions ?? ConflictVersions(coordination), coordination: coordination,
+      keepsWriteCache: keepsWriteCache,
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
@@ -266,8 +272,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   }
 
   /// Step 5: writes the file `name` in `folder` with `write` durably — a temporary file,
-  /// `fsync`, renamed over `file` (created when `nil`), `fsync` of the folder — and returns
-  /// its version.
+  /// flushed, renamed over `file` (created when `nil`), the folder flushed — and returns its
+  /// version.
   ///
   /// - Throws: `FileSystem.Raced` when another writer created or replaced the file since it
   ///   was opened; a ``StoreFileError`` when it cannot be written (the file is unchanged).
@@ -495,25 +501,32 @@ extension Store where State: PersistentState {
   /// How the file is reached is chosen by `coordination` (``Platform/fileCoordination(for:timeout:)``:
   /// iCloud Drive's coordination for a file there, directly otherwise; a stand-in's in tests);
   /// `versions`, when given, replaces the versions the chosen coordination knows.
+  ///
+  /// With `keepsWriteCache` (the default), each write keeps the text of a list's items for the
+  /// next, which then encodes only what changed — about the file's size more in memory while
+  /// the store lives. A process that writes the file once and exits (`diary`) passes `false`:
+  /// its one write encodes everything anyway, and holds nothing beyond one part of the file.
   package static func fileCore(
     contentsOf url: URL, environment: StoreEnvironment = .live,
     lockTimeout: Duration = .defaultLockTimeout, clock: HybridClock,
     versions: ConflictVersions? = nil,
-    coordination: (URL, Duration) -> any FileCoordination = Platform.fileCoordination(for:timeout:)
+    coordination: (URL, Duration) -> any FileCoordination = Platform.fileCoordination(for:timeout:),
+    keepsWriteCache: Bool = true
   ) throws(StoreFileError) -> StoreCore<Self> {
     let (backing, state) = try openBacking(
       State.self, url: url, lockTimeout: lockTimeout, clock: clock, versions: versions,
-      coordination: coordination, sync: StateFileCoding.syncType(of: State.self))
+      coordination: coordination, keepsWriteCache: keepsWriteCache,
+      sync: StateFileCoding.syncType(of: State.self))
     return StoreCore(state: state, backing: backing, environment: environment)
   }
 
   private static func openBacking<Sync: StateSync<State>>(
     _ state: State.Type, url: URL, lockTimeout: Duration, clock: HybridClock,
     versions: ConflictVersions?, coordination: (URL, Duration) -> any FileCoordination,
-    sync: Sync.Type
+    keepsWriteCache: Bool, sync: Sync.Type
   ) throws(StoreFileError) -> (any StoreBacking<State>, State) {
     try JSONFileBacking<State, Sync>.open(
       url, lockTimeout: lockTimeout, clock: clock, versions: versions,
-      coordination: coordination)
+      coordination: coordination, keepsWriteCache: keepsWriteCache)
   }
 }

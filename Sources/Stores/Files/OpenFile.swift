@@ -41,7 +41,9 @@ final class OpenFile {
     close(descriptor)
   }
 
-  /// Every byte of the file, from its start.
+  /// Every byte of the file, from its start, read straight into the buffer returned: the
+  /// file is held once in memory, never copied (a copy would hold it twice for a moment, and
+  /// the freed copy would stay in the process's resident memory).
   ///
   /// - Parameter limit: The most bytes read: a file larger than that when opened, or that
   ///   grows past it while read, is refused with ``StoreFileError/Problem/tooLarge(size:limit:)``
@@ -50,7 +52,8 @@ final class OpenFile {
     guard identity.size <= limit else {
       throw StoreFileError(path: path, problem: .tooLarge(size: identity.size, limit: limit))
     }
-    var bytes = [UInt8](repeating: 0, count: max(Int(identity.size), 0) + 1)
+    // One byte more than the size, to see the end of the file in the first pass.
+    var bytes = Data(count: max(Int(identity.size), 0) + 1)
     var count = 0
     while true {
       if Int64(count) > limit {
@@ -58,8 +61,7 @@ final class OpenFile {
       }
       if count == bytes.count {
         // At most up to `limit` + 1 bytes (`count` is at least 1 here: no overflow).
-        let more = min(Int64(bytes.count), limit - Int64(count) + 1)
-        bytes.append(contentsOf: repeatElement(0, count: Int(more)))
+        bytes.count += Int(min(Int64(bytes.count), limit - Int64(count) + 1))
       }
       let read = bytes.withUnsafeMutableBytes {
         pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count))
@@ -71,6 +73,7 @@ final class OpenFile {
       }
       count += read
     }
-    return Data(bytes[..<count])
+    bytes.count = count
+    return bytes
   }
 }

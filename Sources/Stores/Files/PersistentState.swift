@@ -284,16 +284,16 @@ package enum StateFileCoding {
   }
 
   /// Writes the file content for `state` (see ``encode(_:sync:path:)``) to `output` as it is
-  /// made, a part at a time: O(n), holding one part of it in memory — besides what `cache`
-  /// keeps (see ``StateSync/WriteCache``): what did not change since its last write is copied
-  /// from it.
+  /// made, a part at a time: O(n), holding one part of it in memory — besides what `cache`,
+  /// when given, keeps (see ``StateSync/WriteCache``): what did not change since its last
+  /// write is copied from it.
   @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
   @_specialize(
     exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
   )
   @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
   static func write<State: PersistentState, Sync: StateSync<State>>(
-    _ state: State, sync: Sync, path: String, to output: FileOutput, cache: Sync.WriteCache
+    _ state: State, sync: Sync, path: String, to output: FileOutput, cache: Sync.WriteCache?
   ) throws(StoreFileError) {
     var writer = JSONWriter(streamingTo: output)
     try write(state, sync: sync, path: path, to: &writer, cache: cache)

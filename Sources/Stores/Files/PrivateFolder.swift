@@ -4,9 +4,9 @@ import Foundation
 /// `diary`'s undo history, written with the data files' own machinery:
 ///
 /// - the folder and its missing parents are created `0700`;
-/// - a file is written as a data file is (``FileSystem/replace(_:in:creating:replacing:path:writing:)``):
-///   a temporary file in the same folder, created `0600`, `fsync`, `rename`, `fsync` of the
-///   folder — readers see the old content or the new, never a mix;
+/// - a file is written as a data file is (``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``):
+///   a temporary file in the same folder, created `0600`, flushed, renamed, the folder
+///   flushed — readers see the old content or the new, never a mix;
 /// - a lock (``FileLock``) is waited for at most a given time, then fails with
 ///   ``StoreFileError/Problem/lockTimedOut(lock:holder:waited:)`` naming the lock and its
 ///   holder: a stopped holder never blocks anyone forever;

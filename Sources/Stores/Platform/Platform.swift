@@ -35,19 +35,75 @@ enum Platform {
     #endif
   }
 
-  /// Makes what was written to the file (or folder) open at `descriptor` durable, returning
-  /// 0 or the `errno` of the failure. On Apple platforms `fsync` leaves the data in the
-  /// drive's cache, where a power loss loses it: `F_FULLFSYNC` asks the drive to write it
-  /// (as SQLite and Core Data do), with `fsync` where the file system refuses that.
-  static func synchronize(_ descriptor: Int32) -> Int32 {
+  /// The first of the two flushes of a durable replace (see
+  /// ``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``): puts what was written to
+  /// the new file open at `descriptor` on the drive ahead of anything written after it — the
+  /// rename that gives it its name — so that after a crash the name holds the old file or the
+  /// whole new one, never a new name on data that never reached the drive. Returns 0 or the
+  /// `errno` of the failure, which fails the write.
+  ///
+  /// On Linux, `fsync`, which also flushes the drive's cache: the file is durable from here.
+  /// On Apple platforms, `fsync` leaves the data in the drive's cache, where a power loss
+  /// loses it and from which the drive may write it after later writes; `F_BARRIERFSYNC` is
+  /// `fsync` followed by a barrier the drive keeps — what was `fsync`ed before it is persisted
+  /// before any I/O after it — without waiting for the drive to empty its cache (`fcntl(2)`).
+  /// That orders the data before the rename; the one flush of the drive's cache comes after
+  /// the rename (``makeRenameDurable(folder:file:)``). Where the file system has no barriers,
+  /// a full flush (`F_FULLFSYNC`, else `fsync`) does both.
+  static func orderBeforeRename(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
+      // `#define F_BARRIERFSYNC 85 /* fsync + issue barrier to drive */` in <sys/fcntl.h>,
+      // imported as F_FULLFSYNC is (macOS 10.13 and iOS 11 on, below the package's floor).
+      if fcntl(descriptor, F_BARRIERFSYNC) == 0 { return 0 }
+      let code = errno
+      guard isUnsupported(code) else { return code }
+      return fullySynchronize(descriptor)
+    #else
+      return fsync(descriptor) == 0 ? 0 : errno
+    #endif
+  }
+
+  /// The second flush of a durable replace: makes the rename of the file open at `file` in the
+  /// folder open at `folder` durable, and with it, on Apple platforms, the file's data.
+  /// Failing is not an error (the new file is already in place, and some file systems refuse
+  /// to flush a folder): it is done as far as the file system allows.
+  ///
+  /// On Linux, `fsync` of the folder (the file's data is durable since
+  /// ``orderBeforeRename(_:)``). On Apple platforms, one `F_FULLFSYNC` of the folder: `fsync`
+  /// of its entries, then the drive's whole cache written to the medium — which "acts as a
+  /// barrier: data that had been fsync'd on the same device before is guaranteed to be
+  /// persisted when this call returns" (`fcntl(2)`), the file's data among it. So a durable
+  /// write costs one flush of the drive's cache, not two. Where the folder cannot be flushed
+  /// so, it is `fsync`ed, and the file flushed fully (`F_FULLFSYNC`, else `fsync`).
+  static func makeRenameDurable(folder: Int32, file: Int32) {
+    #if canImport(Darwin)
+      if fcntl(folder, F_FULLFSYNC) == 0 { return }
+      // The folder's entries as `fsync` can, then the drive's cache flushed through the file:
+      // what was `fsync`ed before — the folder too — is persisted when that returns.
+      _ = fsync(folder)
+      _ = fullySynchronize(file)
+    #else
+      _ = fsync(folder)
+    #endif
+  }
+
+  #if canImport(Darwin)
+    /// `F_FULLFSYNC` on `descriptor` — `fsync`, then the drive's cache written to the medium
+    /// (as SQLite and Core Data do) — with `fsync` where the file system refuses it; 0 or the
+    /// `errno` of the failure.
+    private static func fullySynchronize(_ descriptor: Int32) -> Int32 {
       if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
       // Only a file system that cannot do it falls back: an I/O error is an error.
       let code = errno
-      guard [ENOTSUP, EOPNOTSUPP, EINVAL, ENOTTY].contains(code) else { return code }
-    #endif
-    return fsync(descriptor) == 0 ? 0 : errno
-  }
+      guard isUnsupported(code) else { return code }
+      return fsync(descriptor) == 0 ? 0 : errno
+    }
+
+    /// Whether `code`, an `fcntl` failure, says the file system does not do the command.
+    private static func isUnsupported(_ code: Int32) -> Bool {
+      [ENOTSUP, EOPNOTSUPP, EINVAL, ENOTTY].contains(code)
+    }
+  #endif
 
   /// `read(2)`, by a name no method shadows.
   static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -379,6 +379,11 @@ public final class WorkoutsStore: Store {
       contentsOf: url, environment: environment, lockTimeout: lockTimeout)
   }
 
+  /// A store on `core` (such as a file core that keeps no write cache, for `diary`).
+  package init(core: StoreCore<WorkoutsStore>) {
+    self.core = core
+  }
+
   /// The pure reducer: applies `action` to `state`, returns whether it changed anything.
   ///
   /// - Complexity: O(1) amortised to add to an unsorted diary; O(*n*) to add to a sorted one,

@@ -132,7 +132,7 @@ enum UndoCommands {
     switch action {
     case .todos(let action):
       try context.download(context.paths.todos)
-      let store = try TodosStore(contentsOf: context.paths.todos)
+      let store = try Context.openTodos(context.paths.todos)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.map { .todos($0.action) }, outcome)
     case .settings(let action):
@@ -143,7 +143,7 @@ enum UndoCommands {
     default:
       guard let action = action.workoutsAction else { return ([], []) }
       try context.download(context.paths.workouts)
-      let store = try WorkoutsStore(contentsOf: context.paths.workouts)
+      let store = try Context.openWorkouts(context.paths.workouts)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.compactMap { RecordedAction($0.action) }, outcome)
     }

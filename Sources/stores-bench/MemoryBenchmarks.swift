@@ -1,0 +1,82 @@
+import Foundation
+import Stores
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// 11. Peak memory of the `diary` process against the size of the file it works on.
+
+/// Runs the `diary` built beside this benchmark on todos files of 100k and 1M todos (1,000
+/// with `quick`), written as the library writes them, and notes each command's peak resident
+/// memory — the child's maximum resident set size, from `wait4` — beside the file's size.
+/// The goal: at most 3× the file.
+@MainActor
+func memoryBenchmarks(_ report: Report, quick: Bool) {
+  let diary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("diary").path
+  guard FileManager.default.isExecutableFile(atPath: diary) else {
+    print(
+      "| peak memory of diary: no diary beside stores-bench (swift build -c release) | | | | | |")
+    return
+  }
+  let home = FileManager.default.temporaryDirectory
+    .appendingPathComponent("stores-bench-memory-\(getpid())")
+  defer { try? FileManager.default.removeItem(at: home) }
+  let environment = [
+    "DIARY_HOME": home.appendingPathComponent("data").path,
+    "STORES_STATE_HOME": home.appendingPathComponent("state").path,
+  ]
+  for todos in quick ? [1000] : [100_000, 1_000_000] {
+    try? FileManager.default.removeItem(at: home)
+    try! FileManager.default.createDirectory(
+      at: home.appendingPathComponent("data"), withIntermediateDirectories: true)
+    let file = home.appendingPathComponent("data/todos.json")
+    try! StateFileCoding.encode(TodosStore.State(todos: sampleTodos(todos)), path: file.path)
+      .write(to: file)
+    for command in [["todos", "list"], ["todos", "add", "One more todo"]] {
+      let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+      guard let peak = peakMemory(diary, command, environment: environment) else {
+        print(
+          "| peak memory of diary \(command.prefix(2).joined(separator: " ")): failed | | | | | |")
+        continue
+      }
+      report.noteMemory(
+        "peak memory of diary \(command.prefix(2).joined(separator: " ")) vs the file's size",
+        size: count(todos), peak: peak, file: size, goal: "≤ 3×")
+    }
+  }
+}
+
+/// The peak resident memory in bytes of `executable` run with `arguments` and `environment`
+/// (its output discarded), or `nil` when it could not run or failed.
+func peakMemory(_ executable: String, _ arguments: [String], environment: [String: String])
+  -> Int?
+{
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for string in argv + envp { free(string) }
+  }
+  // The child inherits standard output: /dev/null for the moment of the spawn.
+  fflush(nil)
+  let saved = dup(1)
+  let null = open("/dev/null", O_WRONLY)
+  dup2(null, 1)
+  close(null)
+  var pid = pid_t()
+  let spawned = posix_spawn(&pid, executable, nil, nil, argv, envp)
+  dup2(saved, 1)
+  close(saved)
+  guard spawned == 0 else { return nil }
+  var status: Int32 = 0
+  var usage = rusage()
+  guard wait4(pid, &status, 0, &usage) == pid, status == 0 else { return nil }
+  #if canImport(Darwin)
+    return Int(usage.ru_maxrss)  // bytes on Apple platforms
+  #else
+    return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+  #endif
+}
