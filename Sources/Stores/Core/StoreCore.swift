@@ -343,11 +343,14 @@ public final class StoreCore<Owner: Store>: Observable {
   /// The conflict copies the backing's latest transaction or reload merged into the file (and
   /// removed), and the errors of those it could not merge: for `diary`, which says so.
   package var mergeReport: MergeReport {
-    (backing as? any MergeReporting)?.mergeReport ?? MergeReport()
+    background?.writer.waitUntilIdle()
+    return (backing as? any MergeReporting)?.mergeReport ?? MergeReport()
   }
 
   /// See ``Store/watch()``.
   public func watch() throws {
+    // The backing is the writer's while a batch is written (its file presenter, say).
+    background?.writer.waitUntilIdle()
     try backing?.watch { [weak self] in
       guard let self else { return }
       do {
@@ -360,6 +363,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/stopWatching()``.
   public func stopWatching() {
+    background?.writer.waitUntilIdle()
     backing?.stopWatching()
   }
 

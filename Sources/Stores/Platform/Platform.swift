@@ -53,7 +53,8 @@ enum Platform {
   static func orderBeforeRename(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
       // `#define F_BARRIERFSYNC 85 /* fsync + issue barrier to drive */` in <sys/fcntl.h>,
-      // imported as F_FULLFSYNC is (macOS 10.13 and iOS 11 on, below the package's floor).
+      // imported as F_FULLFSYNC is (in <sys/fcntl.h> since OS X 10.11, below the package's
+      // floor).
       if fcntl(descriptor, F_BARRIERFSYNC) == 0 { return 0 }
       let code = errno
       guard isUnsupported(code) else { return code }
