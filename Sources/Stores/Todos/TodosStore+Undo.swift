@@ -51,7 +51,7 @@ extension TodosStore {
     case .restoreTodos(let runs):
       var taken = Set(todos.map(\.id))
       return .discardTodos(
-        runs.flatMap(\.elements).filter { $0.isValid && taken.insert($0.id).inserted })
+        TodoRun.elements(of: runs).filter { $0.isValid && taken.insert($0.id).inserted })
     case .discardTodos(let discarded):
       let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       return .restoreTodos(runs(in: todos) { byID[$0.id] == $0 })
@@ -83,7 +83,7 @@ extension TodosStore {
     switch action {
     case .restoreTodos(let runs):
       let todos = byID
-      return runs.flatMap(\.elements).filter { todos[$0.id] != nil }.map {
+      return TodoRun.elements(of: runs).filter { todos[$0.id] != nil }.map {
         "\(quoted($0.title)) (already in the list)"
       }
     case .discardTodos(let discarded):
@@ -110,7 +110,7 @@ extension TodosStore {
     case .returnTodos(let runs):
       let todos = byID
       let moved = liveRuns(runs, in: state.todos).moved
-      return runs.flatMap(\.elements).compactMap { todo in
+      return TodoRun.elements(of: runs).compactMap { todo in
         if todos[todo.id] == nil { return "\(quoted(todo.title)) (removed meanwhile)" }
         return moved.contains(todo.id)
           ? nil : "\(quoted(todo.title)) (its neighbour was removed meanwhile)"
@@ -166,11 +166,11 @@ extension TodosStore {
     -> (runs: [TodoRun], moved: Set<UUID>)
   {
     let present = Set(todos.map(\.id))
-    let named = Set(runs.lazy.flatMap(\.elements).map(\.id))
+    let named = Set(runs.lazy.flatMap(\.slice).map(\.id))
     let live = runs.filter { run in
       run.before.map { present.contains($0) && !named.contains($0) } ?? true
     }
-    return (live, Set(live.lazy.flatMap(\.elements).map(\.id).filter { present.contains($0) }))
+    return (live, Set(live.lazy.flatMap(\.slice).map(\.id).filter { present.contains($0) }))
   }
 
   /// See ``Action/restoreTodos(_:)``. O(*n* + *k*).
@@ -216,7 +216,7 @@ extension TodosStore {
     var beforeTodo: [UUID: [Todo]] = [:]
     var atEnd: [Todo] = []
     for run in runs {
-      let group = run.elements.compactMap { byID.removeValue(forKey: $0.id) }
+      let group = run.slice.compactMap { byID.removeValue(forKey: $0.id) }
       if let before = run.before {
         beforeTodo[before, default: []] += group
       } else {
