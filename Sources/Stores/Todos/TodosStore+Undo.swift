@@ -15,7 +15,9 @@ extension TodosStore {
   ///
   /// - Complexity: O(*n* + *k*) for *n* todos and *k* in the action; O(1) for an addition;
   ///   O(*n* log *n* + *k*) for an ordering and ``Action/restoreOrder(_:replacing:)``, which
-  ///   it applies to a copy of the list (of *n* references: the titles are shared).
+  ///   it applies to a copy of the list (of *n* references: the titles are shared). A store
+  ///   recording history learns those two from its reducer instead, in O(*n*) more (see
+  ///   ``reduce(_:_:inverse:)``).
   public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
     let todos = state.todos
     switch action {
@@ -71,6 +73,28 @@ extension TodosStore {
     case .reorderTodos(let ids):
       let named = Set(ids)
       return .reorderTodos(ids: todos.lazy.map(\.id).filter { named.contains($0) })
+    }
+  }
+
+  /// Applies `action` to `state` and puts its inverse in `inverse` (see
+  /// ``Store/reduce(_:_:inverse:)``): an ordering's (and a
+  /// ``Action/restoreOrder(_:replacing:)``'s) from the ids before and after the reducer,
+  /// without ordering a copy; any other action's from ``inverse(of:in:)``.
+  ///
+  /// - Complexity: The reducer's, plus O(*n*) for an ordering, and the inverse's for the
+  ///   others.
+  public nonisolated static func reduce(
+    _ state: inout State, _ action: Action, inverse: inout Action?
+  ) -> Bool {
+    switch action {
+    case .orderByDate, .orderByPriority, .restoreOrder:
+      let order = state.todos.map(\.id)
+      guard reduce(&state, action) else { return false }
+      inverse = .restoreOrder(order, replacing: state.todos.map(\.id))
+      return true
+    default:
+      inverse = Self.inverse(of: action, in: state)
+      return reduce(&state, action)
     }
   }
 
