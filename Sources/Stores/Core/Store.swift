@@ -84,6 +84,19 @@ public protocol Store: AnyObject, Observable {
   /// `action` touches (the previous order, for a sort).
   nonisolated static func inverse(of action: Action, in state: State) -> Action?
 
+  /// Applies `action` to `state` as ``reduce(_:_:)`` does, and puts in `inverse` the action
+  /// that reverses it: the one ``inverse(of:in:)`` gives against the state before (what it
+  /// puts there when the state did not change is ignored). What a store calls instead of the
+  /// reducer while it records history.
+  ///
+  /// The default calls ``inverse(of:in:)``, then ``reduce(_:_:)``. A store implements it when
+  /// what the reducer did tells the inverse for less than the state before does: an
+  /// ordering's inverse names the order it makes, which ``inverse(of:in:)`` learns only by
+  /// ordering a copy, while here it is read from the state after. It must give the inverse
+  /// that ``inverse(of:in:)`` gives, at no more than the reducer's cost.
+  nonisolated static func reduce(_ state: inout State, _ action: Action, inverse: inout Action?)
+    -> Bool
+
   /// What an inverse `action` could not put back in `state` because someone changed it after
   /// the action it reverses — one description per part ("“Buy milk” (changed meanwhile)").
   /// Called by ``undo()`` and ``redo()`` on the state they apply to; the default is none.
@@ -139,6 +152,14 @@ extension Store {
 
   public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
     []
+  }
+
+  @inlinable
+  public nonisolated static func reduce(
+    _ state: inout State, _ action: Action, inverse: inout Action?
+  ) -> Bool {
+    inverse = Self.inverse(of: action, in: state)
+    return reduce(&state, action)
   }
 
   public nonisolated static func actionName(of action: Action) -> String { "" }

@@ -112,15 +112,15 @@ public final class StoreCore<Owner: Store>: Observable {
     }
   }
 
-  /// Runs the reducer on `state` and, when `recordingInverse`, first puts in `inverse` the
-  /// inverse of `action` against `state`. The state is lent to the inverse in place: read
-  /// from the stored property instead, it would be copied, retaining all it holds.
+  /// Runs the reducer on `state` and, when `recordingInverse`, puts in `inverse` the inverse
+  /// of `action` (see ``Store/reduce(_:_:inverse:)``). The state is lent to the inverse in
+  /// place: read from the stored property instead, it would be copied, retaining all it holds.
   @inlinable
   static func reduce(
     _ state: inout State, _ action: Action, recordingInverse: Bool, in inverse: inout Action?
   ) -> Bool {
-    if recordingInverse { inverse = Owner.inverse(of: action, in: state) }
-    return Owner.reduce(&state, action)
+    recordingInverse
+      ? Owner.reduce(&state, action, inverse: &inverse) : Owner.reduce(&state, action)
   }
 
   /// Applies `action` to the state in memory, records its inverse as `recording` says, tells
@@ -191,8 +191,7 @@ public final class StoreCore<Owner: Store>: Observable {
     do {
       outcome = try backing.transaction(from: storedState) { state in
         try condition(state)
-        if history.limit > 0 { inverse = Owner.inverse(of: action, in: state) }
-        return Owner.reduce(&state, action)
+        return Self.reduce(&state, action, recordingInverse: history.limit > 0, in: &inverse)
       }
     } catch let error as StoreFileError {
       if let failure = Owner.failedSave(of: action, error: error) { send(failure) }

@@ -40,6 +40,25 @@ extension SettingsStore {
     return inverse.isEmpty ? nil : .restore(inverse.reversed())
   }
 
+  /// Applies `action` to `state` and puts its inverse in `inverse` (see
+  /// ``Store/reduce(_:_:inverse:)``): a ``Action/set(key:value:)``'s from the value the
+  /// reducer replaced, looking the key up once; any other action's from
+  /// ``inverse(of:in:)``.
+  ///
+  /// - Complexity: O(*k*) for *k* keys in the action.
+  public nonisolated static func reduce(
+    _ state: inout State, _ action: Action, inverse: inout Action?
+  ) -> Bool {
+    guard case .set(let key, let value) = action else {
+      inverse = Self.inverse(of: action, in: state)
+      return reduce(&state, action)
+    }
+    let old = state.values.updateValue(value, forKey: key)
+    guard old != value else { return false }
+    inverse = .restore([ValueChange(key: key, from: value, to: old)])
+    return true
+  }
+
   /// The keys an undo could not put back in `state` because they were changed meanwhile:
   /// "sleepGoal (changed meanwhile)".
   public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {

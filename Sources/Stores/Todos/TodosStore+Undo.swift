@@ -15,7 +15,9 @@ extension TodosStore {
   ///
   /// - Complexity: O(*n* + *k*) for *n* todos and *k* in the action; O(1) for an addition;
   ///   O(*n* log *n* + *k*) for an ordering and ``Action/restoreOrder(_:replacing:)``, which
-  ///   it applies to a copy of the list (of *n* references: the titles are shared).
+  ///   it applies to a copy of the list (of *n* references: the titles are shared). A store
+  ///   recording history learns those two from its reducer instead, in O(*n*) more (see
+  ///   ``reduce(_:_:inverse:)``).
   public nonisolated static func inverse(of action: Action, in state: State) -> Action? {
     let todos = state.todos
     switch action {
@@ -51,7 +53,7 @@ extension TodosStore {
     case .restoreTodos(let runs):
       var taken = Set(todos.map(\.id))
       return .discardTodos(
-        runs.flatMap(\.elements).filter { $0.isValid && taken.insert($0.id).inserted })
+        TodoRun.elements(of: runs).filter { $0.isValid && taken.insert($0.id).inserted })
     case .discardTodos(let discarded):
       let byID = Dictionary(discarded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       return .restoreTodos(runs(in: todos) { byID[$0.id] == $0 })
@@ -74,6 +76,28 @@ extension TodosStore {
     }
   }
 
+  /// Applies `action` to `state` and puts its inverse in `inverse` (see
+  /// ``Store/reduce(_:_:inverse:)``): an ordering's (and a
+  /// ``Action/restoreOrder(_:replacing:)``'s) from the ids before and after the reducer,
+  /// without ordering a copy; any other action's from ``inverse(of:in:)``.
+  ///
+  /// - Complexity: The reducer's, plus O(*n*) for an ordering, and the inverse's for the
+  ///   others.
+  public nonisolated static func reduce(
+    _ state: inout State, _ action: Action, inverse: inout Action?
+  ) -> Bool {
+    switch action {
+    case .orderByDate, .orderByPriority, .restoreOrder:
+      let order = state.todos.map(\.id)
+      guard reduce(&state, action) else { return false }
+      inverse = .restoreOrder(order, replacing: state.todos.map(\.id))
+      return true
+    default:
+      inverse = Self.inverse(of: action, in: state)
+      return reduce(&state, action)
+    }
+  }
+
   /// What an undo action could not put back in `state`, one description per todo:
   /// a todo removed or changed meanwhile, or already back.
   ///
@@ -83,7 +107,7 @@ extension TodosStore {
     switch action {
     case .restoreTodos(let runs):
       let todos = byID
-      return runs.flatMap(\.elements).filter { todos[$0.id] != nil }.map {
+      return TodoRun.elements(of: runs).filter { todos[$0.id] != nil }.map {
         "\(quoted($0.title)) (already in the list)"
       }
     case .discardTodos(let discarded):
@@ -110,7 +134,7 @@ extension TodosStore {
     case .returnTodos(let runs):
       let todos = byID
       let moved = liveRuns(runs, in: state.todos).moved
-      return runs.flatMap(\.elements).compactMap { todo in
+      return TodoRun.elements(of: runs).compactMap { todo in
         if todos[todo.id] == nil { return "\(quoted(todo.title)) (removed meanwhile)" }
         return moved.contains(todo.id)
           ? nil : "\(quoted(todo.title)) (its neighbour was removed meanwhile)"
@@ -166,11 +190,11 @@ extension TodosStore {
     -> (runs: [TodoRun], moved: Set<UUID>)
   {
     let present = Set(todos.map(\.id))
-    let named = Set(runs.lazy.flatMap(\.elements).map(\.id))
+    let named = Set(runs.lazy.flatMap(\.slice).map(\.id))
     let live = runs.filter { run in
       run.before.map { present.contains($0) && !named.contains($0) } ?? true
     }
-    return (live, Set(live.lazy.flatMap(\.elements).map(\.id).filter { present.contains($0) }))
+    return (live, Set(live.lazy.flatMap(\.slice).map(\.id).filter { present.contains($0) }))
   }
 
   /// See ``Action/restoreTodos(_:)``. O(*n* + *k*).
@@ -216,7 +240,7 @@ extension TodosStore {
     var beforeTodo: [UUID: [Todo]] = [:]
     var atEnd: [Todo] = []
     for run in runs {
-      let group = run.elements.compactMap { byID.removeValue(forKey: $0.id) }
+      let group = run.slice.compactMap { byID.removeValue(forKey: $0.id) }
       if let before = run.before {
         beforeTodo[before, default: []] += group
       } else {

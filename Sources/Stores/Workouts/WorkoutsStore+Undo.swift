@@ -105,7 +105,7 @@ extension WorkoutsStore {
       return nil
     case .restoreWorkouts(let runs):
       var taken = state.ids
-      return .discardWorkouts(runs.flatMap(\.elements).filter { taken.insert($0.id).inserted })
+      return .discardWorkouts(WorkoutRun.elements(of: runs).filter { taken.insert($0.id).inserted })
     case .discardWorkout(let workout):
       return inverse(of: .discardWorkouts([workout]), in: state)
     case .discardWorkouts(let workouts):
@@ -127,7 +127,7 @@ extension WorkoutsStore {
   public nonisolated static func skippedParts(of action: Action, in state: State) -> [String] {
     switch action {
     case .restoreWorkouts(let runs):
-      return runs.flatMap(\.elements).filter { state.ids.contains($0.id) }.map {
+      return WorkoutRun.elements(of: runs).filter { state.ids.contains($0.id) }.map {
         "\(quoted($0.name)) (already in the diary)"
       }
     case .discardWorkouts(let workouts):

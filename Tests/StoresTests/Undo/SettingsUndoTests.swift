@@ -18,6 +18,14 @@ struct SettingsUndoTests {
     }
   }
 
+  @Test("the inverse recorded while reducing is the one inverse(of:in:) gives")
+  func inverseWhileReducing() {
+    check(Self.actions.array(maxCount: 12)) { actions in
+      try requireInverseWhileReducing(
+        SettingsStore.self, from: SettingsStore.State(["sleepGoal": 6.0.json]), after: actions)
+    }
+  }
+
   @Test("with another writer between an action and its undo, every key they changed keeps theirs")
   func otherWriterSurvives() {
     let cases = Gen<(SettingsStore.Action, [SettingsStore.Action])>.zip(

@@ -74,6 +74,16 @@ struct TodosUndoTests {
     }
   }
 
+  @Test("the inverse recorded while reducing is the one inverse(of:in:) gives")
+  func inverseWhileReducing() {
+    check(TodosStoreTests.listsAndActions) { todos, actions in
+      try requireInverseWhileReducing(TodosStore.self, from: .init(todos: todos), after: actions)
+    }
+    check(Self.listsAndUndoActions) { todos, actions in
+      try requireInverseWhileReducing(TodosStore.self, from: .init(todos: todos), after: actions)
+    }
+  }
+
   @Test("with another writer between an action and its undo, every change of theirs stays")
   func otherWriterSurvives() throws {
     let lists = Gen<([Todo], TodosStore.Action, [TodosStore.Action])>.zip(
@@ -161,6 +171,40 @@ struct TodosUndoTests {
     #expect(!store.canUndo && store.canRedo)
     store.redo()
     #expect(store.todos.map(\.title) == ["a", "c"])
+  }
+
+  @Test("a removal's runs share one copy of the removed todos, and mean what runs of their own do")
+  func removalRuns() throws {
+    let todos = (0..<10).map { todo("t\($0)", $0, done: $0 % 3 != 1) }
+    var state = TodosStore.State(todos: todos)
+    var inverse: TodosStore.Action?
+    #expect(TodosStore.reduce(&state, .removeCompleted, inverse: &inverse))
+    #expect(state.todos.map(\.title) == ["t1", "t4", "t7"])
+    let runs = [
+      TodoRun([todos[0]], before: todos[1].id, offset: 0),
+      TodoRun([todos[2], todos[3]], before: todos[4].id, after: todos[1].id, offset: 1),
+      TodoRun([todos[5], todos[6]], before: todos[7].id, after: todos[4].id, offset: 2),
+      TodoRun([todos[8], todos[9]], before: nil, after: todos[7].id, offset: 3),
+    ]
+    #expect(inverse == .restoreTodos(runs))
+    guard case .restoreTodos(let recorded) = inverse else { return }
+    #expect(recorded.map(\.elements) == runs.map(\.elements))
+    let coded = try JSONDecoder().decode(
+      TodosStore.Action.self, from: try JSONEncoder().encode(inverse))
+    #expect(coded == inverse)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(
+      try encoder.encode(runs) == encoder.encode(recorded), "the same form as runs of their own")
+    var restored = state
+    #expect(TodosStore.reduce(&restored, .restoreTodos(recorded)))
+    #expect(restored.todos == todos)
+    // A run changed after it was recorded changes alone: the others keep the shared todos.
+    var changed = recorded
+    changed[1].elements = [todo("new", 20)]
+    #expect(changed[1].elements.map(\.title) == ["new"])
+    #expect(changed[2].elements == [todos[5], todos[6]])
+    #expect(recorded[1].elements == runs[1].elements)
   }
 
   @Test("an addition's undo removes the todo, unless someone changed it meanwhile")

@@ -52,3 +52,24 @@ func undoAfterOtherWriter<S: Store>(
   let outcome = try store.tryUndo()
   return (acted, written, store.state, outcome?.skipped ?? [])
 }
+
+/// What a store records while reducing (``Store/reduce(_:_:inverse:)``) is what it would
+/// record otherwise: from `state`, each action in turn changes the state as
+/// ``Store/reduce(_:_:)`` does and, when it changes it, gives the inverse
+/// ``Store/inverse(of:in:)`` gives against the state before.
+func requireInverseWhileReducing<S: Store>(
+  _ store: S.Type, from state: S.State, after actions: [S.Action]
+) throws where S.Action: Equatable {
+  var state = state
+  for action in actions {
+    var reduced = state
+    var inverse: S.Action?
+    let changed = S.reduce(&reduced, action, inverse: &inverse)
+    let expected = S.inverse(of: action, in: state)
+    var plain = state
+    try requireEqual(changed, S.reduce(&plain, action), "whether \(action) changes the state")
+    try requireEqual(reduced, plain, "the state after \(action)")
+    if changed { try requireEqual(inverse, expected, "the inverse of \(action)") }
+    state = reduced
+  }
+}
