@@ -87,6 +87,24 @@ func streamedReplace(_ bytes: [UInt8], at url: URL) {
   close(folder)
 }
 
+/// The file of `state` in format 2, as a store on several devices writes it: each todo added
+/// by an action of its own, a minute apart, every tenth toggled since, with the digests of
+/// every todo's id and fields beside its stamps.
+func stampedTodosFile(_ state: TodosStore.State) -> Data {
+  let device = DeviceID(Substring("phone"))!
+  let now: Int64 = 1_764_600_000_000
+  let count = state.todos.count
+  let positions = Position.keys(count, between: nil, and: nil)
+  let stamps = (0..<count).map { index in
+    let added = Stamp(milliseconds: now - Int64(count - index) * 60_000, device: device)
+    var fields = Array(repeating: added, count: 4)
+    if index.isMultiple(of: 10) { fields[1] = Stamp(milliseconds: now, device: device) }
+    return ItemStamps(fields: fields, position: positions[index], positioned: added)
+  }
+  let sync = ListSync<TodosStore.State>(items: stamps, removed: [:], state: [])
+  return try! StateFileCoding.encode(state, sync: sync, path: "stamped.json")
+}
+
 /// The physical limit of opening a file: reading its bytes into memory.
 @inline(never)
 func readBytes(_ url: URL) -> [UInt8] {
@@ -156,12 +174,17 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
     },
     version: 1)
   bareSave(bareFile, to: url)
+  // Written seconds before it is opened, as `url` is: a file changed in the last seconds is
+  // hashed when read (see `FileVersion`), which would weigh on one side only.
+  let stampedURL = folder.appendingPathComponent("stamped.json")
+  try! stampedTodosFile(state).write(to: stampedURL)
   let data = try! Data(contentsOf: url)
   // The state's own fields, as a version 1 file holds them: what JSONEncoder writes too.
   let withoutStamps = NoSync(unstamped: state)
   precondition(
     try! StateFileCoding.encode(state, sync: withoutStamps, path: url.path) == data + [0x0A])
   precondition((try! TodosStore(contentsOf: url)).todos == todos)
+  precondition((try! TodosStore(contentsOf: stampedURL)).todos == todos)
   let firstID = todos[0].id
 
   report.compare(
@@ -187,6 +210,13 @@ func persistenceBenchmarks(_ report: Report, quick: Bool) {
     "open a file-backed TodosStore vs JSONDecoder", size: "\(count(n)) todos", goal: "≤ 0.5×",
     ours: Side("", prepare: { () }) { _ in blackHole(try! TodosStore(contentsOf: url)) },
     baseline: Side("(read + decode)", prepare: { () }) { _ in blackHole(bareDecode(url)) })
+  report.compare(
+    "open a format-2 TodosStore vs the same todos in format 1", size: "\(count(n)) todos",
+    goal: "≤ 1.2×",
+    ours: Side("", prepare: { () }) { _ in blackHole(try! TodosStore(contentsOf: stampedURL)) },
+    baseline: Side("(format 1: no stamps)", prepare: { () }) { _ in
+      blackHole(try! TodosStore(contentsOf: url))
+    })
   report.compare(
     "open a file-backed TodosStore vs reading its bytes", size: "\(count(n)) todos",
     goal: "(the limit)", bytes: data.count,

@@ -44,6 +44,29 @@ struct DiaryDataFileTests: DiaryFolderSuite {
     #expect(added.output.contains("5.00 km"))
   }
 
+  @Test("a stamp that is not valid: list shows the todos; a change exits 65 naming its place")
+  func malformedStamp() throws {
+    #expect(diary.run("todos", "done", "1").exitCode == 0, "written with stamps")
+    let url = folder.file("todos.json")
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    var sync = try #require(object["sync"] as? [String: Any])
+    var items = try #require(sync["items"] as? [String])
+    items[0] = "not-a-stamp"
+    sync["items"] = items
+    object["sync"] = sync
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: url)
+    let before = folder.snapshot()
+    let list = diary.run("todos", "list")
+    #expect(list.exitCode == 0, "\(list.errorOutput)")
+    #expect(list.output.contains("Buy milk"))
+    expectFailure(
+      ["todos", "add", "x"], exitCode: 65,
+      message: "todos.json at sync.items[0]: expected a position and a stamp")
+    #expect(folder.snapshot() == before)
+  }
+
   @Test("a read-only data folder exits 73 and changes nothing")
   func readOnlyFolder() {
     #expect(TemporaryFolder.makeReadOnly(folder.url))

@@ -98,6 +98,44 @@ extension JSONFileBacking {
     return (stamps, false, true)
   }
 
+  /// The state stored at `target` (the empty state when there is no file), its stamps left as
+  /// the text they are (`nil`: no file), and its version: what opening a store reads.
+  func readState(_ target: String) throws(StoreFileError) -> (
+    state: State, stamps: StampsText<State, Sync>?, version: FileVersion?
+  ) {
+    guard let (data, identity) = try FileSystem.read(target, path: path) else {
+      return (State(), nil, nil)
+    }
+    let (state, stamps) = try decodeState(data, path)
+    let exact = folder?.changeTimesAreExact ?? false
+    return (
+      state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
+    )
+  }
+
+  /// Decodes the stamps of the file as the store opened it (``unreadStamps``), the first time
+  /// something needs them — an action, a reload of the file changed since — and makes them
+  /// ready as a read would have (see ``adopt(_:_:knowing:)``): the clock moves past them, and
+  /// edits made without stamps are stamped now, as this device's change, to be written with
+  /// the next write. Nothing to do once they are decoded. O(*n*) in the size of the state,
+  /// once.
+  ///
+  /// - Throws: ``StoreFileError`` when they are not valid and `stillHeld()` says the file
+  ///   still holds them (an action then fails, writing nothing). When it no longer does,
+  ///   they are dropped, unstamped: a store whose stamps were never decoded has written
+  ///   nothing, so nothing of its own is to be merged back into the file.
+  func readStamps(stillHeld: () throws(StoreFileError) -> Bool) throws(StoreFileError) {
+    guard let unread = unreadStamps else { return }
+    do throws(StoreFileError) {
+      let read = try decodeStamps(unread, path)
+      unreadStamps = nil
+      stamps = adopt(unread.state, read, knowing: nil).stamps
+    } catch {
+      guard try !stillHeld() else { throw error }
+      unreadStamps = nil
+    }
+  }
+
   /// The state stored at `target` (the empty state when there is no file), its stamps made
   /// ready to use knowing the state in memory, `known` (see ``adopt(_:_:knowing:)``), its
   /// version, and whether edits made without stamps were stamped (in memory only).

@@ -64,8 +64,12 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// The path of the file `version` is of: a link pointed elsewhere since makes another file,
   /// whose state is not this one's next version.
   var versionTarget: String?
-  /// The stamps of the file as last read or written.
+  /// The stamps of the file as last read or written — once decoded: see ``unreadStamps``.
   var stamps: Sync
+  /// The stamps of the file as the store opened it, as the text they are, until something
+  /// needs them: ``readStamps(stillHeld:)`` then decodes them into ``stamps``. `nil` once
+  /// decoded (or dropped), and for a store opened on no file.
+  var unreadStamps: StampsText<State, Sync>?
   /// Stamps this device's changes.
   let clock: HybridClock
   /// The versions of the file kept outside its folder (iCloud Drive's), merged as copies are.
@@ -85,6 +89,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// known, so that they run specialised for it (the backing itself is called through
   /// `any StoreBacking`, where generic code would run unspecialised, many times slower).
   let decode: (Data, String) throws(StoreFileError) -> (State, Sync)
+  /// The file's decoding for opening it: its stamps left as text (see ``StampsText``)…
+  let decodeState: (Data, String) throws(StoreFileError) -> (State, StampsText<State, Sync>)
+  /// … and the decoding of that text, when they are needed.
+  let decodeStamps: (StampsText<State, Sync>, String) throws(StoreFileError) -> Sync
   private let encode: (State, Sync, FileOutput, Sync.WriteCache?) throws(StoreFileError) -> Void
   /// What the last write keeps for the next (see ``StateSync/WriteCache``): about the file's
   /// size in memory for a list; `nil` for a backing that keeps nothing between its writes.
@@ -100,6 +108,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
     coordination: any FileCoordination, keepsWriteCache: Bool,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
+    decodeState:
+      @escaping (Data, String) throws(StoreFileError) -> (
+        State, StampsText<State, Sync>
+      ),
+    decodeStamps: @escaping (StampsText<State, Sync>, String) throws(StoreFileError) -> Sync,
     encode: @escaping (State, Sync, FileOutput, Sync.WriteCache?) throws(StoreFileError) -> Void
   ) {
     self.path = path
@@ -108,20 +121,24 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     conflictVersions = versions
     self.coordination = coordination
     self.decode = decode
+    self.decodeState = decodeState
+    self.decodeStamps = decodeStamps
     self.encode = encode
     writeCache = keepsWriteCache ? Sync.makeWriteCache() : nil
     stamps = Sync(unstamped: State())
   }
 
-  /// Opens the file at `url` and reads its state (the empty state when there is no file).
-  /// How the file is reached is chosen now, once, by `coordination` (given the file's
-  /// target and the lock timeout); the versions kept outside the folder are `versions`, or
+  /// Opens the file at `url` and reads its state (the empty state when there is no file),
+  /// its stamps kept as the text they are until needed (see ``unreadStamps``): O(*n*) in the
+  /// size of the file, as reading the state alone is, plus a copy of that text. How the file
+  /// is reached is chosen now, once, by `coordination` (given the file's target and the lock
+  /// timeout); the versions kept outside the folder are `versions`, or
   /// when `nil` those the chosen coordination knows. With `keepsWriteCache`, each write keeps
   /// the text it wrote for the next (see ``StateSync/WriteCache``); without, every write
   /// encodes the whole state, streamed to the file, and nothing is kept.
   ///
-  /// - Throws: ``StoreFileError`` when the file cannot be read or is not a valid file of
-  ///   this state, or is in iCloud Drive and not downloaded yet
+  /// - Throws: ``StoreFileError`` when the file cannot be read or its state is not valid
+  ///   (its stamps are checked when read), or is in iCloud Drive and not downloaded yet
   ///   (``StoreFileError/Problem/notDownloaded``: its download was started); the file is left
   ///   untouched.
   static func open(
@@ -138,6 +155,12 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
+      decodeState: { data, path throws(StoreFileError) in
+        try StateFileCoding.decode(data, path: path, stampsOf: Sync.self)
+      },
+      decodeStamps: { text, path throws(StoreFileError) in
+        try StateFileCoding.stamps(of: text, path: path)
+      },
       encode: { state, stamps, output, cache throws(StoreFileError) in
         try StateFileCoding.write(state, sync: stamps, path: path, to: output, cache: cache)
       })
@@ -145,12 +168,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // noticed rather than followed.
     backing.folder = try? DataFolder(opening: Self.folderPath(of: target), for: path)
     try backing.requireLocalContents()
-    // Opening writes nothing: edits made without stamps are stamped in memory, and written
-    // with the store's first change or reload.
-    let (state, stamps, version, _) = try backing.coordinatedRead {
-      () throws(StoreFileError) in try backing.read(target, knowing: nil)
+    // Opening writes nothing, and reads no stamp: they are decoded when first needed (edits
+    // made without stamps are stamped then, in memory, and written with the store's first
+    // change or reload).
+    let (state, stamps, version) = try backing.coordinatedRead {
+      () throws(StoreFileError) in try backing.readState(target)
     }
-    (backing.version, backing.stamps, backing.versionTarget) = (version, stamps, target)
+    (backing.version, backing.unreadStamps, backing.versionTarget) = (version, stamps, target)
     return (backing, state)
   }
 
@@ -185,6 +209,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       guard try update(&state) else { return nil }
       early = state
     }
+    try readStamps { () throws(StoreFileError) in try isCurrent(at: target) }
     let folder = try dataFolder(for: target)
     let name = (target as NSString).lastPathComponent
     return try FileLock.withLock(of: name, in: folder, timeout: lockTimeout, path: path) {
@@ -369,6 +394,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           identity,
           reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
       else { return .none }
+      try readStamps { false }
       if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
       let (state, stamps, version, stampedEdits) = try read(
         target, knowing: versionTarget == target ? current : nil)
@@ -485,7 +511,9 @@ extension Store where State: PersistentState {
   /// most `lockTimeout` for another process's lock. Each store's `init(contentsOf:)` is built
   /// on it.
   ///
-  /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
+  /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid. Its stamps are
+  ///   read when first needed, not now: a stamp that is not valid fails the first action
+  ///   (which writes nothing), not the opening.
   public static func fileCore(
     contentsOf url: URL, environment: StoreEnvironment = .live,
     lockTimeout: Duration = .defaultLockTimeout

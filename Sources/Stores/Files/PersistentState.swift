@@ -67,9 +67,10 @@ extension PersistentState {
 /// Reads and writes the versioned envelope of a ``PersistentState`` with ``JSONReader`` and
 /// ``JSONWriter``.
 package enum StateFileCoding {
-  /// Decodes the state in `data`, the content of the file at `path`: validates the text, then
-  /// reads the state straight from it. O(n) in the size of the file; beyond the file and the
-  /// state, the memory used is O(nesting depth + number of top-level keys).
+  /// Decodes the state in `data`, the content of the file at `path`, and its stamps:
+  /// validates the text, then reads the state straight from it. O(n) in the size of the file;
+  /// beyond the file, the state and its stamps, the memory used is O(nesting depth + number of
+  /// top-level keys), and the text of the stamps while they are read.
   ///
   /// - Throws: ``StoreFileError`` naming `path`: `.malformedJSON` with the line and column
   ///   of the first syntax error (an empty file is one), `.invalidContent` with the key path
@@ -84,8 +85,25 @@ package enum StateFileCoding {
   package static func decode<State: PersistentState, Sync: StateSync<State>>(
     _ data: Data, path: String, sync: Sync.Type
   ) throws(StoreFileError) -> (State, Sync) {
+    let (state, stamps) = try decode(data, path: path, stampsOf: Sync.self)
+    return (state, try self.stamps(of: stamps, path: path))
+  }
+
+  /// Decodes the state in `data`, the content of the file at `path`, as
+  /// ``decode(_:path:sync:)`` does, but leaves its stamps as the text they are (see
+  /// ``StampsText``): what reading a file costs beyond its state is a copy of that text. A
+  /// problem in the stamps is found when ``stamps(of:path:)`` reads them.
+  // Specialised as `decode` is.
+  @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
+  @_specialize(
+    exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
+  )
+  @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
+  package static func decode<State: PersistentState, Sync: StateSync<State>>(
+    _ data: Data, path: String, stampsOf sync: Sync.Type
+  ) throws(StoreFileError) -> (State, StampsText<State, Sync>) {
     let result = data.withUnsafeBytes {
-      (raw: UnsafeRawBufferPointer) -> Result<(State, Sync), StoreFileError> in
+      (raw: UnsafeRawBufferPointer) -> Result<(State, StampsText<State, Sync>), StoreFileError> in
       let bytes = raw.bindMemory(to: UInt8.self)
       let topLevelKeys: [KeyRecord]
       do throws(JSONSyntaxError) {
@@ -164,17 +182,60 @@ package enum StateFileCoding {
     Sync.self == NoSync<State>.self ? State.fileVersion : State.fileVersion + 1
   }
 
-  /// The state in the envelope at `reader`, and its sync section (unstamped when it has
-  /// none): migrated from an older version, refused when newer.
+  /// The stamps `text` holds, made ready for the state read beside them (see
+  /// ``StateSync/reconcile(with:)``): decoded from the text of the file's `"sync"` section;
+  /// when the file has none, unstamped. O(*n*) in the size of the state and the section.
+  ///
+  /// - Throws: ``StoreFileError`` `.invalidContent`, naming `path` and the place in the
+  ///   section, when a stamp or another value of it is not valid.
+  // Specialised as `decode` is.
+  @_specialize(exported:true,where State == TodosStore.State, Sync == ListSync<TodosStore.State>)
+  @_specialize(
+    exported:true,where State == WorkoutsStore.State, Sync == ListSync<WorkoutsStore.State>
+  )
+  @_specialize(exported:true,where State == KeyValues, Sync == KeyValuesSync)
+  package static func stamps<State: PersistentState, Sync: StateSync<State>>(
+    of text: StampsText<State, Sync>, path: String
+  ) throws(StoreFileError) -> Sync {
+    var sync: Sync
+    switch text.section {
+    case .unstamped:
+      return Sync(unstamped: text.state)
+    case .missing:
+      // A file of this version without its "sync" member lost it to a hand edit: nothing in
+      // it is stamped.
+      sync = Sync(unstamped: State())
+    case .text(let bytes):
+      let read = bytes.withUnsafeBufferPointer { bytes -> Result<Sync, JSONCodingError> in
+        var reader = JSONReader(bytes: bytes, topLevelKeys: [])
+        do throws(JSONCodingError) {
+          return .success(try Sync(from: &reader))
+        } catch {
+          return .failure(error.at(.key("sync")))
+        }
+      }
+      switch read {
+      case .success(let read): sync = read
+      case .failure(let error):
+        throw StoreFileError(
+          path: path, problem: .invalidContent(keyPath: error.keyPath, detail: error.detail))
+      }
+    }
+    sync.reconcile(with: text.state)
+    return sync
+  }
+
+  /// The state in the envelope at `reader`, and the text of its sync section: migrated from
+  /// an older version, refused when newer.
   private static func readEnvelope<State: PersistentState, Sync: StateSync<State>>(
     _ type: State.Type, _ sync: Sync.Type, from reader: inout JSONReader
-  ) throws(EnvelopeError) -> (State, Sync) {
+  ) throws(EnvelopeError) -> (State, StampsText<State, Sync>) {
     let written = fileVersion(State.self, Sync.self)
     guard reader.kind == .object else {
       let state = try content { () throws(JSONCodingError) in
         try State.migrate(fromVersion: 0, reader: &reader)
       }
-      return (state, Sync(unstamped: state))
+      return (state, StampsText(.unstamped, of: state))
     }
     return try withUnsafeMutablePointer(to: &reader) { pointer throws(EnvelopeError) in
       var object = JSONObjectReader<State>(topLevelOf: pointer)
@@ -192,7 +253,7 @@ package enum StateFileCoding {
         ) {
           JSONCodingError("missing key \"version\"", kind: .missingKey)
         }
-        return (state, Sync(unstamped: state))
+        return (state, StampsText(.unstamped, of: state))
       }
       guard version >= 0 else {
         throw .content(JSONCodingError(key: "version", "expected a whole number 0 or more"))
@@ -202,14 +263,10 @@ package enum StateFileCoding {
       }
       if version == written || version == State.fileVersion {
         return try content { () throws(JSONCodingError) in
-          let stamps = version == written ? try object.value(forKey: "sync", as: Sync.self) : nil
+          let stamps = version == written ? object.text(forKey: "sync") : nil
           let state = try readState(from: &object)
-          guard version == written else { return (state, Sync(unstamped: state)) }
-          // A file of this version without its "sync" member lost it to a hand edit: nothing
-          // in it is stamped.
-          var sync = stamps ?? Sync(unstamped: State())
-          sync.reconcile(with: state)
-          return (state, sync)
+          guard version == written else { return (state, StampsText(.unstamped, of: state)) }
+          return (state, StampsText(stamps.map { .text($0) } ?? .missing, of: state))
         }
       }
       let state = try migrate(
@@ -220,7 +277,7 @@ package enum StateFileCoding {
           "a file of version \(version) is a bare list, not an object; "
             + "write \"version\": \(written)")
       }
-      return (state, Sync(unstamped: state))
+      return (state, StampsText(.unstamped, of: state))
     }
   }
 
@@ -331,5 +388,32 @@ package enum StateFileCoding {
     }
     writer.endObject()
     writer.writeLineBreak()
+  }
+}
+
+/// The stamps of a file as the text it holds, with the state read beside them: decoded, and
+/// made ready for that state, only when something needs them — a write, a merge — by
+/// ``StateFileCoding/stamps(of:path:)``. So a file only read (opened to be shown, listed)
+/// costs what its state costs: no stamp is parsed, no digest made, and the text kept is
+/// smaller than the stamps it holds would be.
+package struct StampsText<State: PersistentState, Sync: StateSync<State>>: Sendable {
+  /// What the file holds of its stamps.
+  enum Section: Sendable {
+    /// The JSON text of its `"sync"` member (validated with the file).
+    case text([UInt8])
+    /// Nothing, though its version has stamps: the member was removed by hand.
+    case missing
+    /// Nothing: a file of an older version, written before stamps (see
+    /// ``StateSync/init(unstamped:)``).
+    case unstamped
+  }
+
+  let section: Section
+  /// The state read from the file.
+  let state: State
+
+  init(_ section: Section, of state: State) {
+    self.section = section
+    self.state = state
   }
 }

@@ -308,20 +308,34 @@ struct JSONObjectReader<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
   mutating func value<Value: JSONCodable>(
     forKey key: StaticString, as type: Value.Type
   ) throws(JSONCodingError) -> Value? {
+    guard let inOrder = moveToValue(ofKey: key) else { return nil }
+    let found = try read(Value.self, key: key)
+    if inOrder { passMember() }
+    return found
+  }
+
+  /// The JSON text of the value of the member `key`, as the file holds it (a copy), or `nil`
+  /// when the object has none: to be read later, with a reader of its own. O(its length).
+  mutating func text(forKey key: StaticString) -> [UInt8]? {
+    guard let inOrder = moveToValue(ofKey: key) else { return nil }
+    let start = reader.pointee.position
+    let end = JSONReader.endOfValue(reader.pointee.bytes, count: reader.pointee.count, at: start)
+    let text = Array(UnsafeBufferPointer(start: reader.pointee.bytes + start, count: end - start))
+    reader.pointee.advance(to: end)
+    if inOrder { passMember() }
+    return text
+  }
+
+  /// Moves the reader to the value of the member `key` and says whether it is the next
+  /// member, read in order (then ``passMember()`` must follow its reading); `nil`, having
+  /// moved nothing, when the object has no such member.
+  @inline(__always)
+  private mutating func moveToValue(ofKey key: StaticString) -> Bool? {
     if members == nil, let next, reader.pointee.keyIs(key, at: next) {
-      // The next member: read it in place, and move on to the one after.
+      // The next member: read it in place, then move on to the one after.
       reader.pointee.advance(to: next + key.utf8CodeUnitCount + 2)  // At the colon.
       reader.pointee.advance(to: reader.pointee.position + 1)
-      let found = try read(Value.self, key: key)
-      let separator = reader.pointee.position
-      reader.pointee.advance(to: separator + 1)
-      if reader.pointee.bytes[separator] == Byte.closeBrace {
-        self.next = nil
-        end = separator + 1
-      } else {
-        self.next = reader.pointee.position
-      }
-      return found
+      return true
     }
     if members == nil {
       let (members, end) = reader.pointee.members(ofObjectAt: start)
@@ -331,7 +345,20 @@ struct JSONObjectReader<Object: JSONObjectCodable>: JSONFieldCoder, ~Copyable {
     guard let member = members?.first(where: { reader.pointee.key(of: $0, equals: key) })
     else { return nil }
     reader.pointee.position = member.value
-    return try read(Value.self, key: key)
+    return false
+  }
+
+  /// Moves past the separator after the member just read in order, to the next member.
+  @inline(__always)
+  private mutating func passMember() {
+    let separator = reader.pointee.position
+    reader.pointee.advance(to: separator + 1)
+    if reader.pointee.bytes[separator] == Byte.closeBrace {
+      next = nil
+      end = separator + 1
+    } else {
+      next = reader.pointee.position
+    }
   }
 
   private func read<Value: JSONCodable>(
