@@ -109,6 +109,27 @@ MainActor.assumeIsolated {
       RunLoop.main.run(until: Date().addingTimeInterval(0.2))
       withExtendedLifetime(stores) { printInotify() }
       fflush(nil)
+    case "background":
+      // Sends COUNT adds in groups, saving in the background, and prints `ack N` for each
+      // once `saved` says it is in the file (see BackgroundSavingAttackTests).
+      let store = try TodosStore(contentsOf: url)
+      store.saveMode = .inBackground
+      Task { @MainActor in
+        var index = 0
+        while index < count {
+          let end = min(index + 1 + index % 9, count)
+          for number in index..<end { store.send(.addTodo(Todo(title: "\(tag) \(number)"))) }
+          await store.saved
+          if let error = store.lastError {
+            FileHandle.standardError.write(Data("stores-writer: \(error)\n".utf8))
+            exit(74)
+          }
+          for number in index..<end { print("ack \(number)") }
+          fflush(nil)
+          index = end
+        }
+        exit(0)
+      }
     case "settings":
       let settings = try SettingsStore(contentsOf: url)
       for index in 0..<count {
@@ -125,6 +146,8 @@ MainActor.assumeIsolated {
     exit(74)
   }
 }
+// The background kind's Task and its writer's callbacks run on the main queue.
+if kind == "background" { dispatchMain() }
 
 /// Prints `threads T fds F`: this process's threads and open descriptors (Linux).
 func printResources() {

@@ -184,8 +184,8 @@ public final class StoreCore<Owner: Store>: Observable {
     requiring condition: (State) throws -> Void
   ) throws -> Bool {
     guard let backing else { return false }
-    try saveInBackground()
     let action = Owner.resolve(action, in: storedState)
+    try saveInBackground()
     let outcome: BackingTransaction<State>?
     var inverse: Action?
     do {
