@@ -94,13 +94,17 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: Sendable {
 /// the file, the file's state as the writer last found it, and who waits for saving.
 @MainActor @usableFromInline
 final class BackgroundSaving<State: Sendable, Action: Sendable> {
+  @usableFromInline typealias Recording = UndoRecording
   let writer: BackgroundWriter<State, Action>
   /// The file's state as last read or written, without the actions not yet saved.
   var fileState: State
-  /// The actions applied in memory and not yet handed to the writer, in order.
-  @usableFromInline var queued: [Action] = []
-  /// The batch the writer is writing, if any.
-  var running: [Action]?
+  /// The actions applied in memory and not yet handed to the writer, in order, each with how
+  /// its inverse was recorded (a new action's, an undo's or a redo's).
+  @usableFromInline var queued: [(action: Action, recording: Recording)] = []
+  /// The undo history as it was before the first of the queued actions (`nil` before it).
+  @usableFromInline var historyBeforeQueued: UndoHistory<Action>?
+  /// The batch the writer is writing, if any, and the undo history before its first action.
+  var running: (actions: [(action: Action, recording: Recording)], history: UndoHistory<Action>)?
   /// Whether the file is to be read again, for a reload asked for meanwhile.
   var needsReload = false
   /// Whether a write is to start at the end of the main actor's turn.
@@ -113,7 +117,7 @@ final class BackgroundSaving<State: Sendable, Action: Sendable> {
   var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// How many batches of actions went to the writer: for tests and the benchmarks.
   var writes = 0
-  /// The first error of a write since ``Store/save()`` started waiting.
+  /// The first error of a write since ``Store/save()`` last threw one.
   var failure: (any Error)?
 
   init(writer: BackgroundWriter<State, Action>, fileState: State) {

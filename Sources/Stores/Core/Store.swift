@@ -318,7 +318,8 @@ extension Store {
   /// actions sent while it writes go in its next write, together (group commit). When the
   /// writer finds that someone else changed the file, or its write fails (the error goes to
   /// ``lastError``), the state in memory catches up with the file, observers are told of a
-  /// ``StoreChange/reload``, and the actions still queued apply again on top. A crash loses
+  /// ``StoreChange/reload``, and the actions still queued apply again on top (a failed write's
+  /// actions leave the undo history too, and `failedSave(of:error:)` is sent). A crash loses
   /// the actions not yet saved, and only those: wait for ``saved``, or call ``save()``, where
   /// that matters — before an app goes to the background, say.
   ///
@@ -342,8 +343,10 @@ extension Store {
   /// saves in the background. Tracked by Observation, so a view can show "Saving…".
   public var hasUnsavedChanges: Bool { core.hasUnsavedChanges }
 
-  /// Blocks until every action sent before is saved in the file, and throws the error of a
-  /// write that failed meanwhile. Does nothing unless the store saves in the background.
+  /// Blocks until every action sent before is saved in the file, and throws the error of the
+  /// first write that failed since `save()` last threw (its actions were lost: the state and
+  /// the undo history went back to the file's). Does nothing unless the store saves in the
+  /// background.
   public func save() throws { try core.saveInBackground() }
 
   /// Returns when none of the store's effects is running any more — including the effects

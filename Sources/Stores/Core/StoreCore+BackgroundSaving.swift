@@ -18,11 +18,7 @@ extension StoreCore {
         background = BackgroundSaving(
           writer: BackgroundWriter(backing: backing), fileState: storedState)
       case .beforeReturning:
-        do {
-          try saveInBackground()
-        } catch {
-          lastError = error
-        }
+        writeQueuedActions()  // a failed write is in `lastError`
         background = nil
       }
     }
@@ -49,16 +45,26 @@ extension StoreCore {
   /// `recording` says, and queues it for the background writer; returns whether the state in
   /// memory changed.
   ///
-  /// - Complexity: the reducer's, and O(1) amortised to queue.
+  /// - Complexity: the reducer's, and O(1) amortised to queue (plus, for the first action of
+  ///   a batch, a copy of the undo history's steps the next step recorded makes, O(limit)).
   @inlinable @discardableResult
   func sendInBackground(_ action: Action, recording: Recording) -> Bool {
+    noteHistoryBeforeQueuing()
     let changed = sendInMemory(action, recording: recording)
     guard let background else { return changed }
-    background.queued.append(action)
+    background.queued.append((action, recording))
     background.sent += 1
     if background.sent == background.ended + 1 { unsavedChangesDidChange() }
     scheduleWrite()
     return changed
+  }
+
+  /// Keeps the undo history as it is before the first action of a batch is queued (an
+  /// undo's, before its step is taken): what it goes back to if that batch's write fails.
+  @usableFromInline
+  func noteHistoryBeforeQueuing() {
+    guard let background, background.historyBeforeQueued == nil else { return }
+    background.historyBeforeQueued = history
   }
 
   /// Starts a write at the end of the main actor's turn, when none is running or scheduled:
@@ -80,19 +86,23 @@ extension StoreCore {
     let batch = background.queued
     background.queued = []
     background.needsReload = false
-    background.running = batch
+    background.running = (batch, background.historyBeforeQueued.take() ?? history)
     if !batch.isEmpty { background.writes += 1 }
     background.writer.write(
-      batch, from: background.fileState, reduce: .init(of: Owner.self),
+      batch.map(\.action), from: background.fileState, reduce: .init(of: Owner.self),
       then: { [weak self] in self?.writeEnded() })
   }
 
   /// Takes the result of the batch that ended, if it was not taken yet: the file's state is
   /// now the result's, the state in memory catches up with it when the file was changed by
-  /// someone else or the write failed (the error is kept in ``lastError``, as a failed
-  /// action's is), those waiting for it are resumed, and the next batch starts.
+  /// someone else or the write failed, those waiting for it are resumed, and the next batch
+  /// starts.
+  ///
+  /// A failed write is reported as a failed action is — in ``lastError``, and through
+  /// `Store.failedSave(of:error:)` — and its actions are undone in memory: the undo history
+  /// goes back to what it was before them, the actions queued since recorded again.
   private func writeEnded() {
-    guard let background, let batch = background.running,
+    guard let background, let (batch, historyBefore) = background.running,
       let result = background.writer.takeResult()
     else { return }
     background.running = nil
@@ -105,14 +115,16 @@ extension StoreCore {
         if outcome.reloaded { catchUpWithFile() }
       }
     case .failure(let error):
+      lastError = error
+      if background.failure == nil { background.failure = error }
+      history = historyBefore
+      historyDidChange()
+      catchUpWithFile(recordingQueued: true)
       if let error = error as? StoreFileError {
-        for action in batch {
+        for (action, _) in batch {
           if let failure = Owner.failedSave(of: action, error: error) { send(failure) }
         }
       }
-      lastError = error
-      if background.failure == nil { background.failure = error }
-      catchUpWithFile()
     }
     let ended = background.ended
     if ended == background.sent { unsavedChangesDidChange() }
@@ -123,35 +135,52 @@ extension StoreCore {
   }
 
   /// Makes the state in memory the file's state with the actions not handed to the writer
-  /// yet applied again (what only memory keeps stays), telling observers of a reload when
-  /// that differs from what they saw.
+  /// yet applied again — recording their inverses again when `recordingQueued` — and what only
+  /// memory keeps as memory has it, telling observers of a reload when that differs from what
+  /// they saw.
   ///
   /// - Complexity: O(*n*) for *n* items, and the queued actions' reducers.
-  private func catchUpWithFile() {
+  private func catchUpWithFile(recordingQueued: Bool = false) {
     guard let background, let backing else { return }
     var state = background.fileState
+    if recordingQueued {
+      background.historyBeforeQueued = background.queued.isEmpty ? nil : history
+      for (action, recording) in background.queued {
+        var inverse: Action?
+        if Self.reduce(&state, action, recordingInverse: history.limit > 0, in: &inverse),
+          let inverse = inverse.take()
+        {
+          record(inverse, of: action, recording)
+        }
+      }
+    } else {
+      for (action, _) in background.queued { _ = Owner.reduce(&state, action) }
+    }
     backing.keepMemoryOnlyState(&state, from: storedState)
-    for action in background.queued { _ = Owner.reduce(&state, action) }
     guard state != storedState else { return }
     storedState = state
     didChange(.reload)
   }
 
-  /// For a store saving in the background: blocks until every action sent so far is in the
-  /// file (or failed), and throws the first error of a write meanwhile. Nothing otherwise.
-  func saveInBackground() throws {
+  /// For a store saving in the background: blocks until every action sent so far has been
+  /// written (or failed), and the reload asked for made. Nothing otherwise.
+  func writeQueuedActions() {
     guard let background else { return }
-    background.failure = nil
     while true {
       if background.running != nil {
         background.writer.waitUntilIdle()
         writeEnded()
       }
       guard background.running == nil else { continue }
-      guard !background.queued.isEmpty || background.needsReload else { break }
+      guard !background.queued.isEmpty || background.needsReload else { return }
       startWrite()
     }
-    if let failure = background.failure.take() { throw failure }
+  }
+
+  /// See ``Store/save()``.
+  func saveInBackground() throws {
+    writeQueuedActions()
+    if let failure = background?.failure.take() { throw failure }
   }
 
   /// See ``Store/saved``.

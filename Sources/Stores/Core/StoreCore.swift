@@ -185,7 +185,7 @@ public final class StoreCore<Owner: Store>: Observable {
   ) throws -> Bool {
     guard let backing else { return false }
     let action = Owner.resolve(action, in: storedState)
-    try saveInBackground()
+    writeQueuedActions()
     let outcome: BackingTransaction<State>?
     var inverse: Action?
     do {
@@ -214,15 +214,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   // MARK: Undo
 
-  /// Where the inverse of an action goes: a new action's is a step to undo (and drops the
-  /// steps to redo); an undo's is a step to redo, and a redo's a step to undo, both named
-  /// as the step they come from.
-  @usableFromInline
-  enum Recording {
-    case action
-    case undo(name: String)
-    case redo(name: String)
-  }
+  @usableFromInline typealias Recording = UndoRecording
 
   /// See ``Store/undoHistory``.
   public internal(set) var undoHistory: UndoHistory<Action> {
@@ -264,6 +256,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/tryUndo()``; ``Store/undo()`` when not `durably`.
   func undo(durably: Bool = true) throws -> UndoOutcome? {
+    if !durably { noteHistoryBeforeQueuing() }
     guard let step = history.popUndo() else { return nil }
     historyDidChange()
     do {
@@ -282,6 +275,7 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// See ``Store/tryRedo()``; ``Store/redo()`` when not `durably`.
   func redo(durably: Bool = true) throws -> UndoOutcome? {
+    if !durably { noteHistoryBeforeQueuing() }
     guard let step = history.popRedo() else { return nil }
     historyDidChange()
     do {

@@ -151,3 +151,13 @@ public struct UndoOutcome: Equatable, Sendable {
 }
 
 extension BoundedSteps: Sendable where Element: Sendable {}
+
+/// Where the inverse of an action goes: a new action's is a step to undo (and drops the steps
+/// to redo); an undo's is a step to redo, and a redo's a step to undo, both named as the step
+/// they come from.
+@usableFromInline
+enum UndoRecording: Sendable {
+  case action
+  case undo(name: String)
+  case redo(name: String)
+}

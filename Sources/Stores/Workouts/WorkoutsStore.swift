@@ -197,6 +197,14 @@ public final class WorkoutsStore: Store {
     /// that are not the same as a workout here (same date, name and distance; same name and
     /// distance for a row without a date) — and records what was added and left out as the
     /// import's status. O(*n* + *m*), plus the sort of a sorted diary.
+    /// Whether the import of `file` finished and `error` says its workouts were not saved.
+    func isFinished(file: String?, notSaved error: WorkoutsImportError) -> Bool {
+      guard case .finished(let summary) = importStatus, summary.file == file,
+        case .notSaved = error.problem
+      else { return false }
+      return true
+    }
+
     mutating func finish(_ imported: WorkoutsImport) {
       let (new, skipped) = newWorkouts(of: imported)
       _ = add(new)
@@ -416,7 +424,12 @@ public final class WorkoutsStore: Store {
       // Late progress of an import that is over is ignored.
       return state.isImporting && state.setImportStatus(.importing(progress))
     case .failImport(let error):
-      return state.isImporting && state.setImportStatus(.failed(error))
+      // An import whose workouts could not be saved failed, though it looked finished (a
+      // store saving in the background reports the failed write after the import).
+      guard state.isImporting || state.isFinished(file: error.file, notSaved: error) else {
+        return false
+      }
+      return state.setImportStatus(.failed(error))
     case .restoreWorkouts(let runs):
       return state.restore(runs)
     case .discardWorkouts(let workouts):

@@ -6,9 +6,8 @@ import Testing
 
 @testable import Stores
 
-/// Attacks on saving in the background (``SaveMode/inBackground``). A test marked DEFECT fails
-/// on the code as it stands and is the evidence of that defect; the others are attacks that
-/// held and stay as regression tests.
+/// Attacks on saving in the background (``SaveMode/inBackground``): each a way it once went
+/// wrong (the comment above the test says how, as it was found), or an attack that held.
 @Suite("Saving in the background: attacks")
 @MainActor
 struct BackgroundSavingAttackTests {
@@ -37,14 +36,14 @@ struct BackgroundSavingAttackTests {
     fixturesFolder.appendingPathComponent("csv/\(name)")
   }
 
-  // MARK: - DEFECT 1: trySend resolves offsets after the queued batch caught up
+  // MARK: - trySend resolves offsets after the queued batch caught up
 
-  // DEFECT: `StoreCore.sendThroughBacking` (StoreCore.swift: `try saveInBackground()` comes
+  // Found: `StoreCore.sendThroughBacking` (StoreCore.swift: `try saveInBackground()` comes
   // before `Owner.resolve(action, in: storedState)`) resolves the positions of a trySend's
   // action against the state in memory *after* draining the background writer, whose
   // catch-up with another writer's change moved the rows: the offset the user tapped is
   // resolved against a list they never saw, and another item is removed.
-  @Test("DEFECT trySend with offsets after queued actions removes the row the user saw")
+  @Test("trySend with offsets after queued actions removes the row the user saw")
   func trySendOffsetsAfterQueuedCatchUp() throws {
     let a = Todo(title: "a")
     try other().trySend(.addTodo(a))
@@ -61,9 +60,9 @@ struct BackgroundSavingAttackTests {
     #expect(try fileTodos() == [mine, theirs])
   }
 
-  // DEFECT (same cause): a reload asked for by `refresh()` (or by the watch) is still
+  // Found (same cause): a reload asked for by `refresh()` (or by the watch) is still
   // pending; `trySend` performs it first, then resolves the offset against the reloaded list.
-  @Test("DEFECT trySend with offsets after a pending reload removes the row the user saw")
+  @Test("trySend with offsets after a pending reload removes the row the user saw")
   func trySendOffsetsAfterPendingReload() throws {
     let a = Todo(title: "a")
     try other().trySend(.addTodo(a))
@@ -77,9 +76,9 @@ struct BackgroundSavingAttackTests {
     #expect(try fileTodos() == [theirs])
   }
 
-  // MARK: - DEFECT 2: an import whose background save fails ends as "finished"
+  // MARK: - an import whose background save fails ends as "finished"
 
-  // DEFECT: in the background mode `.finishImport` is applied in memory first, which sets the
+  // Found: in the background mode `.finishImport` is applied in memory first, which sets the
   // memory-only `importStatus` to `.finished`. When its write fails, `writeEnded`
   // (StoreCore+BackgroundSaving.swift, `Owner.failedSave … send(failure)`) sends
   // `.failImport`, which the reducer ignores because the status is no longer `.importing`
@@ -87,7 +86,7 @@ struct BackgroundSavingAttackTests {
   // `catchUpWithFile` keeps that memory-only `.finished` status. The workouts are gone but the
   // status says the import added them. Saving before returning, the status ends as `.failed`
   // (WorkoutsImportTests.saveFails).
-  @Test("DEFECT an import whose background save fails ends as failed")
+  @Test("an import whose background save fails ends as failed")
   func importSaveFailsInBackground() async throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -97,7 +96,8 @@ struct BackgroundSavingAttackTests {
     makeReadOnly(data)
     defer { TemporaryFolder.makeWritable(data) }
     store.send(
-      .importWorkouts(from: csvFixture("workouts.csv"), options: WorkoutsImportOptions(timeZone: utc))
+      .importWorkouts(
+        from: csvFixture("workouts.csv"), options: WorkoutsImportOptions(timeZone: utc))
     )
     await store.settle()
     await store.saved
@@ -109,22 +109,23 @@ struct BackgroundSavingAttackTests {
     }
   }
 
-  // MARK: - DEFECT 3: catch-up replays a queued action over a later memory-only action
+  // MARK: - catch-up replays a queued action over a later memory-only action
 
-  // DEFECT: `catchUpWithFile` (StoreCore+BackgroundSaving.swift) keeps the memory-only state
+  // Found: `catchUpWithFile` (StoreCore+BackgroundSaving.swift) keeps the memory-only state
   // of memory, then applies the queued actions again on top. A queued `.finishImport` (import
   // A) also writes the memory-only `importStatus`; an import B started after it (memory-only
   // `.importWorkouts`, applied at once, never queued) had set it to `.importing`. Replayed, the
   // older `.finishImport` puts back `.finished(A)` over B's `.importing`: B's progress and
   // B's failure (`.failImport` needs `.importing`) are then ignored.
-  @Test("DEFECT a catch-up keeps the status of an import started after a queued finishImport")
+  @Test("a catch-up keeps the status of an import started after a queued finishImport")
   func catchUpReplaysOverMemoryOnly() async throws {
     let url = folder.file("workouts.json")
     let store = try WorkoutsStore(contentsOf: url, environment: .test())
     store.saveMode = .inBackground
     // A batch is written while another process changes the file: its result is a reload.
     store.send(.addWorkout(try Workout(name: "Mine", distance: 1)))
-    try WorkoutsStore(contentsOf: url).trySend(.addWorkout(try Workout(name: "Theirs", distance: 2)))
+    try WorkoutsStore(contentsOf: url).trySend(
+      .addWorkout(try Workout(name: "Theirs", distance: 2)))
     store.core.startWrite()
     store.core.background?.writer.waitUntilIdle()
     // Meanwhile, on the main actor: import A finishes (queued), import B starts (memory-only).
@@ -149,14 +150,14 @@ struct BackgroundSavingAttackTests {
     await store.saved
   }
 
-  // MARK: - DEFECT 4: an undo step is kept for an action whose save failed
+  // MARK: - an undo step is kept for an action whose save failed
 
-  // DEFECT: `sendInBackground` records the inverse at once (`sendInMemory`), and
+  // Found: `sendInBackground` records the inverse at once (`sendInMemory`), and
   // `writeEnded`'s failure path (StoreCore+BackgroundSaving.swift, `.failure`) rolls memory
   // back with `catchUpWithFile` but leaves the step in the history. So Undo names and
   // "undoes" an action that never happened, and the user's real last action needs a second
   // Undo. Saving before returning, a failed action records no step.
-  @Test("DEFECT a failed background save leaves no undo step for the lost action")
+  @Test("a failed background save leaves no undo step for the lost action")
   func failedSaveLeavesUndoStep() async throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -172,19 +173,20 @@ struct BackgroundSavingAttackTests {
     #expect(store.lastError is StoreFileError)
     #expect(store.todos.map(\.title) == ["kept"])
     #expect(store.undoHistory.undoSteps.last?.name == "Toggle Todo", "a step for the lost add")
+    #expect(throws: StoreFileError.self) { try store.save() }  // the lost add, reported once
     let outcome = store.undo()
     #expect(outcome?.name == "Toggle Todo")
     try store.save()
     #expect(try fileTodos("data/todos.json").first?.isDone == false)
   }
 
-  // DEFECT (same cause, worse): `undo()` in the background mode pops the step and pushes a
+  // Found (same cause, worse): `undo()` in the background mode pops the step and pushes a
   // redo step at once (StoreCore.swift `undo(durably: false)` → `apply` → `sendInBackground`);
   // when that write fails, `catchUpWithFile` puts the undone action back in memory (the file
   // still has it) but the history keeps the undo popped: the action is there and can no
   // longer be undone, while Redo is offered for it. Saving before returning, a failed undo
   // pushes its step back (`history.pushUndo(step)`).
-  @Test("DEFECT a background undo whose save fails keeps its step to undo")
+  @Test("a background undo whose save fails keeps its step to undo")
   func failedUndoLosesStep() async throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -203,15 +205,15 @@ struct BackgroundSavingAttackTests {
     #expect(!store.canRedo, "Redo offered for an undo that did not happen")
   }
 
-  // MARK: - DEFECT 6: save() returns normally though an action sent before it was lost
+  // MARK: - save() returns normally though an action sent before it was lost
 
-  // DEFECT: `saveInBackground` (StoreCore+BackgroundSaving.swift, `background.failure = nil`
+  // Found: `saveInBackground` (StoreCore+BackgroundSaving.swift, `background.failure = nil`
   // on entry) throws only the failures of writes that end while it blocks. A write that
   // failed a moment before — its actions rolled back, reported only in `lastError` — is
   // forgotten: `try store.save()`, documented as "blocks until every action sent before is
   // saved … and throws the error of a write that failed", returns normally, and a caller
   // that saves before the app goes to the background believes the lost action is on disk.
-  @Test("DEFECT save() throws when an action sent before it failed to save")
+  @Test("save() throws when an action sent before it failed to save")
   func saveAfterAsyncFailure() async throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -228,14 +230,14 @@ struct BackgroundSavingAttackTests {
     #expect(try fileTodos("data/todos.json").isEmpty)
   }
 
-  // MARK: - DEFECT 5: save() does not throw when an observer re-enters during the catch-up
+  // MARK: - save() does not throw when an observer re-enters during the catch-up
 
-  // DEFECT: `saveInBackground` keeps the error to throw in the shared `background.failure`,
+  // Found: `saveInBackground` keeps the error to throw in the shared `background.failure`,
   // and sets it to nil on entry. A callback told of the catch-up's `.reload` (sent from
   // `writeEnded` inside the outer `save()`) that calls `trySend` — say, to re-sort after a
   // reload — re-enters `saveInBackground`, which clears the outer call's failure: the outer
   // `save()` returns normally though the write it waited for failed.
-  @Test("DEFECT save() throws a failed write even when a callback sends during catch-up")
+  @Test("save() throws a failed write even when a callback sends during catch-up")
   func saveSwallowsFailureOnReentry() throws {
     let data = folder.file("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -253,7 +255,7 @@ struct BackgroundSavingAttackTests {
 
   // MARK: - Thread Sanitizer: the main actor touching the backing while a batch runs
 
-  // DEFECT (found under `--sanitize=thread`; passes without it): `StoreCore.mergeReport`
+  // Found (found under `--sanitize=thread`; passes without it): `StoreCore.mergeReport`
   // (StoreCore.swift, `(backing as? any MergeReporting)?.mergeReport`) reads the backing's
   // `mergeReport` on the main actor with no regard for a running batch, while the writer's
   // transaction sets it (JSONFileBacking.swift, `mergeReport = MergeReport()`): a data race
