@@ -9,6 +9,7 @@ import Foundation
 //     overhead watch sync codable background memory
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--peak-memory" { peakMemoryMain(Array(arguments.dropFirst())) }
 let quick = arguments.contains("--quick")
 let sections = Set(arguments.filter { !$0.hasPrefix("--") })
 let report = Report(repeats: quick ? 3 : 7)
