@@ -15,14 +15,12 @@ struct BackgroundSavingTests {
 
   /// A store on `name` in the folder, saving in the background.
   func backgroundStore(_ name: String = "todos.json") throws -> TodosStore {
-    let store = try TodosStore(contentsOf: folder.file(name))
-    store.saveMode = .inBackground
-    return store
+    try folder.backgroundTodosStore(name)
   }
 
   /// The todos in the file `name`, read by a new store.
   func fileTodos(_ name: String = "todos.json") throws -> [Todo] {
-    try TodosStore(contentsOf: folder.file(name)).todos
+    try folder.todos(in: name)
   }
 
   @Test("an action is in memory when send returns, and in the file once saved")

@@ -49,3 +49,19 @@ func settingsText(_ url: URL) -> String? {
   else { return nil }
   return try? codecFile(state)
 }
+
+extension TemporaryFolder {
+  /// A todos store on the file `name` in the folder, saving in the background.
+  @MainActor
+  func backgroundTodosStore(_ name: String) throws -> TodosStore {
+    let store = try TodosStore(contentsOf: file(name))
+    store.saveMode = .inBackground
+    return store
+  }
+
+  /// The todos in the file `name` in the folder, read by a new store.
+  @MainActor
+  func todos(in name: String) throws -> [Todo] {
+    try TodosStore(contentsOf: file(name)).todos
+  }
+}
