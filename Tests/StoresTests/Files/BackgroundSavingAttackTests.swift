@@ -157,9 +157,7 @@ struct BackgroundSavingAttackTests {
   // Undo. Saving before returning, a failed action records no step.
   @Test("a failed background save leaves no undo step for the lost action")
   func failedSaveLeavesUndoStep() async throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     let todo = Todo(title: "kept")
     store.send(.addTodo(todo))
     store.send(.toggleTodo(id: todo.id))
@@ -186,9 +184,7 @@ struct BackgroundSavingAttackTests {
   // pushes its step back (`history.pushUndo(step)`).
   @Test("a background undo whose save fails keeps its step to undo")
   func failedUndoLosesStep() async throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     let todo = Todo(title: "kept")
     store.send(.addTodo(todo))
     try store.save()
@@ -213,9 +209,7 @@ struct BackgroundSavingAttackTests {
   // that saves before the app goes to the background believes the lost action is on disk.
   @Test("save() throws when an action sent before it failed to save")
   func saveAfterAsyncFailure() async throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     makeReadOnly(data)
     defer { TemporaryFolder.makeWritable(data) }
     store.send(.addTodo(Todo(title: "lost")))
@@ -237,9 +231,7 @@ struct BackgroundSavingAttackTests {
   // `save()` returns normally though the write it waited for failed.
   @Test("save() throws a failed write even when a callback sends during catch-up")
   func saveSwallowsFailureOnReentry() throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     makeReadOnly(data)
     defer { TemporaryFolder.makeWritable(data) }
     let token = store.onChange { change, _ in
@@ -359,9 +351,7 @@ struct BackgroundSavingAttackTests {
 
   @Test("held: a failed write then a good one; saved resumes after each")
   func failThenSucceed() async throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     makeReadOnly(data)
     store.send(.addTodo(Todo(title: "lost")))
     await store.saved

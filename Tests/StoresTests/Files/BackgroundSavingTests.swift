@@ -117,9 +117,7 @@ struct BackgroundSavingTests {
 
   @Test("a write that fails is reported, and the state in memory returns to the file's")
   func failedWrite() async throws {
-    let data = folder.file("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let store = try backgroundStore("data/todos.json")
+    let (store, data) = try folder.backgroundTodosStoreInFolderOfItsOwn()
     makeReadOnly(data)
     defer { TemporaryFolder.makeWritable(data) }
     store.send(.addTodo(Todo(title: "lost")))

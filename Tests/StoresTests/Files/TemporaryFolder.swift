@@ -59,6 +59,15 @@ extension TemporaryFolder {
     return store
   }
 
+  /// A todos store on `data/todos.json` in the folder, saving in the background, and the
+  /// folder `data`: for tests that make that folder refuse writes.
+  @MainActor
+  func backgroundTodosStoreInFolderOfItsOwn() throws -> (TodosStore, URL) {
+    let data = file("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    return (try backgroundTodosStore("data/todos.json"), data)
+  }
+
   /// The todos in the file `name` in the folder, read by a new store.
   @MainActor
   func todos(in name: String) throws -> [Todo] {
