@@ -56,7 +56,7 @@ extension Gen where Value == SettingsStore.Action {
       names.array(maxCount: 3).map { .remove(keys: $0) },
       Gen<(String, JSONValue?, JSONValue?)>.zip(names, values, values).map {
         SettingsStore.ValueChange(key: $0, from: $1, to: $2)
-      }.array(maxCount: 3).map { .restore($0) }
+      }.array(maxCount: 3).map { .restore(SettingsStore.ValueChanges($0)) }
     )
   }
 }

@@ -50,6 +50,9 @@ public final class StoreCore<Owner: Store>: Observable {
   /// Whether the history was read since Observation was last told of a change to it.
   @usableFromInline @exclusivity(unchecked) var isHistoryTracked = false
   @usableFromInline let historyKeyPath = \StoreCore<Owner>.undoHistory
+  /// Names the actions of recorded steps when their names are read (see
+  /// ``UndoHistory/Step/name``): ``Store/actionName(of:)``.
+  @usableFromInline let actionNamer = ActionNamer(of: Owner.self)
   /// Where new steps are registered too (see ``Store/undoRegistrar``).
   @usableFromInline @exclusivity(unchecked) weak var undoRegistrar: (any UndoRegistrar)? {
     didSet { hasUndoRegistrar = undoRegistrar != nil }
@@ -234,9 +237,8 @@ public final class StoreCore<Owner: Store>: Observable {
   func record(_ inverse: consuming Action, of action: borrowing Action, _ recording: Recording) {
     switch recording {
     case .action:
-      let name = Owner.actionName(of: action)
-      history.record(UndoHistory.Step(action: inverse, name: name))
-      if hasUndoRegistrar { registerUndo(named: name) }
+      history.record(UndoHistory.Step(action: inverse, reversing: copy action, namer: actionNamer))
+      if hasUndoRegistrar { registerUndo(named: Owner.actionName(of: action)) }
     case .undo(let name):
       history.pushRedo(UndoHistory.Step(action: inverse, name: name))
     case .redo(let name):

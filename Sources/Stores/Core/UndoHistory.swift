@@ -15,13 +15,30 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     public var action: Action
     /// What the step did, for a menu ("Remove Todo"): ``Store/actionName(of:)`` of the
     /// action recorded first; empty when the store names none.
-    public var name: String
+    ///
+    /// - Complexity: A step a store recorded names its action when the name is first read
+    ///   (not when the step is recorded, so recording never builds a string).
+    public var name: String {
+      get { naming.name }
+      set { naming = .given(newValue) }
+    }
+    @usableFromInline var naming: StepName<Action>
 
     /// A step that sends `action`, shown as `name`.
     @inlinable
     public init(action: consuming Action, name: String) {
       self.action = action
-      self.name = name
+      naming = .given(name)
+    }
+
+    /// A step that sends `action`, shown as `namer` names `recorded`, the action it reverses.
+    @inlinable
+    init(
+      action: consuming Action, reversing recorded: consuming Action,
+      namer: ActionNamer<Action>
+    ) {
+      self.action = action
+      naming = .action(recorded, namer)
     }
   }
 
@@ -151,6 +168,34 @@ public struct UndoOutcome: Equatable, Sendable {
 }
 
 extension BoundedSteps: Sendable where Element: Sendable {}
+
+/// The name of an undo step: given, or the name of the action the step reverses, asked of the
+/// store's namer only when read.
+@usableFromInline
+enum StepName<Action: Sendable>: Sendable {
+  case given(String)
+  case action(Action, ActionNamer<Action>)
+
+  var name: String {
+    switch self {
+    case .given(let name): name
+    case .action(let action, let namer): namer.name(action)
+    }
+  }
+}
+
+/// A store's ``Store/actionName(of:)``, which is `nonisolated` and pure, so any thread may
+/// call it.
+@usableFromInline
+struct ActionNamer<Action>: @unchecked Sendable {
+  let name: (Action) -> String
+
+  /// `Owner`'s action names.
+  @usableFromInline
+  nonisolated init<Owner: Store>(of owner: Owner.Type) where Owner.Action == Action {
+    name = { Owner.actionName(of: $0) }
+  }
+}
 
 /// Where the inverse of an action goes: a new action's is a step to undo (and drops the steps
 /// to redo); an undo's is a step to redo, and a redo's a step to undo, both named as the step

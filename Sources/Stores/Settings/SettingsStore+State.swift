@@ -55,7 +55,7 @@ extension SettingsStore {
     /// Puts values back, in order: each change's key gets ``ValueChange/to`` (`nil` removes
     /// it) when it still holds ``ValueChange/from`` (`nil`: not set); a key changed since is
     /// skipped. What undo sends.
-    case restore([ValueChange])
+    case restore(ValueChanges)
   }
 
   /// A change of one key's value, undone or done again by ``Action/restore(_:)``.
@@ -71,6 +71,67 @@ extension SettingsStore {
       self.key = key
       self.from = from
       self.to = to
+    }
+  }
+}
+
+extension SettingsStore {
+  /// The changes a ``Action/restore(_:)`` puts back, in order: an array of ``ValueChange``s
+  /// (written as one, `[ValueChange(…), …]`, and encoded as one) that holds a single change
+  /// without allocating — the undo step of every ``Action/set(key:value:)``.
+  public struct ValueChanges: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable,
+    Sendable, Codable
+  {
+    @usableFromInline enum Storage: Sendable {
+      case one(ValueChange)
+      case many([ValueChange])
+    }
+    @usableFromInline let storage: Storage
+
+    /// One change.
+    @inlinable
+    public init(_ change: ValueChange) {
+      storage = .one(change)
+    }
+
+    /// The changes of `changes`, in order.
+    ///
+    /// - Complexity: O(*n*).
+    public init(_ changes: some Sequence<ValueChange>) {
+      let changes = Array(changes)
+      storage = changes.count == 1 ? .one(changes[0]) : .many(changes)
+    }
+
+    public init(arrayLiteral changes: ValueChange...) {
+      self.init(changes)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+      switch storage {
+      case .one: 1
+      case .many(let changes): changes.count
+      }
+    }
+    public subscript(position: Int) -> ValueChange {
+      switch storage {
+      case .one(let change):
+        precondition(position == 0, "Index out of range")
+        return change
+      case .many(let changes): return changes[position]
+      }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+    /// Decodes an array of changes.
+    public init(from decoder: any Decoder) throws {
+      self.init(try [ValueChange](from: decoder))
+    }
+
+    /// Encodes the changes as an array.
+    public func encode(to encoder: any Encoder) throws {
+      try Array(self).encode(to: encoder)
     }
   }
 }

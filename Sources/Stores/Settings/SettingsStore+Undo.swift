@@ -28,7 +28,8 @@ extension SettingsStore {
     switch action {
     case .set(let key, let value):
       let old = state.values[key]
-      return old == value ? nil : .restore([ValueChange(key: key, from: value, to: old)])
+      return old == value
+        ? nil : .restore(ValueChanges(ValueChange(key: key, from: value, to: old)))
     case .remove(let keys):
       for key in keys { change(key, to: nil) }
     case .restore(let changes):
@@ -37,7 +38,7 @@ extension SettingsStore {
         change(restored.key, to: restored.to)
       }
     }
-    return inverse.isEmpty ? nil : .restore(inverse.reversed())
+    return inverse.isEmpty ? nil : .restore(ValueChanges(inverse.reversed()))
   }
 
   /// Applies `action` to `state` and puts its inverse in `inverse` (see
@@ -55,7 +56,7 @@ extension SettingsStore {
     }
     let old = state.values.updateValue(value, forKey: key)
     guard old != value else { return false }
-    inverse = .restore([ValueChange(key: key, from: value, to: old)])
+    inverse = .restore(ValueChanges(ValueChange(key: key, from: value, to: old)))
     return true
   }
 

@@ -89,4 +89,48 @@ struct SettingsUndoTests {
     #expect(settings.sleepGoal == 9 && settings.distanceUnit == .miles)
     #expect(!settings.isNotificationsEnabled)
   }
+
+  @Test("a restore's changes are an array: one change or many, equal and encoded alike")
+  func valueChangesAreAnArray() throws {
+    let change = { (key: String) in SettingsStore.ValueChange(key: key, from: 1.json, to: nil) }
+    let one = SettingsStore.ValueChanges(change("a"))
+    #expect(one == [change("a")] && Array(one) == [change("a")] && one.count == 1)
+    #expect(one != [change("b")] && one != [change("a"), change("a")] && one != [])
+    let many: SettingsStore.ValueChanges = [change("a"), change("b")]
+    #expect(many.map(\.key) == ["a", "b"] && SettingsStore.ValueChanges([]).isEmpty)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    for changes in [one, many, []] {
+      let action = SettingsStore.Action.restore(changes)
+      let encoded = try encoder.encode(action)
+      let asArray = try encoder.encode(ArrayRestore.restore(Array(changes)))
+      #expect(encoded == asArray)
+      #expect(try JSONDecoder().decode(SettingsStore.Action.self, from: encoded) == action)
+    }
+  }
+
+  @Test("an undo step is named after the action it reverses, also after the store is gone")
+  func stepNames() throws {
+    var history: UndoHistory<SettingsStore.Action>
+    do {
+      let settings = SettingsStore()
+      settings.sleepGoal = 7.5
+      try settings.set(\.distanceUnit, to: .miles)
+      try settings.reset()
+      history = settings.undoHistory
+    }
+    #expect(
+      history.undoSteps.map(\.name) == [
+        "Change sleepGoal", "Change distanceUnit", "Reset Settings",
+      ])
+    history.limit = 5
+    var renamed = history.undoSteps[0]
+    renamed.name = "Sleep"
+    #expect(renamed.name == "Sleep" && renamed.action == history.undoSteps[0].action)
+  }
+
+  /// `SettingsStore.Action` as it was declared with an array of changes, to compare encodings.
+  enum ArrayRestore: Encodable {
+    case restore([SettingsStore.ValueChange])
+  }
 }
