@@ -97,7 +97,7 @@ func stampedTodosFile(_ state: TodosStore.State) -> Data {
   let positions = Position.keys(count, between: nil, and: nil)
   let stamps = (0..<count).map { index in
     let added = Stamp(milliseconds: now - Int64(count - index) * 60_000, device: device)
-    var fields = Array(repeating: added, count: 4)
+    var fields = FieldStamps(repeating: added, count: 4)
     if index.isMultiple(of: 10) { fields[1] = Stamp(milliseconds: now, device: device) }
     return ItemStamps(fields: fields, position: positions[index], positioned: added)
   }

@@ -4,24 +4,100 @@ import Foundation
 /// move that put it there.
 package struct ItemStamps: Hashable, Sendable {
   /// One stamp per field of ``SyncedList/itemFields``, in their order.
-  package var fields: [Stamp]
+  package var fields: FieldStamps
   /// Where the item is in the list (see ``Position``).
   package var position: String
   /// When the item was put at ``position``.
   package var positioned: Stamp
 
-  package init(fields: [Stamp], position: String, positioned: Stamp) {
+  package init(fields: FieldStamps, position: String, positioned: Stamp) {
     self.fields = fields
     self.position = position
     self.positioned = positioned
   }
 
   /// The latest of the item's stamps.
-  var latest: Stamp { max(fields.max() ?? positioned, positioned) }
+  var latest: Stamp { max(fields.latest ?? positioned, positioned) }
 
   /// The latest change of the item's fields: what a removal is weighed against. A move is
   /// not a change of the item, so it never brings back an item removed elsewhere.
-  var latestEdit: Stamp { fields.max() ?? positioned }
+  var latestEdit: Stamp { fields.latest ?? positioned }
+}
+
+/// One stamp per field of an item, in the fields' order: a stamp most fields share, and the
+/// fields stamped otherwise. An item whose fields were last changed together (added, and not
+/// edited field by field since) holds no array — a list of 100,000 items would otherwise
+/// allocate 100,000 of them, each larger than the item's own text in the file.
+///
+/// Two values are equal when they hold the same stamps, whichever stamp they share.
+package struct FieldStamps: RandomAccessCollection, MutableCollection, Hashable, Sendable {
+  /// A field stamped other than ``shared``.
+  struct Exception: Sendable {
+    var field: Int
+    var stamp: Stamp
+  }
+
+  package let count: Int
+  /// The stamp of every field not among ``exceptions``.
+  private var shared: Stamp
+  /// The fields stamped other than ``shared``, in the fields' order; a few at most.
+  private var exceptions: [Exception] = []
+
+  /// `count` fields, each stamped `stamp`.
+  package init(repeating stamp: Stamp, count: Int) {
+    self.count = count
+    shared = stamp
+  }
+
+  /// The fields stamped `stamps`, in order.
+  ///
+  /// - Complexity: O(*n*).
+  package init(_ stamps: [Stamp]) {
+    self.init(repeating: stamps.first ?? .origin, count: stamps.count)
+    for (field, stamp) in stamps.enumerated() where stamp != shared {
+      exceptions.append(Exception(field: field, stamp: stamp))
+    }
+  }
+
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { count }
+
+  /// The stamp of `field`.
+  ///
+  /// - Complexity: O(*e*) for the *e* fields stamped otherwise than the shared stamp.
+  package subscript(field: Int) -> Stamp {
+    get {
+      precondition(field >= 0 && field < count, "Index out of range")
+      for exception in exceptions where exception.field == field { return exception.stamp }
+      return shared
+    }
+    set {
+      precondition(field >= 0 && field < count, "Index out of range")
+      let place = exceptions.firstIndex { $0.field >= field } ?? exceptions.endIndex
+      let isException = place < exceptions.endIndex && exceptions[place].field == field
+      if newValue == shared {
+        if isException { exceptions.remove(at: place) }
+      } else if isException {
+        exceptions[place].stamp = newValue
+      } else {
+        exceptions.insert(Exception(field: field, stamp: newValue), at: place)
+      }
+    }
+  }
+
+  /// The latest stamp, or `nil` when there are no fields.
+  ///
+  /// - Complexity: O(*e*).
+  package var latest: Stamp? {
+    count == 0 ? nil : exceptions.reduce(shared) { Swift.max($0, $1.stamp) }
+  }
+
+  package static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(count)
+    for stamp in self { hasher.combine(stamp) }
+  }
 }
 
 extension ItemStamps {
@@ -138,7 +214,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   }
 
   package init(unstamped state: State) {
-    let fields = Array(repeating: Stamp.origin, count: State.itemFields.count)
+    let fields = FieldStamps(repeating: .origin, count: State.itemFields.count)
     items = Position.keys(state.syncedItems.count, between: nil, and: nil).map {
       ItemStamps(fields: fields, position: $0, positioned: .origin)
     }
@@ -178,7 +254,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
     readStateDigests = [:]
     guard items.count == list.count else {
-      let fields = Array(repeating: Stamp.origin, count: State.itemFields.count)
+      let fields = FieldStamps(repeating: .origin, count: State.itemFields.count)
       items = Position.keys(list.count, between: nil, and: nil).map {
         ItemStamps(fields: fields, position: $0, positioned: .origin)
       }
@@ -240,7 +316,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         }
       }
       guard let best = matching.indices.max(by: { matching[$0] < matching[$1] }) else {
-        items[offset].fields = Array(repeating: .origin, count: fields.count)
+        items[offset].fields = FieldStamps(repeating: .origin, count: fields.count)
         items[offset].positioned = .origin
         unstamped.insert(offset)
         continue
@@ -273,7 +349,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     for offset in movedByHand { items[offset].positioned = stamp }
     (editedStateFields, movedByHand) = ([], [])
     for offset in unstamped {
-      items[offset].fields = Array(repeating: stamp, count: items[offset].fields.count)
+      items[offset].fields = FieldStamps(repeating: stamp, count: items[offset].fields.count)
       items[offset].positioned = stamp
     }
     (unstamped, editedFields) = ([], [:])
@@ -374,8 +450,10 @@ package struct ListSync<State: SyncedList>: StateSync {
         result.items[offset].fields[field] = stamp
       }
     }
-    if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
-    if inPlace < old.count || inPlace < new.count {
+    if inPlace < old.count || inPlace < new.count,
+      !result.stampInsertion(from: old, to: new, at: inPlace, stamp: stamp)
+    {
+      if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
       result.stampChanges(from: old, to: new, after: inPlace, stamps: items, stamp: stamp)
     }
     for field in 0..<State.stateFields.count
@@ -415,7 +493,8 @@ package struct ListSync<State: SyncedList>: StateSync {
         removed[item.id] = nil
         items.append(
           ItemStamps(
-            fields: Array(repeating: stamp, count: fields.count), position: "", positioned: stamp))
+            fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
+            positioned: stamp))
       }
     }
     // In order when sorted by key, then id, as the file keeps them.
@@ -427,6 +506,49 @@ package struct ListSync<State: SyncedList>: StateSync {
     for (_, offset) in index {
       removed[old[offset].id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
     }
+  }
+
+  /// What ``stampChanges(from:to:after:stamps:stamp:)`` does, when `new` is `old` with items
+  /// inserted at `start` (adds at the top of a list, a paste), done in place: the new items
+  /// stamped `stamp` and keyed between their neighbours, the items after them kept with their
+  /// keys and their changed fields stamped — without the index of the list and the second
+  /// array of stamps the general case builds. Returns `false`, having changed nothing, when
+  /// `new` is not such an insertion or the kept keys are not in order (the general case then
+  /// moves some of them). Ids are unique in each list, as every list's are.
+  ///
+  /// - Complexity: O(*n* + *k* log *n*) for *n* items and *k* inserted.
+  private mutating func stampInsertion(
+    from old: [State.Item], to new: [State.Item], at start: Int, stamp: Stamp
+  ) -> Bool {
+    let inserted = new.count - old.count
+    guard inserted > 0, start <= old.count else { return false }
+    let insertedIDs = Set(new[start..<start + inserted].lazy.map(\.id))
+    for offset in start..<old.count {
+      guard old[offset].id == new[offset + inserted].id, !insertedIDs.contains(old[offset].id)
+      else { return false }
+    }
+    for offset in old.indices.dropLast()
+    where !Self.precedes(
+      (items[offset].position, old[offset].id), (items[offset + 1].position, old[offset + 1].id))
+    {
+      return false
+    }
+    let fields = State.itemFields
+    for offset in start..<old.count where old[offset] != new[offset + inserted] {
+      for field in 0..<fields.count
+      where !fields[field].isEqual(old[offset], new[offset + inserted]) {
+        items[offset].fields[field] = stamp
+      }
+    }
+    for id in insertedIDs { removed[id] = nil }
+    items.insert(
+      contentsOf: repeatElement(
+        ItemStamps(
+          fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
+          positioned: stamp),
+        count: inserted), at: start)
+    placeMoved(keeping: Array(0..<start) + Array(start + inserted..<new.count), stamp: stamp)
+    return true
   }
 
   /// Gives the items not at the offsets `kept` (ascending, in order) new keys between their
@@ -747,7 +869,8 @@ extension ListSync {
       throw JSONCodingError("expected a position and a stamp, not \(quoted(text))")
     }
     var stamps = ItemStamps(
-      fields: Array(repeating: base, count: State.itemFields.count), position: String(words[0]),
+      fields: FieldStamps(repeating: base, count: State.itemFields.count),
+      position: String(words[0]),
       positioned: base)
     for word in words.dropFirst(2) {
       let parts = word.split(separator: "=", maxSplits: 1)

@@ -69,7 +69,7 @@ struct EncodedListTests {
 
   @Test("stamps have no padding, so that the same bits are the same value")
   func noPadding() {
-    let stamps = ItemStamps(fields: [], position: "V", positioned: .origin)
+    let stamps = ItemStamps(fields: FieldStamps([]), position: "V", positioned: .origin)
     #expect(Self.sizeOfFields(stamps) == MemoryLayout<ItemStamps>.size)
     #expect(Self.sizeOfFields(Stamp.origin) == MemoryLayout<Stamp>.size)
   }
