@@ -28,7 +28,8 @@ func syncBenchmarks(_ report: Report, quick: Bool) {
   let stamps = (0..<n).map { index in
     let stamp = Stamp(milliseconds: wall - Int64(n - index) * 60_000, device: phone.device)
     return ItemStamps(
-      fields: FieldStamps(repeating: stamp, count: 4), position: positions[index], positioned: stamp)
+      fields: FieldStamps(repeating: stamp, count: 4), position: positions[index], positioned: stamp
+    )
   }
   let base = (TodosStore.State(todos: todos), Sync(items: stamps, removed: [:], state: []))
   var a = base
