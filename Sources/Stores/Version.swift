@@ -12,9 +12,16 @@ public enum StoresVersion {
   /// Whether this code is a release (tagged ``current``), not unreleased code.
   public static var isRelease: Bool { !current.hasSuffix("-dev") }
 
-  /// The format version of the data files this code writes — the `"version"` of every todos,
-  /// workouts and settings file: 2 since their values carry stamps for several devices.
-  package static var fileFormat: Int { StateFileCoding.writtenVersion(of: TodosStore.State.self) }
+  /// The newest format version of the data files this code writes — the `"version"` of a
+  /// workouts file: 3 since workouts carry a duration and a sport (todos and settings files
+  /// are version 2, since their values carry stamps for several devices). A file of a newer
+  /// version is refused.
+  package static var fileFormat: Int {
+    max(
+      StateFileCoding.writtenVersion(of: TodosStore.State.self),
+      StateFileCoding.writtenVersion(of: WorkoutsStore.State.self),
+      StateFileCoding.writtenVersion(of: KeyValues.self))
+  }
 }
 
 extension StateFileCoding {

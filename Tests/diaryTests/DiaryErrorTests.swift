@@ -54,7 +54,7 @@ struct DiaryErrorTests: DiaryFolderSuite {
       ),
       (
         ["settings", "set", "distanceUnit", "miels"],
-        "\"miels\" is not kilometers or miles — did you mean 'miles'?"
+        "\"miels\" is not kilometers, miles, meters or yards — did you mean 'miles'?"
       ),
       (["settings", "set", "isNotificationsEnabled", "ture"], "did you mean 'true'?"),
       (
@@ -120,7 +120,7 @@ struct DiaryArgumentErrorTests: DiaryFolderSuite {
       ),
       (
         ["settings", "set", "distanceUnit", "miels"], 65,
-        "invalid value for distanceUnit: \"miels\" is not kilometers or miles — did you mean 'miles'?"
+        "invalid value for distanceUnit: \"miels\" is not kilometers, miles, meters or yards — did you mean 'miles'?"
       ),
       (
         ["settings", "set", "isNotificationsEnabled", "maybe"], 65,

@@ -77,7 +77,7 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(diary.run("workouts", "add", "Swim \"fast\"", "--distance", "1km").exitCode == 0)
     let exported = diary.run("workouts", "export")
     #expect(exported.exitCode == 0)
-    #expect(exported.output.hasPrefix("id,name,distance,date,complexity\r\n"))
+    #expect(exported.output.hasPrefix("id,name,distance,date,complexity,sport,time,movingTime\r\n"))
     #expect(exported.output.contains("\"Run, with a comma\",5.2,"))
     #expect(exported.output.contains("\"Swim \"\"fast\"\"\",1,"))
     let file = folder.write(exported.output, to: "exported.csv")
@@ -167,8 +167,8 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(lines.first == "Added 2000 workouts from \(file).")
     #expect(
       lines.last.map(String.init)
-        == "Ignored 19 columns: Activity ID, Activity Type, Activity Description, Elapsed Time, "
-        + "Max Heart Rate and 14 more (--verbose names them).")
+        == "Ignored 17 columns: Activity ID, Activity Description, Max Heart Rate, Relative "
+        + "Effort, Commute and 12 more (--verbose names them).")
     #expect(result.errorOutput.isEmpty, "kilometres is the unit shown: no note")
     #expect(try workouts().count == 2_000)
     #expect(try workouts().first?.name == "Evening Run")
@@ -208,7 +208,7 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(names.count == 8)
     #expect(names.contains("Schwimmen; Hallenbad") && names.contains("2026-11-28-ride"))
     let radtour = try #require(try workouts().first { $0.name == "Radtour" })
-    #expect(radtour.distance == 24.85 * DistanceUnit.kilometersPerMile)
+    #expect(radtour.meters == 39_992.1984)
     // Files given one by one are the same import: nothing new.
     let files = ["2026-11-27-two-laps.gpx", "2026-11-29-morning-run.gpx"].map {
       importFixture("tracks/\($0)")
@@ -237,10 +237,12 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(try workouts().last?.distance == DistanceUnit.kilometersPerMile)
     expectFailure(
       ["workouts", "import", other.path, "--unit", "parsecs"], exitCode: 65,
-      message: "--unit must be km or mi")
+      message: "--unit must be km, mi, m or yd")
     expectFailure(
       ["workouts", "import", other.path, "--column", "colour=x"], exitCode: 65,
-      message: "--column must be FIELD=HEADER, FIELD one of id, name, distance, date or complexity")
+      message:
+        "--column must be FIELD=HEADER, FIELD one of id, name, distance, date, complexity, "
+        + "sport, time or movingTime")
     expectFailure(
       ["workouts", "import", other.path, "--date-format", "%d/%m"], exitCode: 65,
       message: "--date-format must be a date format with %Y")
@@ -260,7 +262,7 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(lines.count == 1 + 20 + 1)
     #expect(
       lines[1]
-        == "  line 2, column 7: expected a distance from 0 to 100,000 such as 5.2, 5km or 3.1 mi, found \"0e3\""
+        == "  line 2, column 7: expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, found \"0e3\""
     )
     #expect(lines[2].hasPrefix("  line 2, column 11: expected a date such as 2026-11-29"))
     #expect(

@@ -34,7 +34,7 @@ struct DiaryJSONTests: DiaryFolderSuite {
     let entries = try list(diary.run("settings", "list", "--json"))
     #expect(entries[0]["allowedValues"] as? [String: Double] == ["min": 0, "max": 24])
     #expect(entries[1]["allowedValues"] as? [Bool] == [true, false])
-    #expect(entries[2]["allowedValues"] as? [String] == ["kilometers", "miles"])
+    #expect(entries[2]["allowedValues"] as? [String] == ["kilometers", "miles", "meters", "yards"])
   }
 
   @Test("settings reset KEY --json prints the object settings set prints; --json --version")

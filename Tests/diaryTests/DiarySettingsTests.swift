@@ -33,7 +33,7 @@ struct DiarySettingsTests: DiaryFolderSuite {
     #expect(entries[0]["default"] as? Double == 8)
     #expect(entries[0]["isDefault"] as? Bool == false)
     #expect(entries[1]["value"] as? Bool == false)
-    #expect(entries[2]["allowedValues"] as? [String] == ["kilometers", "miles"])
+    #expect(entries[2]["allowedValues"] as? [String] == ["kilometers", "miles", "meters", "yards"])
 
     let one = try #require(
       try json(diary.run("settings", "get", "distanceUnit", "--json")) as? [String: Any])
@@ -65,7 +65,7 @@ struct DiarySettingsTests: DiaryFolderSuite {
     }
     // The help and the list use one spelling.
     #expect(!diary.run("help", "settings", "set").output.contains("kilometres"))
-    #expect(diary.run("settings", "list").output.contains("kilometers, miles"))
+    #expect(diary.run("settings", "list").output.contains("kilometers, miles, meters, yards"))
   }
 
   @Test("-0 is stored as 0")

@@ -84,9 +84,13 @@ struct ParserTests {
   @Test("choices, distances and dates are read by their types")
   func typedValues() throws {
     let add = try command(
-      "workouts add Run --distance 3.1mi --complexity HIGH --date 2026-11-28T06:00",
+      "workouts add Run --distance 3.1mi --complexity HIGH --date 2026-11-28T06:00 "
+        + "--time 1:02:03 --moving-time 58m --sport Trail_Running",
       as: WorkoutsCommands.Add.self)
-    #expect(add.distance == TypedDistance(value: 3.1, unit: .miles))
+    #expect(add.distance == TypedDistance(value: ScaledDecimal(3.1), unit: .miles))
+    #expect(add.time == 3_723)
+    #expect(add.movingTime == 3_480)
+    #expect(add.sport == .run)
     #expect(add.complexity == .high)
     #expect(add.date == Date(timeIntervalSinceReferenceDate: 817_538_400))
     #expect(try command("workouts sort none", as: WorkoutsCommands.Sort.self).ordering == .none)

@@ -24,8 +24,18 @@ public protocol PersistentState: Codable, Equatable, Sendable, JSONObjectCodable
   init()
 
   /// The file format version this code writes. Files with a higher version are refused;
-  /// files with a lower one are read through ``migrate(fromVersion:reader:)``.
+  /// files with a lower one are read through ``migrate(fromVersion:reader:)`` — unless they
+  /// are of ``fieldsReadSince`` or later.
   static var fileVersion: Int { get }
+
+  /// The oldest format version whose files the state's fields (`jsonFields(_:)`) read as
+  /// they are, because the versions since only added fields that a file may leave out: files
+  /// of that version or later are read directly, older ones through
+  /// ``migrate(fromVersion:reader:)``. ``fileVersion`` by default. A state merged across
+  /// devices reads the stamps of each of these versions, so a new optional field needs no
+  /// migration: raise ``fileVersion`` (so that older code refuses files it would lose the
+  /// field of) and leave this where it was.
+  static var fieldsReadSince: Int { get }
 
   /// Reads a file written in the older format `version`, where version 0 is a file whose
   /// top level is not an object with a `"version"` key (say, a bare list of items written
@@ -50,6 +60,7 @@ public protocol PersistentState: Codable, Equatable, Sendable, JSONObjectCodable
 
 extension PersistentState {
   public static var fileVersion: Int { 1 }
+  public static var fieldsReadSince: Int { fileVersion }
   public static var hasExactKeys: Bool { false }
 
   public mutating func keepMemoryOnlyState(from previous: Self) {}
@@ -174,12 +185,21 @@ package enum StateFileCoding {
     return try encode(syncType(of: State.self))
   }
 
-  /// The version of the files written of `State` with `Sync`: the state's own, or 2 for a
-  /// state merged across devices, whose version 2 is version 1 with the `"sync"` section.
+  /// The version of the files written of `State` with `Sync`: the state's own, or one more
+  /// for a state merged across devices, whose version 2 is version 1 with the `"sync"`
+  /// section (and its version *n* + 1 its fields' version *n* with that section).
   static func fileVersion<State: PersistentState, Sync: StateSync<State>>(
     _ state: State.Type, _ sync: Sync.Type
   ) -> Int {
     Sync.self == NoSync<State>.self ? State.fileVersion : State.fileVersion + 1
+  }
+
+  /// Whether a file of `version` holds the `"sync"` section: from version 2 on, for a state
+  /// merged across devices.
+  private static func hasStamps<State: PersistentState, Sync: StateSync<State>>(
+    version: Int, _ state: State.Type, _ sync: Sync.Type
+  ) -> Bool {
+    Sync.self != NoSync<State>.self && version >= 2
   }
 
   /// The stamps `text` holds, made ready for the state read beside them (see
@@ -261,11 +281,13 @@ package enum StateFileCoding {
       if version > written {
         throw .newerVersion(version)
       }
-      if version == written || version == State.fileVersion {
+      let stamped = hasStamps(version: version, State.self, Sync.self)
+      let fieldsVersion = stamped ? version - 1 : version
+      if fieldsVersion >= State.fieldsReadSince && fieldsVersion <= State.fileVersion {
         return try content { () throws(JSONCodingError) in
-          let stamps = version == written ? object.text(forKey: "sync") : nil
+          let stamps = stamped ? object.text(forKey: "sync") : nil
           let state = try readState(from: &object)
-          guard version == written else { return (state, StampsText(.unstamped, of: state)) }
+          guard stamped else { return (state, StampsText(.unstamped, of: state)) }
           return (state, StampsText(stamps.map { .text($0) } ?? .missing, of: state))
         }
       }

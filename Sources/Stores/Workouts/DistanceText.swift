@@ -1,5 +1,5 @@
-/// Distances as people type them — `5`, `.5`, `5.2km`, `3.1 mi`, `14.79 miles` — read the
-/// same way by `diary workouts add` and by the import.
+/// Distances as people type them — `5`, `.5`, `5.2km`, `1500 m`, `1650 yd`, `3.1 mi`,
+/// `14.79 miles` — read the same way by `diary workouts add` and by the import.
 package enum DistanceText {
   /// The largest number a distance can be typed with, in any unit: no workout is longer, and
   /// totals stay far from overflowing.
@@ -7,26 +7,28 @@ package enum DistanceText {
 
   /// The number and the unit typed after it (`nil` when there is none) of `text`: digits
   /// with an optional decimal part (a decimal comma too when `allowsDecimalComma`), from 0 to
-  /// ``limit``, then optionally spaces and a unit — `km`, `kilometers`, `kilometres`, `mi`,
-  /// `miles`, in any case. No sign, exponent, `nan` or `inf`; `nil` for anything else.
+  /// ``limit``, then optionally spaces and a unit — `m`, `km`, `yd`, `mi` or their long
+  /// names (``DistanceUnit/spellings``), in any case. No sign, exponent, `nan` or `inf`;
+  /// `nil` for anything else. The number is kept as the decimal typed, so that
+  /// ``DistanceUnit/meters(of:)`` makes exact metres of it.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
   package static func parse(_ text: String, allowsDecimalComma: Bool = false)
-    -> (value: Double, unit: DistanceUnit?)?
+    -> (value: ScaledDecimal, unit: DistanceUnit?)?
   {
-    var number = String(text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
-    var rest = text.dropFirst(number.count)
-    if allowsDecimalComma, !number.contains("."), rest.first == "," {
-      let fraction = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
-      number += "." + fraction
+    var number = Array(text.utf8.prefix { $0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: ".") })
+    var rest = text.utf8.dropFirst(number.count)
+    if allowsDecimalComma, !number.contains(UInt8(ascii: ".")), rest.first == UInt8(ascii: ",") {
+      let fraction = rest.dropFirst().prefix { $0 &- UInt8(ascii: "0") < 10 }
+      number += [UInt8(ascii: ".")] + fraction
       rest = rest.dropFirst(1 + fraction.count)
     }
-    rest = rest.drop { $0 == " " }
-    guard number.contains(where: \.isNumber), number.count(where: { $0 == "." }) <= 1,
-      let value = Double(number), (0...limit).contains(value)
+    rest = rest.drop { $0 == UInt8(ascii: " ") }
+    guard number.count(where: { $0 == UInt8(ascii: ".") }) <= 1, let value = ScaledDecimal(number),
+      (0...limit).contains(value.double)
     else { return nil }
     guard !rest.isEmpty else { return (value, nil) }
-    guard let unit = DistanceUnit(spelling: String(rest)) else { return nil }
+    guard let unit = DistanceUnit(spelling: String(Substring(rest))) else { return nil }
     return (value, unit)
   }
 }
@@ -37,6 +39,8 @@ extension DistanceUnit {
     switch self {
     case .kilometers: ["kilometers", "kilometres", "km"]
     case .miles: ["miles", "mi"]
+    case .meters: ["meters", "metres", "m"]
+    case .yards: ["yards", "yd"]
     }
   }
 

@@ -2,17 +2,22 @@ import Foundation
 
 /// Workouts as CSV (RFC 4180), the way people move a diary between apps.
 ///
-/// Export writes a header, `id,name,distance,date,complexity`, then a line per workout:
-/// distances in kilometres, dates in UTC ISO 8601 with the digits an exact round trip needs,
-/// and a name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) behind a
-/// `'`, which import takes off again.
+/// Export writes a header, `id,name,distance,date,complexity,sport,time,movingTime`, then a
+/// line per workout: distances in kilometres (the metres with the point moved: exact), dates
+/// in UTC ISO 8601 with the digits an exact round trip needs, times in seconds (empty when not
+/// known), and a name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first)
+/// behind a `'`, which import takes off again.
 ///
 /// Import reads any CSV whose header names the columns, in any order and case, with `,`, `;`
 /// or a tab between fields (told from the header line); ``WorkoutsImportOptions`` maps other
 /// headers (Strava's `Activity Name`), and columns it does not use are ignored and listed.
-/// `name` and `distance` are required; `date`, `complexity` and `id` are optional, and so is
-/// each of their fields (now, medium, a new id). A distance is typed as `diary workouts add` takes it
-/// (`5.2`, `5km`, `3.1 mi`, 0 to 100,000; in a file separated by `;` or tabs also `5,2`); a
+/// `name` and `distance` are required; `date`, `complexity`, `id`, `sport`, `time` and
+/// `movingTime` are optional, and so is each of their fields (now, medium, a new id, no sport,
+/// no time; `--` is empty too, as Garmin writes it). A distance is typed as `diary workouts
+/// add` takes it (`5.2`, `5km`, `1500 m`, `1650 yd`, `3.1 mi`, 0 to 100,000; in a file
+/// separated by `;` or tabs also `5,2`); a sport is any name (see ``Sport/init(_:)``); a time
+/// is seconds (`4742`, `4742.0`), `H:MM:SS`, `M:SS` or `1h2m` (see `DurationText`), and a time
+/// of 0 is not known (sources write it for "not measured"); a
 /// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
 /// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format
 /// reads; a name is one line. Every row is checked: the import fails with all the problems
@@ -28,8 +33,11 @@ public enum WorkoutsCSV {
     for workout in workouts {
       text += CSV.line([
         workout.id.uuidString, guardedFromFormulas(workout.name),
-        JSONNumber(workout.distance).text, ISO8601Timestamp.string(from: workout.date) ?? "",
-        workout.complexity.name,
+        workout.storedDistance.kilometersText,
+        ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
+        workout.sport.map { guardedFromFormulas($0.name) } ?? "",
+        workout.duration.map { JSONNumber($0.elapsed).text } ?? "",
+        workout.duration?.moving.map { JSONNumber($0).text } ?? "",
       ])
     }
     return text
@@ -79,6 +87,9 @@ public enum WorkoutsCSV {
     private var rows: [WorkoutsImport.Row] = []
     private var skipped: [WorkoutsImport.SkippedRow] = []
     private var distancesWithoutUnit = 0
+    /// The sport of each text of the sport column read so far: a file names a few sports,
+    /// many times.
+    private var sports: [String: Sport?] = [:]
     /// The line where each id was first seen.
     private var seen: [UUID: Int] = [:]
     /// The first problems found, and how many in all.
@@ -111,7 +122,11 @@ public enum WorkoutsCSV {
       for field in WorkoutsImportOptions.Field.allCases {
         let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
         // The first column of that name: Strava's file has two called Distance.
-        positions[field] = headers.firstIndex(of: wanted)
+        positions[field] =
+          headers.firstIndex(of: wanted)
+          ?? options.fallbackColumns[field].flatMap {
+            headers.firstIndex(of: $0.trimmedOfSpaces.lowercased())
+          }
       }
       let used = Set(positions.values)
       for (index, field) in header.enumerated() where !used.contains(index) {
@@ -233,17 +248,17 @@ public enum WorkoutsCSV {
         invalid(nameField, "a name must be one line; this one has a line break — remove it")
       }
       let distanceField = field(.distance)!
-      var distance = 0.0
+      var meters = 0.0
       if let typed = DistanceText.parse(
         distanceField.text.trimmedOfSpaces, allowsDecimalComma: csv.delimiter != UInt8(ascii: ","))
       {
         if typed.unit == nil { distancesWithoutUnit += 1 }
-        distance = (typed.unit ?? options.unit ?? .kilometers).kilometers(from: typed.value)
+        meters = (typed.unit ?? options.unit ?? .kilometers).meters(of: typed.value)
       } else {
         invalid(
           distanceField,
-          "expected a distance from 0 to 100,000 such as 5.2, 5km or 3.1 mi, found "
-            + quoted(distanceField.text))
+          "expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, "
+            + "found " + quoted(distanceField.text))
       }
       var date = now
       let dateField = field(.date)
@@ -270,6 +285,40 @@ public enum WorkoutsCSV {
             complexityField, "expected low, medium or high, found \(quoted(complexityField.text))")
         }
       }
+      var sport: Sport?
+      if let sportField = field(.sport), let text = Self.value(of: sportField) {
+        if let known = sports[text] {
+          sport = known
+        } else {
+          sport = Sport(text)
+          sports[text] = sport
+        }
+      }
+      var elapsed: Double?
+      var moving: Double?
+      if let timeField = field(.time), let text = Self.value(of: timeField) {
+        elapsed = Self.seconds(text)
+        if elapsed == nil { invalid(timeField, Self.expectedTime + quoted(timeField.text)) }
+      }
+      if let movingField = field(.movingTime), let text = Self.value(of: movingField) {
+        moving = Self.seconds(text)
+        if moving == nil {
+          invalid(movingField, Self.expectedTime + quoted(movingField.text))
+        } else if (elapsed ?? 0) == 0, moving != 0 {
+          invalid(
+            movingField,
+            "a moving time needs the elapsed time beside it, in the "
+              + quoted(options.header(for: .time)) + " column")
+        }
+      }
+      var duration: WorkoutDuration?
+      if let elapsed, elapsed > 0 {
+        do throws(WorkoutError) {
+          duration = try WorkoutDuration(elapsed: elapsed, moving: moving == 0 ? nil : moving)
+        } catch {
+          invalid(field(moving ?? 0 > elapsed ? .movingTime : .time)!, error.description)
+        }
+      }
       var id: UUID?
       if let idField = field(.id), !idField.text.isEmpty {
         if let parsed = UUID(uuidString: idField.text.trimmedOfSpaces) {
@@ -289,12 +338,32 @@ public enum WorkoutsCSV {
       }
       do {
         let workout = try Workout(
-          id: id ?? makeID(), name: name, distance: distance, date: date, complexity: complexity)
+          id: id ?? makeID(), name: name, meters: meters, date: date, complexity: complexity,
+          duration: duration, sport: sport)
         seen[workout.id] = line
         rows.append(
           WorkoutsImport.Row(line: line, workout: workout, hasID: id != nil, hasDate: hasDate))
       } catch {
         invalid(error == .emptyName ? nameField : distanceField, error.description)
+      }
+    }
+
+    /// What a time column takes, in a message, followed by what was found.
+    private static let expectedTime =
+      "expected a time such as 4742 (seconds), 1:02:03, 45:00 or 1h2m, found "
+
+    /// The text of an optional field, trimmed, or `nil` when it is empty or `--` (Garmin's
+    /// empty value).
+    private static func value(of field: CSV.Field) -> String? {
+      let text = field.text.trimmedOfSpaces
+      return text.isEmpty || text == "--" ? nil : text
+    }
+
+    /// The seconds a time column's `text` holds (see `DurationText`), when within a workout's
+    /// ``WorkoutDuration/limit``; `nil` for anything else.
+    private static func seconds(_ text: String) -> Double? {
+      DurationText.seconds(text, allowsSeconds: true).flatMap {
+        $0 <= WorkoutDuration.limit ? $0 : nil
       }
     }
 

@@ -7,7 +7,16 @@ import Foundation
 /// Workouts from GPX, the files running watches and apps write: one workout per track
 /// (`<trk>`), its distance the sum of the great-circle distances between consecutive track
 /// points (on a sphere of the WGS-84 mean Earth radius, 6,371.0088 km), its date the time of
-/// its first point that has one, its name the track's `<name>` or else the file's name.
+/// its first point that has one, its name the track's `<name>` or else the file's name, its
+/// sport the track's `<type>` (see ``Sport/init(_:)``; `running`, `cycling`, …) where it has
+/// one.
+///
+/// Its duration: elapsed, from the time of its first point to that of its last; moving, the
+/// sum of the intervals between consecutive points of one segment (`<trkseg>`) whose average
+/// speed is at least ``movingSpeed`` — slower is standing still, or a GPS drifting at rest —
+/// so that neither a stop within a segment nor the time between segments (where a watch
+/// paused) counts. A track whose points span no time has no duration; one that never moved
+/// has no moving time.
 ///
 /// Only plain GPX is read: a file with a document type or entities (`<!DOCTYPE`,
 /// `<!ENTITY`, which GPX never has and which can expand a small file into gigabytes), with
@@ -19,6 +28,9 @@ import Foundation
 package enum WorkoutsGPX {
   /// The WGS-84 mean Earth radius, in kilometres.
   package static let earthRadius = 6_371.0088
+  /// The slowest average speed between two points that counts as moving, in metres per
+  /// second: 0.5 m/s, 1.8 km/h, slower than anyone walks.
+  package static let movingSpeed = 0.5
   /// How deep elements may be nested: GPX needs 5 (`gpx/trk/trkseg/trkpt/time`).
   package static let maximumDepth = 32
   /// The longest track imported, in kilometres: the 100,000 that a distance can be typed with
@@ -116,13 +128,33 @@ package enum WorkoutsGPX {
       }
       do {
         let workout = try Workout(
-          id: makeID(), name: name.isEmpty ? fileName : name, distance: distance, date: date)
+          id: makeID(), name: name.isEmpty ? fileName : name, meters: distance * 1_000,
+          date: date, duration: Self.duration(of: track), sport: Sport(track.type))
         rows.append(WorkoutsImport.Row(line: track.line, workout: workout, hasID: false))
       } catch {
         throw invalid(track.line, 1, error.description)
       }
     }
     return WorkoutsImport(file: path, rows: rows)
+  }
+
+  /// The duration of `track` (see ``WorkoutsGPX``), or `nil` when its points span no time.
+  /// O(number of points).
+  private static func duration(of track: Handler.Track) -> WorkoutDuration? {
+    guard let first = track.times.first(where: { $0 != nil }) ?? nil,
+      let last = track.times.last(where: { $0 != nil }) ?? nil, last > first
+    else { return nil }
+    var moving = 0.0
+    for index in track.points.indices.dropFirst()
+    where track.segments[index] == track.segments[index - 1] {
+      guard let start = track.times[index - 1], let end = track.times[index], end > start
+      else { continue }
+      let meters = Self.distance(from: track.points[index - 1], to: track.points[index]) * 1_000
+      if meters / (end - start) >= movingSpeed { moving += end - start }
+    }
+    let elapsed = last - first
+    return try? WorkoutDuration(
+      elapsed: elapsed, moving: moving > 0 && moving <= elapsed ? moving : nil)
   }
 
   /// `kilometres` rounded to a whole number, its thousands separated by commas: "33,358,413".
@@ -147,7 +179,15 @@ package enum WorkoutsGPX {
     struct Track {
       var line: Int
       var name = ""
+      /// The text of its `<type>`.
+      var type = ""
       var points: [(latitude: Double, longitude: Double)] = []
+      /// The time of each point, in seconds since 2001, where it has one.
+      var times: [Double?] = []
+      /// The segment of each point: its `<trkseg>`'s number in the track.
+      var segments: [Int] = []
+      /// How many segments were opened so far.
+      var segmentCount = 0
       var date: Date?
     }
 
@@ -184,6 +224,8 @@ package enum WorkoutsGPX {
       switch name {
       case "gpx": sawGPX = true
       case "trk": tracks.append(Track(line: parser.lineNumber))
+      case "trkseg":
+        if !tracks.isEmpty { tracks[tracks.count - 1].segmentCount += 1 }
       case "trkpt":
         guard !tracks.isEmpty else { return }
         guard let latitude = attributes["lat"].flatMap(Double.init), latitude.isFinite,
@@ -196,6 +238,8 @@ package enum WorkoutsGPX {
               + "<trkpt lat=\"48.85\" lon=\"2.35\">")
         }
         tracks[tracks.count - 1].points.append((latitude, longitude))
+        tracks[tracks.count - 1].times.append(nil)
+        tracks[tracks.count - 1].segments.append(tracks[tracks.count - 1].segmentCount)
       default: break
       }
     }
@@ -215,13 +259,17 @@ package enum WorkoutsGPX {
       guard !tracks.isEmpty else { return }
       if name == "name", parent == "trk" {
         tracks[tracks.count - 1].name = text
-      } else if name == "time", parent == "trkpt", tracks[tracks.count - 1].date == nil {
+      } else if name == "type", parent == "trk" {
+        tracks[tracks.count - 1].type = text
+      } else if name == "time", parent == "trkpt", !tracks[tracks.count - 1].points.isEmpty {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let date = ISO8601Timestamp.date(from: trimmed) else {
           return fail(
             parser, "expected a time such as 2026-11-29T07:30:00Z, found \(quoted(trimmed))")
         }
-        tracks[tracks.count - 1].date = date
+        let track = tracks.count - 1
+        if tracks[track].date == nil { tracks[track].date = date }
+        tracks[track].times[tracks[track].times.count - 1] = date.timeIntervalSinceReferenceDate
       }
     }
 

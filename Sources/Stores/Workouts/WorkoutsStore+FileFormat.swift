@@ -1,4 +1,9 @@
 extension WorkoutsStore.State {
+  /// Format 2 added each workout's `"duration"` and `"sport"` (files of version 3, with
+  /// stamps); format 1 files (versions 1 and 2) are read by the same fields, without them.
+  public static var fileVersion: Int { 2 }
+  public static var fieldsReadSince: Int { 1 }
+
   /// The workouts file's own keys: `"sortType"` (left out when there is none) and
   /// `"workouts"`, in the order they were added (the list shown is them sorted), no two with
   /// one id.

@@ -7,15 +7,19 @@ extension Workout: ListItem {
       $1 = $1.with(complexity: $0)
     }
     package static let date = ItemField("date", \Workout.date) { $1 = $1.with(date: $0) }
-    package static let distance = ItemField("distance", \Workout.distance) {
+    package static let distance = ItemField("distance", \Workout.storedDistance) {
       $1 = $1.with(distance: $0)
     }
+    package static let duration = ItemField("duration", \Workout.duration) {
+      $1 = $1.with(duration: .some($0))
+    }
     package static let name = ItemField("name", \Workout.name) { $1 = $1.with(name: $0) }
+    package static let sport = ItemField("sport", \Workout.sport) { $1 = $1.with(sport: .some($0)) }
   }
 
   package static let fieldTable = FieldTable(
     id: \.id,
-    Field.complexity, Field.date, Field.distance, Field.name)
+    Field.complexity, Field.date, Field.distance, Field.duration, Field.name, Field.sport)
 }
 
 extension WorkoutsStore.State: SyncedList {
@@ -40,13 +44,15 @@ extension WorkoutsStore.State: SyncedList {
 }
 
 extension Workout {
-  /// This workout with the fields given changed; the values are this package's own, valid.
+  /// This workout with the fields given changed (a duration or sport given as `.some(nil)`
+  /// becomes unknown); the values are this package's own, valid.
   fileprivate func with(
-    name: String? = nil, distance: Double? = nil, date: Date? = nil,
-    complexity: Complexity? = nil
+    name: String? = nil, distance: Meters? = nil, date: Date? = nil,
+    complexity: Complexity? = nil, duration: WorkoutDuration?? = nil, sport: Sport?? = nil
   ) -> Workout {
     (try? Workout(
-      id: id, name: name ?? self.name, distance: distance ?? self.distance,
-      date: date ?? self.date, complexity: complexity ?? self.complexity)) ?? self
+      id: id, validating: name ?? self.name, distance: distance ?? storedDistance,
+      date: date ?? self.date, complexity: complexity ?? self.complexity,
+      duration: duration ?? self.duration, sport: sport ?? self.sport)) ?? self
   }
 }

@@ -13,6 +13,11 @@ enum WorkoutsCommands {
     static let name = "list"
     static let typedByMistake = ["ls", "show"]
     static let summary = "List the workouts, numbered, distances in your distance unit"
+    static let discussion = """
+      TIME is the elapsed time (h:mm:ss or m:ss), followed by the moving time in parentheses \
+      where it is known and shorter; SPORT is the sport's name. Each column is shown when a \
+      workout has one. Where the terminal is narrow, the name gives way first, then the sport.
+      """
 
     func run(_ context: Context) throws {
       let store = try context.workouts()
@@ -26,16 +31,26 @@ enum WorkoutsCommands {
       if let sortType = store.state.sortType {
         try context.output.line("Sorted by \(sortType.rawValue), \(firstOf(sortType)) first.")
       }
-      let table = TextTable(
-        headers: ["#", "DATE", "DISTANCE", "COMPLEXITY", "NAME"],
-        alignments: [.right, .left, .right, .left, .left])
+      // TIME and SPORT only when some workout has one: a diary without them reads as before.
+      let showsTime = workouts.contains { $0.duration != nil }
+      let showsSport = workouts.contains { $0.sport != nil }
+      var table = TextTable(
+        headers: ["#", "DATE", "DISTANCE"] + (showsTime ? ["TIME"] : [])
+          + (showsSport ? ["SPORT"] : []) + ["COMPLEXITY", "NAME"],
+        alignments: [.right, .left, .right] + (showsTime ? [.right] : [])
+          + (showsSport ? [.left] : []) + [.left, .left])
+      // The name gives way first, then the sport.
+      table.givingWay = [table.headers.count - 1] + (showsSport ? [showsTime ? 4 : 3] : [])
       let timeZone = context.time.timeZone
       try table.write(workouts.indexed(), terminal: context.terminal, to: context.output) {
         index, workout in
         [
           String(index + 1), HumanDate.format(workout.date, timeZone: timeZone),
-          format(workout.distance, unit), workout.complexity.name, workout.name,
+          format(workout.meters, unit),
         ]
+          + (showsTime ? [workout.duration.map(format) ?? ""] : [])
+          + (showsSport ? [workout.sport?.name ?? ""] : [])
+          + [workout.complexity.name, workout.name]
       }
     }
   }
@@ -48,17 +63,23 @@ enum WorkoutsCommands {
     ]
     static let options: [Option<Add>] = [
       .option(\.distance, "distance", .distance, isRequired: true, summary: "How far"),
+      .option(\.time, "time", .time, summary: "How long it took (elapsed)"),
+      .option(\.movingTime, "moving-time", .time, summary: "How long of it was spent moving"),
+      .option(\.sport, "sport", .sport, summary: "What kind of workout it was"),
       .option(\.complexity, "complexity", .choice(), summary: "How hard it was"),
       .option(\.date, "date", .date, whenLeftOut: "now", summary: "When it was"),
     ]
     static let discussion = """
       While the list is sorted (see 'diary workouts sort'), a new workout goes to its sorted \
       place.
-      Example: diary workouts add "Morning run" --distance 5.2km --complexity high
+      Example: diary workouts add "Morning run" --distance 5.2km --time 28:30 --sport run
       """
 
     var name = ""
-    var distance = TypedDistance(value: 0, unit: nil)
+    var distance = TypedDistance(value: ScaledDecimal(0), unit: nil)
+    var time: Double?
+    var movingTime: Double?
+    var sport: Sport?
     var complexity = Workout.Complexity.medium
     var date: Date?
 
@@ -68,8 +89,11 @@ enum WorkoutsCommands {
       // warning, in kilometers when they cannot be read.
       let unit = distance.unit == nil ? try distanceUnit(context) : shownUnit(context)
       let workout = try Workout(
-        name: try Values.oneLine(name, "NAME"), distance: distance.kilometers(shownIn: unit),
-        date: date ?? context.time.now, complexity: complexity)
+        name: try Values.oneLine(name, "NAME"), meters: distance.meters(shownIn: unit),
+        date: date ?? context.time.now, complexity: complexity,
+        duration: try WorkoutsCommands.duration(
+          elapsed: time, moving: movingTime, before: nil, usage: Self.usage(in: "workouts")),
+        sport: sport)
       let store = try context.workouts()
       try store.trySend(.addWorkout(workout))
       let number = (store.state.workouts.lastIndex { $0.id == workout.id } ?? 0) + 1
@@ -79,37 +103,50 @@ enum WorkoutsCommands {
       }
       try context.output.line(
         "Added workout \(number): \(Terminal.escaped(workout.name)), "
-          + format(workout.distance, unit))
+          + WorkoutsCommands.summary(of: workout, unit))
     }
   }
 
   struct Edit: ParsableCommand {
     static let name = "edit"
-    static let summary = "Change a workout's name, distance, date or complexity, keeping its id"
+    static let summary =
+      "Change a workout's name, distance, time, sport, date or complexity, keeping its id"
     static let arguments: [Argument<Edit>] = [
       .value(\.number, .integer(), label: "a workout number", summary: "The number of the workout")
     ]
     static let options: [Option<Edit>] = [
       .option(\.name, "name", .text("NAME"), summary: "The new name, on one line"),
       .option(\.distance, "distance", .distance, summary: "The new distance"),
+      .option(\.time, "time", .time, summary: "The new elapsed time"),
+      .option(
+        \.movingTime, "moving-time", .time,
+        summary: "The new moving time (a new --time alone drops the old one)"),
+      .option(\.sport, "sport", .sport, summary: "The new sport"),
       .option(\.date, "date", .date, summary: "The new date"),
       .option(\.complexity, "complexity", .choice(), summary: "The new complexity"),
     ]
     static let discussion = """
       While the list is sorted, the workout moves to its sorted place: the new number is shown.
-      Example: diary workouts edit 2 --distance 5.5km --name "Easy jog"
+      Example: diary workouts edit 2 --distance 5.5km --time 31:05 --sport run --name "Easy jog"
       """
 
     var number = 0
     var name: String?
     var distance: TypedDistance?
+    var time: Double?
+    var movingTime: Double?
+    var sport: Sport?
     var date: Date?
     var complexity: Workout.Complexity?
 
     func run(_ context: Context) throws {
-      guard name != nil || distance != nil || date != nil || complexity != nil else {
+      guard
+        name != nil || distance != nil || time != nil || movingTime != nil || sport != nil
+          || date != nil || complexity != nil
+      else {
         throw DiaryError.usage(
-          "nothing to change: give --name, --distance, --date or --complexity",
+          "nothing to change: give --name, --distance, --time, --moving-time, --sport, --date "
+            + "or --complexity",
           Self.usage(in: "workouts"))
       }
       if let name { _ = try Values.oneLine(name, "--name") }
@@ -120,8 +157,12 @@ enum WorkoutsCommands {
       let before = workouts[offset]
       let after = try Workout(
         id: before.id, name: name ?? before.name,
-        distance: distance?.kilometers(shownIn: unit) ?? before.distance,
-        date: date ?? before.date, complexity: complexity ?? before.complexity)
+        meters: distance?.meters(shownIn: unit) ?? before.meters,
+        date: date ?? before.date, complexity: complexity ?? before.complexity,
+        duration: try WorkoutsCommands.duration(
+          elapsed: time, moving: movingTime, before: before.duration,
+          usage: Self.usage(in: "workouts")),
+        sport: sport ?? before.sport)
       try store.trySend(.updateWorkout(after)) { state in
         try Values.requireStillThere(
           [(number, before.id)], in: state.workouts.map(\.id), of: "workouts")
@@ -140,7 +181,7 @@ enum WorkoutsCommands {
         after == before
           ? "Workout \(shown) already is so; nothing changed."
           : "Edited workout \(shown): \(Terminal.escaped(after.name)), "
-            + format(after.distance, unit) + ", " + after.complexity.name + ", "
+            + WorkoutsCommands.summary(of: after, unit) + ", " + after.complexity.name + ", "
             + HumanDate.format(after.date, timeZone: context.time.timeZone))
     }
   }
@@ -293,8 +334,8 @@ enum WorkoutsCommands {
       let unit = shownUnit(context)
       let output = context.output
       try output.line("Workouts:       \(statistics.count)")
-      try output.line("Total distance: \(format(statistics.totalDistance, unit))")
-      try output.line("Longest:        \(format(statistics.longestDistance ?? 0, unit))")
+      try output.line("Total distance: \(format(statistics.totalDistance * 1_000, unit))")
+      try output.line("Longest:        \(format((statistics.longestDistance ?? 0) * 1_000, unit))")
       try output.line(
         "By complexity:  "
           + Workout.Complexity.allCases.map {
@@ -302,7 +343,7 @@ enum WorkoutsCommands {
           }.joined(separator: ", "))
       try output.line("")
       try output.line("Distance per week, the last \(Values.count(weeks, "week")):")
-      let values = recent.map { format($0.distance, unit) }
+      let values = recent.map { format($0.distance * 1_000, unit) }
       let valueWidth = values.map(\.count).max() ?? 0
       let barWidth = max(10, context.terminal.columns - 8 - valueWidth - 4)
       let longest = recent.map(\.distance).max() ?? 0
@@ -317,25 +358,27 @@ enum WorkoutsCommands {
     }
   }
 
-  /// What `--unit` takes: `km` or `mi` (or the units' other names).
+  /// What `--unit` takes: `km`, `mi`, `m` or `yd` (or the units' other names).
   enum BareUnit: Choice {
-    case km, mi
+    case km, mi, m, yd
 
-    var names: [String] {
+    var names: [String] { [unit.symbol] + unit.spellings }
+
+    var unit: DistanceUnit {
       switch self {
-      case .km: ["km"] + DistanceUnit.kilometers.spellings
-      case .mi: ["mi"] + DistanceUnit.miles.spellings
+      case .km: .kilometers
+      case .mi: .miles
+      case .m: .meters
+      case .yd: .yards
       }
     }
-
-    var unit: DistanceUnit { self == .km ? .kilometers : .miles }
   }
 
   /// The mappings `--from` knows.
   enum Source: Choice {
-    case strava
+    case strava, garmin
 
-    var names: [String] { ["strava"] }
+    var names: [String] { self == .strava ? ["strava"] : ["garmin"] }
   }
 
   struct Import: ParsableCommand {
@@ -349,7 +392,9 @@ enum WorkoutsCommands {
     static let options: [Option<Import>] = [
       .option(
         \.source, "from", .choice(),
-        summary: "The columns of an app's export: strava for Strava's activities.csv"),
+        summary:
+          "The columns of an app's export: strava for Strava's activities.csv, garmin for "
+          + "Garmin Connect's activities CSV"),
       .repeated(
         \.columns, "column", .column,
         summary: "The column that holds a field, such as --column name=\"Activity Name\""),
@@ -384,7 +429,12 @@ enum WorkoutsCommands {
 
     /// The import's options: `--from`'s, then each `--column`, `--unit` and `--date-format`.
     func options(_ timeZone: TimeZone) -> WorkoutsImportOptions {
-      var options = source == .strava ? .strava() : WorkoutsImportOptions(timeZone: timeZone)
+      var options =
+        switch source {
+        case .strava: WorkoutsImportOptions.strava()
+        case .garmin: WorkoutsImportOptions.garmin(timeZone: timeZone)
+        case nil: WorkoutsImportOptions(timeZone: timeZone)
+        }
       for (field, header) in columns { options.columns[field] = header }
       options.unit = unit?.unit
       if let dateFormat { options.dateFormat = dateFormat }
@@ -415,12 +465,14 @@ enum WorkoutsCommands {
       try store.trySend(.finishImport(imported))
       guard case .finished(let summary) = store.state.importStatus else { return }
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
-      if unit == nil, unitShown == .miles, summary.added > 0, summary.distancesWithoutUnit > 0 {
+      if unit == nil, unitShown != .kilometers, summary.added > 0,
+        summary.distancesWithoutUnit > 0
+      {
         context.output.message(
           "note: \(Values.count(summary.distancesWithoutUnit, "distance")) without a unit "
             + (summary.distancesWithoutUnit == 1 ? "was" : "were")
-            + " read as kilometres, though your distanceUnit is miles; if they are miles, "
-            + "import with --unit mi")
+            + " read as kilometres, though your distanceUnit is \(unitShown.rawValue); if they "
+            + "are \(unitShown.rawValue), import with --unit \(unitShown.symbol)")
       }
       if context.json {
         return try JSONOutput.write(WorkoutsCommands.json(summary), to: context.output)
@@ -532,9 +584,50 @@ enum WorkoutsCommands {
     }
   }
 
-  /// "5.20 km", "3.23 mi".
-  private static func format(_ kilometers: Double, _ unit: DistanceUnit) -> String {
-    String(format: "%.2f", unit.convert(kilometers: kilometers)) + " " + unit.symbol
+  /// "5.20 km", "3.23 mi", "1500 m", "1650 yd": hundredths of kilometres and miles, whole
+  /// metres and yards.
+  private static func format(_ meters: Double, _ unit: DistanceUnit) -> String {
+    let value = unit.convert(meters: meters)
+    switch unit {
+    case .kilometers, .miles: return String(format: "%.2f", value) + " " + unit.symbol
+    case .meters, .yards: return String(format: "%.0f", value) + " " + unit.symbol
+    }
+  }
+
+  /// "45:00", "1:02:03 (58:40)": the elapsed time, then the moving time where it is shorter.
+  private static func format(_ duration: WorkoutDuration) -> String {
+    let elapsed = DurationText.format(duration.elapsed)
+    guard let moving = duration.moving, moving < duration.elapsed else { return elapsed }
+    return elapsed + " (" + DurationText.format(moving) + ")"
+  }
+
+  /// "5.20 km, 28:30, run": the distance, and the time and sport where known.
+  private static func summary(of workout: Workout, _ unit: DistanceUnit) -> String {
+    ([format(workout.meters, unit)]
+      + [workout.duration.map(format), workout.sport?.name]
+      .compactMap { $0 }).joined(separator: ", ")
+  }
+
+  /// The duration typed as `--time` `elapsed` and `--moving-time` `moving`, in place of
+  /// `before` (an edited workout's): a new elapsed time alone drops the old moving time,
+  /// which it may be shorter than; a moving time alone keeps the elapsed time.
+  ///
+  /// - Throws: When the times are not a valid duration (exit 65), or a moving time has no
+  ///   elapsed time beside it (exit 64).
+  private static func duration(
+    elapsed: Double?, moving: Double?, before: WorkoutDuration?, usage: String
+  ) throws -> WorkoutDuration? {
+    guard elapsed != nil || moving != nil else { return before }
+    guard let total = elapsed ?? before?.elapsed else {
+      throw DiaryError.usage(
+        "--moving-time needs --time, the elapsed time: give both, such as --time 45:00 "
+          + "--moving-time 42:10", usage)
+    }
+    do {
+      return try WorkoutDuration(elapsed: total, moving: moving)
+    } catch {
+      throw DiaryError("\(error); give --time and --moving-time such as 45:00 and 42:10")
+    }
   }
 }
 

@@ -23,7 +23,9 @@ import Testing
     }
     let todo = Todo(title: "Buy milk")
     #expect(try keys(todo) == (Todo.fieldTable.fields.map(\.name) + ["id"]).sorted())
-    let workout = try Workout(name: "Run", distance: 5)
+    // A duration and a sport, which the `Codable` form leaves out when they are not known.
+    let workout = try Workout(
+      name: "Run", distance: 5, duration: WorkoutDuration(elapsed: 1_800), sport: .run)
     #expect(try keys(workout) == (Workout.fieldTable.fields.map(\.name) + ["id"]).sorted())
     #expect(try JSONDecoder().decode(Todo.self, from: JSONEncoder().encode(todo)) == todo)
     #expect(try JSONDecoder().decode(Workout.self, from: JSONEncoder().encode(workout)) == workout)
@@ -82,7 +84,12 @@ import Testing
   /// field its file coding does not read by the table's declaration, or reads under another
   /// key.
   private func problems<Item: ListItem>(of item: Item) -> [String] {
-    let stored = Set(Mirror(reflecting: item).children.compactMap(\.label))
+    // A workout stores its distance as `storedDistance` (its public `distance` is the
+    // kilometres, computed), under the key "distance".
+    let stored = Set(
+      Mirror(reflecting: item).children.compactMap(\.label).map {
+        Item.self == Workout.self && $0 == "storedDistance" ? "distance" : $0
+      })
     let table = Item.fieldTable.fields.map(\.name)
     var recorder = FieldRecorder(item: item)
     _ = try? Item.jsonFields(&recorder)

@@ -59,7 +59,7 @@ struct SettingsFixtureTests {
     #expect(
       wrong.entries.map(\.problem) == [
         "expected a number, found \"eight\"", "expected one of true, false, found \"yes\"",
-        "expected one of kilometers, miles, found 5",
+        "expected one of kilometers, miles, meters, yards, found 5",
       ])
   }
 

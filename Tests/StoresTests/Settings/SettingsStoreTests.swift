@@ -138,7 +138,8 @@ struct SettingsStoreTests {
     #expect(problems.map(\.0) == ["sleepGoal", "distanceUnit"])
     #expect(
       problems.map(\.1) == [
-        "99 is out of range 0...24", "expected one of kilometers, miles, found \"furlongs\"",
+        "99 is out of range 0...24",
+        "expected one of kilometers, miles, meters, yards, found \"furlongs\"",
       ])
     #expect(contents(url) == before)
     settings.sleepGoal = 7
@@ -152,10 +153,12 @@ struct SettingsStoreTests {
     #expect(
       keys.map(\.allowedValues) == [
         .range(min: .number(0), max: .number(24)), .oneOf([.bool(true), .bool(false)]),
-        .oneOf([.string("kilometers"), .string("miles")]),
+        .oneOf([.string("kilometers"), .string("miles"), .string("meters"), .string("yards")]),
       ])
     #expect(
-      keys.map(\.allowedValues.description) == ["0...24", "true, false", "kilometers, miles"])
+      keys.map(\.allowedValues.description) == [
+        "0...24", "true, false", "kilometers, miles, meters, yards",
+      ])
     #expect(keys.map(\.defaultValue.description) == ["8", "true", "\"kilometers\""])
     #expect(keys.allSatisfy { !$0.summary.isEmpty })
   }

@@ -35,7 +35,7 @@ struct WorkoutsCSVTests {
     check(Gen<[Workout]>.workouts(maxCount: 12)) { workouts in
       let text = WorkoutsCSV.export(workouts)
       try requireEqual(try read(text).rows.map(\.workout), workouts)
-      try require(text.hasPrefix("id,name,distance,date,complexity\r\n"))
+      try require(text.hasPrefix("id,name,distance,date,complexity,sport,time,movingTime\r\n"))
     }
   }
 
@@ -78,7 +78,7 @@ struct WorkoutsCSVTests {
       ("missing-distance.csv", 1, 1, "the header has no distance column"),
       (
         "negative-distance.csv", 3, 6,
-        #"expected a distance from 0 to 100,000 such as 5.2, 5km or 3.1 mi, found "-1""#
+        #"expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, found "-1""#
       ),
       ("bad-complexity.csv", 2, 7, #"expected low, medium or high, found "extreme""#),
       ("extra-field.csv", 2, 1, "this row has 3 fields, the header 2"),

@@ -77,9 +77,11 @@ struct WorkoutsModel: Equatable {
         let old = model.added[index]
         model.added[index] = try! Workout(
           id: old.id, name: old.name == edit.from.name ? edit.to.name : old.name,
-          distance: old.distance == edit.from.distance ? edit.to.distance : old.distance,
+          meters: old.meters == edit.from.meters ? edit.to.meters : old.meters,
           date: old.date == edit.from.date ? edit.to.date : old.date,
-          complexity: old.complexity == edit.from.complexity ? edit.to.complexity : old.complexity)
+          complexity: old.complexity == edit.from.complexity ? edit.to.complexity : old.complexity,
+          duration: old.duration == edit.from.duration ? edit.to.duration : old.duration,
+          sport: old.sport == edit.from.sport ? edit.to.sport : old.sport)
       }
     case .restoreSort(let sortType, let replacing):
       if model.sortType == replacing { model.sortType = sortType }
