@@ -521,7 +521,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     from old: [State.Item], to new: [State.Item], at start: Int, stamp: Stamp
   ) -> Bool {
     let inserted = new.count - old.count
-    guard inserted > 0, start <= old.count else { return false }
+    guard inserted > 0, start <= old.count, items.count == old.count else { return false }
     let insertedIDs = Set(new[start..<start + inserted].lazy.map(\.id))
     for offset in start..<old.count {
       guard old[offset].id == new[offset + inserted].id, !insertedIDs.contains(old[offset].id)
