@@ -197,7 +197,8 @@ struct DiaryWorkoutsEditAndStatsTests: DiaryFolderSuite {
     #expect(result.exitCode == 65)
     #expect(
       result.errorOutput.contains(
-        "workouts.json at workouts[0].distance: a distance must be a finite number, 0 or more"))
+        "workouts.json at workouts[0].distance: a distance must be at most 1.7e308 m (1.7e305 km): this one is too large to hold"
+      ))
   }
 
 }

@@ -89,7 +89,10 @@ package struct FieldStamps: RandomAccessCollection, MutableCollection, Hashable,
   ///
   /// - Complexity: O(*e*).
   package var latest: Stamp? {
-    count == 0 ? nil : exceptions.reduce(shared) { Swift.max($0, $1.stamp) }
+    guard count > 0 else { return nil }
+    // The shared stamp counts only while a field has it.
+    let first = exceptions.count < count ? shared : exceptions[0].stamp
+    return exceptions.reduce(first) { Swift.max($0, $1.stamp) }
   }
 
   package static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }

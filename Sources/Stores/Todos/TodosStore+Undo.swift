@@ -51,7 +51,7 @@ extension TodosStore {
       guard reduce(&ordered, action) else { return nil }
       return .restoreOrder(todos.map(\.id), replacing: ordered.todos.map(\.id))
     case .restoreTodos(let runs):
-      var taken = Set(todos.map(\.id))
+      var taken = Set(todos.lazy.map(\.id))
       return .discardTodos(
         TodoRun.elements(of: runs).filter { $0.isValid && taken.insert($0.id).inserted })
     case .discardTodos(let discarded):
@@ -189,7 +189,7 @@ extension TodosStore {
   nonisolated static func liveRuns(_ runs: [TodoRun], in todos: [Todo])
     -> (runs: [TodoRun], moved: Set<UUID>)
   {
-    let present = Set(todos.map(\.id))
+    let present = Set(todos.lazy.map(\.id))
     let named = Set(runs.lazy.flatMap(\.slice).map(\.id))
     let live = runs.filter { run in
       run.before.map { present.contains($0) && !named.contains($0) } ?? true
@@ -199,7 +199,7 @@ extension TodosStore {
 
   /// See ``Action/restoreTodos(_:)``. O(*n* + *k*).
   nonisolated static func restore(_ runs: [TodoRun], in todos: inout [Todo]) -> Bool {
-    var taken = Set(todos.map(\.id))
+    var taken = Set(todos.lazy.map(\.id))
     return TodoRun.restore(runs, in: &todos) { $0.isValid && taken.insert($0.id).inserted }
   }
 

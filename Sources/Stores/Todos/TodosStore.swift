@@ -41,7 +41,7 @@ public final class TodosStore: Store {
       }
     }
 
-    var hasUniqueIDs: Bool { Set(todos.map(\.id)).count == todos.count }
+    var hasUniqueIDs: Bool { Set(todos.lazy.map(\.id)).count == todos.count }
   }
 
   /// Every change to the list.

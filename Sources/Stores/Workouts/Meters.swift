@@ -1,6 +1,9 @@
 /// A workout's distance in metres, as ``Workout`` stores it, written to files (and read from
 /// them) in kilometres with the decimal point moved three places: the metres read back are
-/// exactly the metres written, and a file keeps the kilometres it always held.
+/// exactly the metres written. A file of an older version, which held kilometres as a
+/// `Double`, keeps them to 15 significant digits: the 16th and 17th digits of a sum such as
+/// `0.1 + 0.2` (`0.30000000000000004` km) may change at the first write, to the nearest
+/// metres a `Double` holds, and stay as written from then on.
 package struct Meters: Hashable, Sendable {
   /// The metres: finite, 0 or more, never `-0`.
   package let value: Double

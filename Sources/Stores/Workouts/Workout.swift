@@ -18,7 +18,9 @@ public enum WorkoutError: Error, Equatable, Sendable, CustomStringConvertible {
     case .emptyName: "a workout needs a name"
     case .nameNotOneLine: "a name must be one line without surrounding spaces"
     case .invalidDistance(let distance):
-      "a distance must be a finite number, 0 or more, not \(distance)"
+      distance == .infinity
+        ? "a distance must be at most 1.7e308 m (1.7e305 km): this one is too large to hold"
+        : "a distance must be a finite number, 0 or more, not \(distance)"
     case .invalidDuration(let elapsed, let moving):
       if let moving, moving > elapsed, elapsed > 0, elapsed.isFinite {
         "the moving time (\(Self.shown(moving))) cannot be more than the elapsed time "
@@ -178,16 +180,25 @@ public struct Workout: Identifiable, Hashable, Codable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     do {
       // Read as a `Decimal`, which keeps every digit of the text, so that the metres are
-      // exactly those written.
-      let kilometers = try container.decode(Decimal.self, forKey: .distance)
-      guard kilometers >= 0, let decimal = ScaledDecimal(Array(kilometers.description.utf8))
-      else {
-        throw WorkoutError.invalidDistance(NSDecimalNumber(decimal: kilometers).doubleValue)
+      // exactly those written — unless the number is beyond what a `Decimal` holds (38
+      // digits, exponents to ±128): then as the `Double` it is.
+      let kilometers = try container.decode(Double.self, forKey: .distance)
+      guard kilometers >= 0, kilometers.isFinite else {
+        throw WorkoutError.invalidDistance(kilometers)
+      }
+      let meters: Double
+      if let exact = try? container.decode(Decimal.self, forKey: .distance),
+        Double(exact.description) == kilometers,
+        let decimal = ScaledDecimal(Array(exact.description.utf8))
+      {
+        meters = decimal.scaled(by: 3).double
+      } else {
+        meters = kilometers * 1000
       }
       try self.init(
         id: container.decode(UUID.self, forKey: .id),
         validating: container.decode(String.self, forKey: .name),
-        distance: Meters(decimal.scaled(by: 3).double),
+        distance: Meters(meters),
         date: container.decode(Date.self, forKey: .date),
         complexity: container.decode(Complexity.self, forKey: .complexity),
         duration: container.decodeIfPresent(WorkoutDuration.self, forKey: .duration),
@@ -207,10 +218,15 @@ public struct Workout: Identifiable, Hashable, Codable, Sendable {
     try container.encode(id, forKey: .id)
     try container.encode(name, forKey: .name)
     // A `Decimal` of the kilometres' exact digits: `JSONEncoder` writes them as they are.
-    try container.encode(
-      Decimal(string: storedDistance.kilometersText, locale: Locale(identifier: "en_US_POSIX"))
-        ?? 0,
-      forKey: .distance)
+    // Beyond what a `Decimal` holds, the kilometres as a `Double`.
+    let text = storedDistance.kilometersText
+    if let exact = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+      Double(exact.description) == Double(text)
+    {
+      try container.encode(exact, forKey: .distance)
+    } else {
+      try container.encode(storedDistance.value / 1000, forKey: .distance)
+    }
     try container.encode(date, forKey: .date)
     try container.encode(complexity, forKey: .complexity)
     try container.encodeIfPresent(duration, forKey: .duration)

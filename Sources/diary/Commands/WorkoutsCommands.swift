@@ -604,7 +604,7 @@ enum WorkoutsCommands {
   /// "5.20 km, 28:30, run": the distance, and the time and sport where known.
   private static func summary(of workout: Workout, _ unit: DistanceUnit) -> String {
     ([format(workout.meters, unit)]
-      + [workout.duration.map(format), workout.sport?.name]
+      + [workout.duration.map(format), workout.sport.map { Terminal.escaped($0.name) }]
       .compactMap { $0 }).joined(separator: ", ")
   }
 
