@@ -209,10 +209,13 @@ struct TickingMachine: StateMachine {
     let result = await check(TickingMachine.self, steps: 10, iterations: 5, seed: 1)
     ticker.cancel()
     #expect(result.passed)
+    // Run synchronously, every step would see the same count. Let go between steps, the other
+    // task runs between them — between nearly all: a job the main actor gives priority to
+    // (another test's, or this one's escalated) may run before it now and then.
     let seen = TickingMachine.seen
     #expect(seen.count > 10)
-    let stalled = zip(seen, seen.dropFirst()).filter { $0.1 <= $0.0 }
-    #expect(stalled.isEmpty, "steps that ran without the other task running before them")
+    let ran = zip(seen, seen.dropFirst()).filter { $0.1 > $0.0 }.count
+    #expect(ran * 2 > seen.count, "the other task ran between \(ran) of \(seen.count) steps")
   }
 
   @Test func expectationsInAMachineFailItAndShrink() throws {
