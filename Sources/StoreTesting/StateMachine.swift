@@ -168,7 +168,7 @@ public func check<Machine: StateMachine>(
   return result
 }
 
-/// Tests a ``StateMachine`` as ``check(_:steps:iterations:seed:fileID:filePath:line:column:)``
+/// Tests a ``StateMachine`` as ``check(_:steps:iterations:seed:fileID:filePath:line:column:)-9mvog``
 /// does — the same programs for the same seed, the same shrinking and report — but lets the
 /// main actor go between steps: the machine holds it for one step at a time (its `init()`,
 /// `rules`, `perform(_:)` and `checkInvariants()`), so the other tests of the process that wait
