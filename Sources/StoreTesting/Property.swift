@@ -92,68 +92,53 @@ public enum Property {
     replaysWholeRun: () -> Bool = { false }, search: Shrinker<Value>.Search? = nil,
     runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
   ) -> CheckResult<Value> {
-    let configuration: RunConfiguration
-    do {
-      configuration = try RunConfiguration(
-        iterations: iterations, seed: seed, environment: environment)
-    } catch {
-      return .aborted(error.description, at: location, seed: seed ?? 0)
+    var cases: CaseRun<Value>
+    switch CaseRun<Value>.start(iterations: iterations, seed: seed, environment: environment) {
+    case .success(let started): cases = started
+    case .failure(let invalid): return .aborted(invalid.description, at: location, seed: seed ?? 0)
     }
-    let iterations = configuration.iterations
-    let runSeed = configuration.seed
-    let maxDiscarded = 10 * iterations
-    var passed = 0
-    var discarded = 0
-    var index = 0
-    while passed < iterations {
-      let caseSeed = CaseSchedule.caseSeed(
-        index: index, size: CaseSchedule.size(index: passed, iterations: iterations),
-        runSeed: runSeed)
-      index += 1
-      var source = ChoiceSource(seed: caseSeed, size: CaseSchedule.size(ofCaseSeed: caseSeed))
-      switch runCase(&source) {
-      case .passed:
-        passed += 1
-      case .discarded:
-        discarded += 1
-        guard discarded < maxDiscarded else {
-          let reason =
-            "discarded \(discarded) cases and tested only \(passed) of \(iterations); "
-            + "generate the inputs the property assumes (with a narrower range, flatMap or "
-            + "filter) instead of discarding most of them"
-          return .aborted(
-            reason, at: location, seed: runSeed, iterations: iterations, casesRun: passed,
-            discardedCases: discarded)
-        }
-      case .invalid(let error):
-        let reason =
-          "could not generate case \(index): \(error)\n"
-          + "replay: \(Property.seedVariable)=\(Report.hex(caseSeed))"
-        return .aborted(
-          reason, at: location, seed: runSeed, iterations: iterations, casesRun: passed,
-          discardedCases: discarded)
-      case .failed(let value, let failure, let isIssue):
-        var shrinker = Shrinker(
-          failing: .init(source, value: value, failure: failure, isIssue: isIssue),
-          maxAttempts: maxShrinkAttempts, search: search, run: runCase)
-        shrinker.shrink()
-        let counterexample = Counterexample(
-          original: value, shrunk: shrinker.best.value, originalFailure: failure,
-          failure: shrinker.best.failure, replaySeed: replaysWholeRun() ? runSeed : caseSeed,
-          passedCases: passed,
-          shrinkSteps: shrinker.steps, shrinkAttempts: shrinker.attempts,
-          isIssue: shrinker.best.isIssue)
-        return CheckResult(
-          outcome: .failed(counterexample), seed: runSeed, iterations: iterations,
-          casesRun: passed + 1, discardedCases: discarded,
-          message: Report.failure(
-            counterexample, at: location, iterations: iterations, discardedCases: discarded,
-            subject: subject, describe: describe))
+    while var source = cases.nextSource() {
+      let outcome = runCase(&source)
+      if let result = cases.result(
+        after: outcome, from: source, maxShrinkAttempts: maxShrinkAttempts, location: location,
+        subject: subject, describe: describe, replaysWholeRun: replaysWholeRun, search: search,
+        runCase: runCase)
+      {
+        return result
       }
     }
-    return CheckResult(
-      outcome: .passed, seed: runSeed, iterations: iterations, casesRun: iterations,
-      discardedCases: discarded, message: nil)
+    return cases.passed
+  }
+
+  /// The engine of ``run(iterations:seed:maxShrinkAttempts:environment:location:subject:describe:replaysWholeRun:search:runCase:)``
+  /// for cases that run asynchronously (`runCase`; a state machine's programs, which let the
+  /// main actor go between steps); the failing case is shrunk with the synchronous
+  /// `shrinkCase`, which runs a case just as `runCase` does. On the main actor, where machines
+  /// run.
+  @MainActor
+  static func run<Value>(
+    iterations: Int?, seed: UInt64?, maxShrinkAttempts: Int, environment: [String: String],
+    location: String, subject: String, describe: (Value) -> String,
+    replaysWholeRun: () -> Bool = { false }, search: Shrinker<Value>.Search? = nil,
+    shrinkCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>,
+    runCase: (inout ChoiceSource) async -> CaseOutcome<Value>
+  ) async -> CheckResult<Value> {
+    var cases: CaseRun<Value>
+    switch CaseRun<Value>.start(iterations: iterations, seed: seed, environment: environment) {
+    case .success(let started): cases = started
+    case .failure(let invalid): return .aborted(invalid.description, at: location, seed: seed ?? 0)
+    }
+    while var source = cases.nextSource() {
+      let outcome = await runCase(&source)
+      if let result = cases.result(
+        after: outcome, from: source, maxShrinkAttempts: maxShrinkAttempts, location: location,
+        subject: subject, describe: describe, replaysWholeRun: replaysWholeRun, search: search,
+        runCase: shrinkCase)
+      {
+        return result
+      }
+    }
+    return cases.passed
   }
 
   /// Runs `body`, the property on `value`, and judges it: it fails when it returns `false`,
@@ -225,6 +210,104 @@ enum CaseOutcome<Value> {
   case invalid(String)
 }
 
+/// The cases of one run, one at a time: the source of each new case, and what its outcome
+/// means for the run — go on, stop with a passed run, abort (too many discarded, a case that
+/// could not be generated), or shrink a failure.
+struct CaseRun<Value> {
+  let iterations: Int
+  let runSeed: UInt64
+  private var casesPassed = 0
+  private var discarded = 0
+  private var index = 0
+  /// The seed of the case last handed out.
+  private var caseSeed: UInt64 = 0
+
+  /// The run of `iterations` cases (or what the environment or the defaults say; see
+  /// ``RunConfiguration``), or why the configuration is invalid.
+  static func start(iterations: Int?, seed: UInt64?, environment: [String: String])
+    -> Result<CaseRun, RunConfiguration.Invalid>
+  {
+    do {
+      let configuration = try RunConfiguration(
+        iterations: iterations, seed: seed, environment: environment)
+      return .success(CaseRun(iterations: configuration.iterations, runSeed: configuration.seed))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private init(iterations: Int, runSeed: UInt64) {
+    self.iterations = iterations
+    self.runSeed = runSeed
+  }
+
+  /// The source of the next case, random (small cases first); `nil` once `iterations` passed.
+  mutating func nextSource() -> ChoiceSource? {
+    guard casesPassed < iterations else { return nil }
+    caseSeed = CaseSchedule.caseSeed(
+      index: index, size: CaseSchedule.size(index: casesPassed, iterations: iterations),
+      runSeed: runSeed)
+    index += 1
+    return ChoiceSource(seed: caseSeed, size: CaseSchedule.size(ofCaseSeed: caseSeed))
+  }
+
+  /// The run's result after the case drawn from `source` ended with `outcome`, or `nil` when
+  /// the run goes on. A failure is shrunk here, with `runCase` (at most `maxShrinkAttempts`
+  /// cases).
+  mutating func result(
+    after outcome: CaseOutcome<Value>, from source: ChoiceSource, maxShrinkAttempts: Int,
+    location: String, subject: String, describe: (Value) -> String, replaysWholeRun: () -> Bool,
+    search: Shrinker<Value>.Search?, runCase: @escaping (inout ChoiceSource) -> CaseOutcome<Value>
+  ) -> CheckResult<Value>? {
+    switch outcome {
+    case .passed:
+      casesPassed += 1
+      return nil
+    case .discarded:
+      discarded += 1
+      guard discarded >= 10 * iterations else { return nil }
+      let reason =
+        "discarded \(discarded) cases and tested only \(casesPassed) of \(iterations); "
+        + "generate the inputs the property assumes (with a narrower range, flatMap or "
+        + "filter) instead of discarding most of them"
+      return .aborted(
+        reason, at: location, seed: runSeed, iterations: iterations, casesRun: casesPassed,
+        discardedCases: discarded)
+    case .invalid(let error):
+      let reason =
+        "could not generate case \(index): \(error)\n"
+        + "replay: \(Property.seedVariable)=\(Report.hex(caseSeed))"
+      return .aborted(
+        reason, at: location, seed: runSeed, iterations: iterations, casesRun: casesPassed,
+        discardedCases: discarded)
+    case .failed(let value, let failure, let isIssue):
+      var shrinker = Shrinker(
+        failing: .init(source, value: value, failure: failure, isIssue: isIssue),
+        maxAttempts: maxShrinkAttempts, search: search, run: runCase)
+      shrinker.shrink()
+      let counterexample = Counterexample(
+        original: value, shrunk: shrinker.best.value, originalFailure: failure,
+        failure: shrinker.best.failure, replaySeed: replaysWholeRun() ? runSeed : caseSeed,
+        passedCases: casesPassed,
+        shrinkSteps: shrinker.steps, shrinkAttempts: shrinker.attempts,
+        isIssue: shrinker.best.isIssue)
+      return CheckResult(
+        outcome: .failed(counterexample), seed: runSeed, iterations: iterations,
+        casesRun: casesPassed + 1, discardedCases: discarded,
+        message: Report.failure(
+          counterexample, at: location, iterations: iterations, discardedCases: discarded,
+          subject: subject, describe: describe))
+    }
+  }
+
+  /// The result of a run whose every case passed.
+  var passed: CheckResult<Value> {
+    CheckResult(
+      outcome: .passed, seed: runSeed, iterations: iterations, casesRun: iterations,
+      discardedCases: discarded, message: nil)
+  }
+}
+
 /// The issues recorded while a property ran.
 final class RecordedIssues: @unchecked Sendable {
   private let lock = NSLock()
@@ -238,7 +321,7 @@ final class RecordedIssues: @unchecked Sendable {
 }
 
 extension CheckResult {
-  fileprivate static func aborted(
+  static func aborted(
     _ reason: String, at location: String, seed: UInt64, iterations: Int = 0, casesRun: Int = 0,
     discardedCases: Int = 0
   ) -> CheckResult {

@@ -168,6 +168,40 @@ public func check<Machine: StateMachine>(
   return result
 }
 
+/// Tests a ``StateMachine`` as ``check(_:steps:iterations:seed:fileID:filePath:line:column:)-9mvog``
+/// does — the same programs for the same seed, the same shrinking and report — but lets the
+/// main actor go between steps: the machine holds it for one step at a time (its `init()`,
+/// `rules`, `perform(_:)` and `checkInvariants()`), so the other tests of the process that wait
+/// for it run meanwhile. Use it from an `async` test; a long machine — one on files — should.
+///
+/// Shrinking a failure runs its programs without a break (at most the shrinking budget).
+///
+/// - Complexity: O(iterations × steps) commands, plus the shrinking budget.
+@MainActor @discardableResult
+public func check<Machine: StateMachine>(
+  _ machine: Machine.Type,
+  steps: Int = 50,
+  iterations: Int? = nil,
+  seed: UInt64? = nil,
+  fileID: String = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) async -> CheckResult<[Machine.Command]> {
+  let result = await Property.run(
+    machine, steps: steps, iterations: iterations, seed: seed, fileID: fileID, line: Int(line),
+    column: Int(column))
+  if let message = result.message {
+    recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+  if let counterexample = result.counterexample, counterexample.isIssue {
+    replayShrunk(fileID: fileID, filePath: filePath, line: line, column: column) {
+      try? Machine.replay(counterexample.shrunk)
+    }
+  }
+  return result
+}
+
 extension Property {
   /// Tests a ``StateMachine`` like `check(_:steps:iterations:seed:)`, but records nothing:
   /// returns the result, for inspection.
@@ -195,6 +229,39 @@ extension Property {
       },
       runCase: { source in
         runProgram(Machine.self, steps: steps, exploration: exploration, from: &source)
+      })
+  }
+
+  /// Tests a ``StateMachine`` like `check(_:steps:iterations:seed:) async`, letting the main
+  /// actor go between steps, but records nothing: returns the result, for inspection.
+  @MainActor
+  public static func run<Machine: StateMachine>(
+    _ machine: Machine.Type,
+    steps: Int = 50,
+    iterations: Int? = nil,
+    seed: UInt64? = nil,
+    maxShrinkAttempts: Int = defaultMaxShrinkAttempts,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    fileID: String = #fileID,
+    line: Int = #line,
+    column: Int = #column
+  ) async -> CheckResult<[Machine.Command]> {
+    precondition(steps >= 0, "a state machine needs a non-negative number of steps")
+    let exploration = Exploration()
+    return await run(
+      iterations: iterations, seed: seed, maxShrinkAttempts: maxShrinkAttempts,
+      environment: environment, location: "\(fileID):\(line):\(column)", subject: "program",
+      describe: { program(Machine.self, $0) },
+      replaysWholeRun: { exploration.isSteering },
+      search: { best, budget in
+        shorterProgram(Machine.self, steps: steps, than: best, budget: budget)
+      },
+      shrinkCase: { source in
+        runProgram(Machine.self, steps: steps, exploration: exploration, from: &source)
+      },
+      runCase: { source in
+        await runProgramYielding(
+          Machine.self, steps: steps, exploration: exploration, from: &source)
       })
   }
 
@@ -265,64 +332,24 @@ extension Property {
     _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource,
     ended: (Machine, _ enabled: [Int]) -> Void = { _, _ in }
   ) -> CaseOutcome<[Machine.Command]> {
-    var program: [Machine.Command] = []
-    var machine: Machine?
-    let start = judge(program) {
-      machine = try Machine()
-      try machine?.checkInvariants()
-      return true
+    var program = ProgramRun<Machine>(steps: steps, exploration: exploration)
+    while true {
+      if let outcome = program.next(from: &source, ended: ended) { return outcome }
     }
-    guard case .passed = start, var machine else {
-      return start.failing { "before the first step: \($0)" }
+  }
+
+  /// Runs one program drawn from `source` as ``runProgram(_:steps:exploration:from:ended:)``
+  /// does, letting the main actor go between its steps (`Task.yield()`), so that other work
+  /// waiting for it — other tests — runs meanwhile.
+  @MainActor
+  private static func runProgramYielding<Machine: StateMachine>(
+    _: Machine.Type, steps: Int, exploration: Exploration, from source: inout ChoiceSource
+  ) async -> CaseOutcome<[Machine.Command]> {
+    var program = ProgramRun<Machine>(steps: steps, exploration: exploration)
+    while true {
+      if let outcome = program.next(from: &source) { return outcome }
+      await Task.yield()
     }
-    var plan = source.random { random, size in ProgramPlan(steps: steps, size: size, using: &random)
-    }
-    var state = plan == nil ? nil : machine.coverage?.hashValue
-    do {
-      while program.count < steps {
-        let rules = machine.rules
-        let enabled = rules.indices.filter { rules[$0].commands != nil }
-        guard !enabled.isEmpty else { break }
-        let intended = program.count < (plan?.length ?? 0)
-        var isDisabled = false
-        let step = try source.element { source -> (Int, Machine.Command)? in
-          guard try source.drawBool(intended: intended) else { return nil }
-          let pick = source.random { random, _ in
-            plan?.pick(
-              among: enabled, ruleCount: rules.count, from: state, exploration: exploration,
-              using: &random) ?? enabled[0]
-          }
-          let index = try source.drawIndex(count: rules.count, intended: pick ?? 0)
-          guard let commands = rules[index].commands else {
-            isDisabled = true  // Only when replaying an edited program.
-            return nil
-          }
-          return (index, try commands.run(&source))
-        }
-        guard !isDisabled else { return .discarded }
-        guard let (index, command) = step else {
-          ended(machine, enabled)
-          break
-        }
-        program.append(command)
-        let outcome = judge(program) {
-          try machine.perform(command)
-          try machine.checkInvariants()
-          return true
-        }
-        if let before = state, let after = machine.coverage?.hashValue {
-          exploration.record(from: before, rule: index, to: after)
-          state = after
-        }
-        let rule = rules[index]
-        guard case .passed = outcome else {
-          return outcome.failing { "step \(program.count) (\(rule.name)): \($0)" }
-        }
-      }
-    } catch {
-      return .invalid("\(error)")
-    }
-    return .passed
   }
 
   /// The program as Swift code that replays it.
@@ -333,6 +360,105 @@ extension Property {
     let call = "try \(SwiftCode.typeName(Machine.self)).replay("
     guard !steps.isEmpty else { return call + "[])" }
     return ([call + "["] + steps + ["])"]).joined(separator: "\n")
+  }
+}
+
+/// One program of a ``StateMachine``, run a step at a time: first the machine is made and its
+/// invariants checked, then each call to ``next(from:ended:)`` runs one step.
+@MainActor
+private struct ProgramRun<Machine: StateMachine> {
+  let steps: Int
+  let exploration: Exploration
+  /// The commands run so far.
+  private var program: [Machine.Command] = []
+  /// The machine, once made.
+  private var machine: Machine?
+  /// How the program is generated (`nil` when replaying).
+  private var plan: ProgramPlan?
+  /// The machine's state (its coverage's hash value) while the program is steered.
+  private var state: Int?
+
+  init(steps: Int, exploration: Exploration) {
+    self.steps = steps
+    self.exploration = exploration
+  }
+
+  /// Makes the machine (on the first call) or runs the next step, drawing from `source`;
+  /// returns how the program ended, or `nil` when it goes on. `ended`, when the program ends
+  /// by drawing "no more steps", gets the machine and the rules whose preconditions hold then.
+  /// O(1) steps.
+  mutating func next(
+    from source: inout ChoiceSource, ended: (Machine, _ enabled: [Int]) -> Void = { _, _ in }
+  ) -> CaseOutcome<[Machine.Command]>? {
+    guard var machine else { return start(from: &source) }
+    // Out of `self` while it runs, so that the step changes the only copy of the model.
+    self.machine = nil
+    defer { self.machine = machine }
+    do {
+      guard program.count < steps else { return .passed }
+      let rules = machine.rules
+      let enabled = rules.indices.filter { rules[$0].commands != nil }
+      guard !enabled.isEmpty else { return .passed }
+      let intended = program.count < (plan?.length ?? 0)
+      var isDisabled = false
+      var plan = self.plan
+      defer { self.plan = plan }
+      let (state, exploration) = (state, exploration)
+      let step = try source.element { source -> (Int, Machine.Command)? in
+        guard try source.drawBool(intended: intended) else { return nil }
+        let pick = source.random { random, _ in
+          plan?.pick(
+            among: enabled, ruleCount: rules.count, from: state, exploration: exploration,
+            using: &random) ?? enabled[0]
+        }
+        let index = try source.drawIndex(count: rules.count, intended: pick ?? 0)
+        guard let commands = rules[index].commands else {
+          isDisabled = true  // Only when replaying an edited program.
+          return nil
+        }
+        return (index, try commands.run(&source))
+      }
+      guard !isDisabled else { return .discarded }
+      guard let (index, command) = step else {
+        ended(machine, enabled)
+        return .passed
+      }
+      program.append(command)
+      let outcome = Property.judge(program) {
+        try machine.perform(command)
+        try machine.checkInvariants()
+        return true
+      }
+      if let before = state, let after = machine.coverage?.hashValue {
+        exploration.record(from: before, rule: index, to: after)
+        self.state = after
+      }
+      let rule = rules[index]
+      guard case .passed = outcome else {
+        return outcome.failing { "step \(program.count) (\(rule.name)): \($0)" }
+      }
+      return nil
+    } catch {
+      return .invalid("\(error)")
+    }
+  }
+
+  /// Makes the machine, checks its invariants and draws the program's plan; the outcome when
+  /// that fails, else `nil`.
+  private mutating func start(from source: inout ChoiceSource) -> CaseOutcome<[Machine.Command]>? {
+    var made: Machine?
+    let start = Property.judge(program) {
+      made = try Machine()
+      try made?.checkInvariants()
+      return true
+    }
+    guard case .passed = start, let made else {
+      return start.failing { "before the first step: \($0)" }
+    }
+    machine = made
+    plan = source.random { random, size in ProgramPlan(steps: steps, size: size, using: &random) }
+    state = plan == nil ? nil : made.coverage?.hashValue
+    return nil
   }
 }
 

@@ -23,7 +23,7 @@ import Stores
 ///   they are skipped) — so `$0 = tester.store.state` in it asserts no change, in `send` and
 ///   `receive` alike; a closure that changes nothing fails (pass no closure when the action
 ///   changes nothing);
-/// - ``receive(_:timeout:_:fileID:filePath:line:column:)`` and `finish` fail at once when
+/// - ``receive(_:timeout:_:fileID:filePath:line:column:)->()`` and `finish` fail at once when
 ///   every running effect sleeps on the ``TestClock`` (nothing can happen until the test
 ///   advances it), naming each effect by id and the time it waits for; otherwise they wait
 ///   up to ``timeout``, one second unless set;
@@ -163,7 +163,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)``, for the next action for
+  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action for
   /// which `matches` holds: `receive(where: { if case .showResults = $0 { true } else { false } })`.
   public func receive(
     where matches: @escaping (S.Action) -> Bool, timeout: Duration? = nil,
@@ -176,8 +176,50 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)``, for the next action of the
+  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action of the
+  /// case `casePath` names, whatever its payload, and returns that payload:
+  /// `receive(\.finishImport)`, `let results = await tester.receive(\.showResults)`.
+  ///
+  /// `casePath` is a key path to a property of the action named as the case, which holds the
+  /// case's payload for an action of that case and `nil` for any other (`Void?` for a case
+  /// without payload) — a case path, with no macro. The built-in stores' actions have one per
+  /// case; for an action enum of your own, write one per case you receive:
+  ///
+  /// ```swift
+  /// extension SearchStore.Action {
+  ///   var showResults: [String]? {
+  ///     guard case .showResults(let results) = self else { return nil }
+  ///     return results
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A failure names the case as the call writes it (`\.showResults`, read from the test's
+  /// source) and the action received.
+  ///
+  /// - Returns: The payload of the action received, or `nil` when it was not of that case
+  ///   (which fails the test).
+  @discardableResult
+  public func receive<Payload>(
+    _ casePath: KeyPath<S.Action, Payload?>, timeout: Duration? = nil,
+    _ update: ((inout S.State) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async -> Payload? {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let received = await receive(
+      "an action of the case \(location.firstArgument ?? "\(casePath)")",
+      where: { $0[keyPath: casePath] != nil }, timeout: timeout, update, at: location)
+    return received?[keyPath: casePath] ?? nil
+  }
+
+  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action of the
   /// same case as `example`, whatever its payload: `receive(caseOf: .showResults([]))`.
+  @available(
+    *, deprecated,
+    message:
+      "receive the case by its case path, with no payload to make up: receive(\\.showResults)"
+  )
   public func receive(
     caseOf example: S.Action, timeout: Duration? = nil,
     _ update: ((inout S.State) throws -> Void)? = nil,
@@ -190,7 +232,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)``, for the next action of the
+  /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action of the
   /// case `make` makes, whatever its payload — a case path, with no macro: `make` is the case
   /// itself, `receive(case: SearchStore.Action.showResults)`, for any action enum.
   ///
@@ -202,10 +244,10 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      "an action of the case given", where: { Self.matches($0, case: make) },
-      timeout: timeout, update,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      "an action of the case \(location.firstArgument ?? "given")",
+      where: { Self.matches($0, case: make) }, timeout: timeout, update, at: location)
   }
 
   /// Whether `action` is of the case `make` makes: `make`, given the action's own payload,
@@ -280,10 +322,13 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
 
   // MARK: - Checking
 
+  /// Waits for the next action and asserts it (see the public `receive` methods); returns it
+  /// when it `matches`. `wanted`, what the test expected, is made only for a failure.
+  @discardableResult
   private func receive(
-    _ wanted: String, where matches: (S.Action) -> Bool, timeout: Duration?,
+    _ wanted: @autoclosure () -> String, where matches: (S.Action) -> Bool, timeout: Duration?,
     _ update: ((inout S.State) throws -> Void)?, at location: Location
-  ) async {
+  ) async -> S.Action? {
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while true {
       if exhaustivity == .off, let index = received.firstIndex(where: matches) {
@@ -291,33 +336,33 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       }
       if !received.isEmpty && (exhaustivity == .on || matches(received[0])) { break }
       if !store.core.isRunningEffects {
-        fail("expected to receive \(wanted), but no effect is running", location)
-        return
+        fail("expected to receive \(wanted()), but no effect is running", location)
+        return nil
       }
       if let stalled = stalledEffects() {
         fail(
-          "expected to receive \(wanted), but nothing can arrive: every running effect sleeps "
+          "expected to receive \(wanted()), but nothing can arrive: every running effect sleeps "
             + "on the TestClock — \(stalled); advance the clock", location)
-        return
+        return nil
       }
       guard ContinuousClock.now < deadline else {
         // Late because the main actor was busy? Let what waits for it run, then look again.
         for _ in 0..<10 { await Task.yield() }
         if !received.isEmpty { continue }
         fail(
-          "expected to receive \(wanted), but no action arrived within "
+          "expected to receive \(wanted()), but no action arrived within "
             + "\(timeout ?? self.timeout); running: \(describeEffects())", location)
-        return
+        return nil
       }
       try? await Task.sleep(for: .milliseconds(1))
     }
     let next = received.removeFirst()
     defer { updateLedger() }
     guard matches(next) else {
-      fail("expected to receive \(wanted), received \(Report.describe(next))", location)
+      fail("expected to receive \(wanted()), received \(Report.describe(next))", location)
       store.send(next)
       expected = store.state
-      return
+      return nil
     }
     let step = "receiving \(Report.describe(next))"
     // The closure runs before the action is applied: the store is in the state it starts from.
@@ -325,6 +370,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       exhaustivity == .on ? apply(update, to: expected, after: step, at: location) : nil
     store.send(next)
     check(store.state, wanted: wantedState, after: step, update, at: location)
+    return next
   }
 
   /// `state` changed by `update` (`nil` when the closure throws or changes nothing, which are
@@ -424,6 +470,12 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     var filePath: StaticString
     var line: UInt
     var column: UInt
+
+    /// The first argument of the call here, as the test's source writes it (see ``CallSite``).
+    var firstArgument: String? {
+      CallSite.firstArgument(
+        filePath: "\(filePath)", line: Int(line), column: Int(column))
+    }
   }
 
   private func fail(_ message: String, _ location: Location) {

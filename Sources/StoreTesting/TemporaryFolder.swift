@@ -1,4 +1,6 @@
 import Foundation
+import Stores
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,21 +15,59 @@ import Foundation
 /// let folder = TemporaryFolder()
 /// let store = try TodosStore(contentsOf: folder.file("todos.json"))
 /// ```
+///
+/// The stores this process opens on files in the folder (or below it) write them
+/// ``Durability-swift.enum/unflushed`` by default: every promise of a file store is kept —
+/// a temporary file renamed over the data file under the lock, catching up with other
+/// writers, merging conflict copies — but nothing is flushed to the drive, which makes a
+/// write many times faster (most of a durable write is its flushes). Pass `.flushed`, or set
+/// `STORES_DURABLE_TESTS=1`, to test the durable writes themselves. A store opened on any
+/// other folder is always written durably; so are the files other processes (`diary`) write.
 public final class TemporaryFolder: Sendable {
+  /// Whether the writes of file stores in a folder reach the drive before they return.
+  public enum Durability: Sendable, Equatable {
+    /// Each write flushes the new file and the folder (`fsync`; a barrier and `F_FULLFSYNC`
+    /// on Apple platforms), as every store outside a temporary folder does: a crash of the
+    /// machine keeps every write that returned.
+    case flushed
+    /// No flush: a crash of the process still leaves the old file or the new one, never a
+    /// torn one, but a crash of the machine may lose recent writes.
+    case unflushed
+
+    /// The environment variable that makes every ``TemporaryFolder`` made without a
+    /// durability ``flushed``: `STORES_DURABLE_TESTS=1`.
+    public static let variable = "STORES_DURABLE_TESTS"
+
+    /// The durability of a ``TemporaryFolder`` made without one: ``flushed`` when
+    /// `environment` sets ``variable`` to `1` (or `true`, `yes`), else ``unflushed``.
+    public static func `default`(
+      environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Durability {
+      let value = environment[variable]?.lowercased()
+      return ["1", "true", "yes"].contains(value) ? .flushed : .unflushed
+    }
+  }
+
   /// The folder.
   public let url: URL
+  /// Whether the stores this process opens on files in the folder flush their writes.
+  public let durability: Durability
 
-  /// Creates the folder in the system's temporary directory.
+  /// Creates the folder in the system's temporary directory, its files written with
+  /// `durability`: by default ``Durability-swift.enum/unflushed``, unless
+  /// `STORES_DURABLE_TESTS=1` (see ``Durability-swift.enum/default(environment:)``).
   ///
   /// The first one made in a process also gives the process a local state folder of its own
   /// when it has none: it sets `STORES_STATE_HOME` (see ``testStateFolder``), so the stores
   /// the tests open, and the processes they start, never read or make the machine's device
   /// id or write to the user's Application Support or `~/.local/state`.
-  public init() {
+  public init(durability: Durability = .default()) {
     _ = Self.isolatingState
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("stores-tests-\(UUID().uuidString)", isDirectory: true)
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    self.durability = durability
+    if durability == .unflushed { UnflushedFolders.register(url) }
   }
 
   /// The local state folder the tests of this process use when `STORES_STATE_HOME` was not
@@ -37,11 +77,20 @@ public final class TemporaryFolder: Sendable {
     .appendingPathComponent("stores-tests-state", isDirectory: true)
 
   /// Sets `STORES_STATE_HOME` to ``testStateFolder`` unless it is set; once per process.
+  /// Unless `STORES_DURABLE_TESTS=1`, that folder's files — the clock the stores share, written
+  /// for each change while a test has made the clock run ahead — are written unflushed too.
   private static let isolatingState: Void = {
+    guard getenv("STORES_STATE_HOME") == nil else { return }
     setenv("STORES_STATE_HOME", testStateFolder.path, 0)
+    guard Durability.default() == .unflushed else { return }
+    try? FileManager.default.createDirectory(
+      at: testStateFolder, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    UnflushedFolders.register(testStateFolder)
   }()
 
   deinit {
+    if durability == .unflushed { UnflushedFolders.unregister(url) }
     TemporaryFolder.makeWritable(url)
     try? FileManager.default.removeItem(at: url)
   }
@@ -102,7 +151,10 @@ public final class TemporaryFolder: Sendable {
   public static func makeReadOnly(_ folder: URL) -> Bool {
     chmod(folder.path, 0o500)
     #if os(Linux)
-      if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "+i", folder.path]) }
+      if getuid() == 0 {
+        runQuietly("/usr/bin/env", ["chattr", "+i", folder.path])
+        immutableFolders.withLock { _ = $0.insert(folder.standardizedFileURL.path) }
+      }
     #endif
     let probe = folder.appendingPathComponent(".probe-\(UUID().uuidString)")
     guard FileManager.default.createFile(atPath: probe.path, contents: nil) else { return true }
@@ -113,7 +165,13 @@ public final class TemporaryFolder: Sendable {
   /// Undoes ``makeReadOnly(_:)`` on `folder` and everything below it.
   public static func makeWritable(_ folder: URL) {
     #if os(Linux)
-      if getuid() == 0 { runQuietly("/usr/bin/env", ["chattr", "-R", "-i", folder.path]) }
+      let path = folder.standardizedFileURL.path
+      let isImmutable = immutableFolders.withLock { folders in
+        let below = folders.filter { $0 == path || $0.hasPrefix(path + "/") }
+        folders.subtract(below)
+        return !below.isEmpty
+      }
+      if isImmutable { runQuietly("/usr/bin/env", ["chattr", "-R", "-i", folder.path]) }
     #endif
     let paths =
       [folder.path]
@@ -123,6 +181,10 @@ public final class TemporaryFolder: Sendable {
   }
 
   #if os(Linux)
+    /// The folders ``makeReadOnly(_:)`` made immutable (`chattr +i`) and ``makeWritable(_:)``
+    /// has not undone: only those need a `chattr` to be removed (a process each).
+    private static let immutableFolders = Mutex<Set<String>>([])
+
     /// Runs `executable` with `arguments`, output discarded, and waits for it. (`Process`
     /// exists on macOS and Linux only; `chattr` on Linux only.)
     private static func runQuietly(_ executable: String, _ arguments: [String]) {

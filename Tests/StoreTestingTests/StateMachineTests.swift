@@ -98,6 +98,17 @@ struct ExpectingMachine: StateMachine {
   func checkInvariants() throws { #expect(count < 3) }
 }
 
+/// A machine that notes, at each step, how often another main-actor task has run so far.
+@MainActor
+struct TickingMachine: StateMachine {
+  static var ticks = 0
+  static var seen: [Int] = []
+
+  var rules: [Rule<Int>] { [Rule("note", .constant(1))] }
+
+  mutating func perform(_: Int) throws { Self.seen.append(Self.ticks) }
+}
+
 @MainActor
 @Suite(.propertyChecks) struct StateMachineTests {
   @Test func aFailingProgramShrinksToTheMinimalOneWithItsArguments() throws {
@@ -164,6 +175,47 @@ struct ExpectingMachine: StateMachine {
     #expect(recorded.count == 1)
     #expect(recorded.first?.location.line == line)
     #expect(recorded.first?.message.contains("try BagMachine.replay([") == true)
+  }
+
+  @Test func theAsyncCheckRunsTheSameProgramsAndShrinksTheSame() async throws {
+    /// The synchronous run (a synchronous function picks the synchronous overload).
+    func runSynchronously(seed: UInt64) -> CheckResult<[BagStore.Action]> {
+      Property.run(BagMachine.self, seed: seed, environment: [:])
+    }
+    for seed in 1...5 as ClosedRange<UInt64> {
+      let synchronous = runSynchronously(seed: seed)
+      let yielding = await Property.run(BagMachine.self, seed: seed, environment: [:])
+      #expect(yielding.seed == synchronous.seed)
+      #expect(yielding.counterexample?.failure == synchronous.counterexample?.failure)
+      #expect(yielding.counterexample?.original == synchronous.counterexample?.original)
+      #expect(yielding.counterexample?.shrunk == synchronous.counterexample?.shrunk)
+    }
+    CountingMachine.starts = 0
+    let passing = await Property.run(CountingMachine.self, steps: 20, seed: 1, environment: [:])
+    #expect(passing.passed && passing.casesRun == 100 && CountingMachine.starts == 100)
+  }
+
+  @Test func theAsyncCheckLetsOtherMainActorWorkRunBetweenSteps() async {
+    TickingMachine.ticks = 0
+    TickingMachine.seen = []
+    // Another task on the main actor, as another test would be: it counts while it gets the
+    // main actor. Each step notes the count; it must have grown between any two steps.
+    let ticker = Task { @MainActor in
+      while !Task.isCancelled {
+        TickingMachine.ticks += 1
+        await Task.yield()
+      }
+    }
+    let result = await check(TickingMachine.self, steps: 10, iterations: 5, seed: 1)
+    ticker.cancel()
+    #expect(result.passed)
+    // Run synchronously, every step would see the same count. Let go between steps, the other
+    // task runs between them — between nearly all: a job the main actor gives priority to
+    // (another test's, or this one's escalated) may run before it now and then.
+    let seen = TickingMachine.seen
+    #expect(seen.count > 10)
+    let ran = zip(seen, seen.dropFirst()).filter { $0.1 > $0.0 }.count
+    #expect(ran * 2 > seen.count, "the other task ran between \(ran) of \(seen.count) steps")
   }
 
   @Test func expectationsInAMachineFailItAndShrink() throws {

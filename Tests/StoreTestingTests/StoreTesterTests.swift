@@ -69,6 +69,25 @@ final class LookupStore: Store {
   }
 }
 
+/// The cases of `LookupStore.Action` the tests receive by case path: a property per case,
+/// named as the case, as an app writes them for its own actions.
+extension LookupStore.Action {
+  var lookUp: String? {
+    guard case .lookUp(let query) = self else { return nil }
+    return query
+  }
+
+  var answer: String? {
+    guard case .answer(let answer) = self else { return nil }
+    return answer
+  }
+
+  var tick: Void? {
+    guard case .tick = self else { return nil }
+    return ()
+  }
+}
+
 /// An app's own dependency: where meanings are looked up.
 struct Glossary: Sendable {
   var meaning: @Sendable (String) -> String
@@ -273,7 +292,7 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
       let tester = makeTester()
       await tester.send(.lookUp("a")) { $0.query = "a" }
       await clock.advance(by: .milliseconds(300))
-      await tester.receive(caseOf: .answer("")) { $0.answer = "test meaning of a" }
+      await tester.receive(\.answer) { $0.answer = "test meaning of a" }
       await tester.send(.lookUp("b")) { $0.query = "b" }
       await clock.advance(by: .milliseconds(300))
       await tester.receive(where: { $0 == .answer("test meaning of b") }) {
@@ -306,7 +325,65 @@ func recordedFailures(_ body: () async -> Void) async -> [(message: String, line
       await tester.finish()
     }
     #expect(failures.count == 1, "\(failures)")
-    #expect(failures.first?.message.contains("an action of the case given") == true, "\(failures)")
+    #expect(
+      failures.first?.message.contains(
+        "expected to receive an action of the case LookupStore.Action.lookUp, received "
+          + ".answer(\"test meaning of a\")") == true, "\(failures)")
+  }
+
+  @Test func receiveByKeyPathTakesAnyPayloadAndReturnsIt() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("a")) { $0.query = "a" }
+      await clock.advance(by: .milliseconds(300))
+      let answer = await tester.receive(\.answer) { $0.answer = "test meaning of a" }
+      #expect(answer == "test meaning of a")
+      await tester.send(.startTimer)
+      await clock.advance(by: .seconds(1))
+      await tester.receive(\.tick) { $0.ticks = 1 }  // A case without payload.
+      tester.skipInFlightEffects()
+      await tester.finish()
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
+  @Test func receiveByKeyPathOfAnotherCaseNamesBothCases() async {
+    let failures = await recordedFailures {
+      let tester = makeTester()
+      await tester.send(.lookUp("a")) { $0.query = "a" }
+      await clock.advance(by: .milliseconds(300))
+      // `.answer` and `.lookUp` both carry a String: only the case tells them apart.
+      let payload = await tester.receive(
+        \LookupStore.Action.lookUp,
+        timeout: .milliseconds(100))
+      #expect(payload == nil)
+      tester.exhaustivity = .off
+      await tester.finish()
+    }
+    #expect(failures.count == 1, "\(failures)")
+    #expect(
+      failures.first?.message
+        == "expected to receive an action of the case \\LookupStore.Action.lookUp, received "
+        + ".answer(\"test meaning of a\")", "\(failures)")
+  }
+
+  @Test func aCallSiteNamesTheFirstArgumentAsWritten() throws {
+    let folder = TemporaryFolder()
+    let file = folder.write(
+      """
+      await tester.receive(\\.finishImport)
+          await tester.receive(
+            \\.showResults ,
+            timeout: .seconds(1)) { $0.results = [f(x), y] }
+      await tester.receive(where: { f($0, (1, 2)) })
+      """, to: "Calls.swift")
+    #expect(CallSite.firstArgument(filePath: file.path, line: 1, column: 1) == "\\.finishImport")
+    #expect(CallSite.firstArgument(filePath: file.path, line: 2, column: 5) == "\\.showResults")
+    #expect(
+      CallSite.firstArgument(filePath: file.path, line: 5, column: 1)
+        == "{ f($0, (1, 2)) }")
+    #expect(CallSite.firstArgument(filePath: file.path, line: 9, column: 1) == nil)
+    #expect(CallSite.firstArgument(filePath: folder.file("none").path, line: 1, column: 1) == nil)
   }
 
   @Test func aCasePathMatchesLabelledAndSeveralPayloads() {

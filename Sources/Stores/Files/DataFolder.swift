@@ -12,6 +12,9 @@ final class DataFolder {
   /// Whether every change to a file here shows in its change time, once a write found out
   /// (see ``FileSystem/changeTimesAreExact(_:)``); `nil` before.
   var changeTimesAreExact: Bool?
+  /// Whether files written here are flushed to the drive: always, but in a tests' folder (see
+  /// ``UnflushedFolders``). Decided when the folder is opened.
+  let flushes: Bool
   private let key: FileKey
 
   /// Opens the existing folder at `path`, for the data file at `dataPath` (named in errors).
@@ -26,6 +29,7 @@ final class DataFolder {
     self.descriptor = descriptor
     owner = (info.st_uid, info.st_gid)
     key = FileKey(info)
+    flushes = UnflushedFolders.flushes(path)
   }
 
   deinit {

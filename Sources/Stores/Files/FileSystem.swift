@@ -79,7 +79,8 @@ enum FileSystem {
   }
 
   /// Replaces the file `name` in `folder` with what `body` writes to its ``FileOutput``,
-  /// atomically and durably: writes a new file with an unpredictable name in the same folder,
+  /// atomically and durably (unless `folder` is a tests' folder written without flushes, see
+  /// ``UnflushedFolders``): writes a new file with an unpredictable name in the same folder,
   /// gives it the old file's permissions and owner (a new file: `0600`, whatever the umask,
   /// and the folder's owner), flushes it, renames it over `name` and flushes the folder —
   /// `fsync` and `fsync` on Linux; on Apple platforms a barrier, then one flush of the
@@ -103,13 +104,15 @@ enum FileSystem {
   /// on the first write into a folder), the content is hashed as it is written, so that the
   /// version returned can be confirmed by content.
   ///
-  /// - Parameter flushes: The two flushes (a seam for tests, which record them).
+  /// - Parameter flushes: The two flushes (a seam for tests, which record them); by default
+  ///   ``Flushes/durable``, or none in a folder written without flushes.
   /// - Returns: The version of the new file.
   static func replace(
     _ name: String, in folder: DataFolder, creating: Bool, replacing read: FileIdentity? = nil,
-    path: String, flushes: Flushes = Flushes(),
+    path: String, flushes: Flushes? = nil,
     writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileVersion {
+    let flushes = flushes ?? (folder.flushes ? Flushes.durable : Flushes.unflushed)
     var permissions: mode_t = 0o600
     var owner = folder.owner
     var existing = stat()
@@ -211,13 +214,21 @@ enum FileSystem {
   struct Raced: Error {}
 
   /// The two flushes of ``replace(_:in:creating:replacing:path:flushes:writing:)``, in
-  /// their order: the platform's (see ``Platform``), or a test's that records them.
-  struct Flushes {
+  /// their order: the platform's (see ``Platform``), none, or a test's that records them.
+  struct Flushes: Sendable {
     /// Puts the new file's data, open at the descriptor given, on the drive before its rename;
     /// returns 0 or the `errno` of the failure, which fails the write.
-    var beforeRename: (_ file: Int32) -> Int32 = Platform.orderBeforeRename
+    var beforeRename: @Sendable (_ file: Int32) -> Int32 = Platform.orderBeforeRename
     /// Makes the rename durable, given the folder's descriptor and the new file's.
-    var afterRename: (_ folder: Int32, _ file: Int32) -> Void = Platform.makeRenameDurable
+    var afterRename: @Sendable (_ folder: Int32, _ file: Int32) -> Void =
+      Platform.makeRenameDurable
+
+    /// The flushes of a durable write: the platform's — or, in a task that sets its own with
+    /// `Flushes.$durable.withValue(…)`, those (a seam for tests that watch a store's writes).
+    @TaskLocal static var durable = Flushes()
+
+    /// No flush: the writes of a folder written without flushes (see ``UnflushedFolders``).
+    static let unflushed = Flushes(beforeRename: { _ in 0 }, afterRename: { _, _ in })
   }
 
   /// Removes the litter that writers of `name` left behind, so that no sync engine carries it

@@ -153,7 +153,8 @@ package final class HybridClock: Sendable {
   /// that never saw that stamp — a `diary` started after the engine renamed another version
   /// over the file that held it — still stamps later. Stamps that follow the wall clock need
   /// no file: a later process reads a later clock. One read of the small file per stamp, and
-  /// a write only for a stamp ahead of the wall clock.
+  /// a write only for a stamp ahead of the wall clock, made as a data file's is (see
+  /// ``PrivateFolder/write(_:to:)``).
   package init(
     device: @autoclosure @escaping @Sendable () -> DeviceID, sharingWith shared: URL? = nil,
     wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -194,8 +195,9 @@ package final class HybridClock: Sendable {
     }
     let stamp = Stamp(milliseconds: milliseconds, counter: counter, device: device)
     if let shared, milliseconds > now {
-      // Written whole (a new file renamed over the old), or not at all.
-      try? Data((stamp.description + "\n").utf8).write(to: shared, options: .atomic)
+      // Written whole (a new file renamed over the old, as a data file is), or not at all.
+      try? PrivateFolder(creating: shared.deletingLastPathComponent().path)
+        .write(Data((stamp.description + "\n").utf8), to: shared.lastPathComponent)
     }
     return stamp
   }

@@ -18,10 +18,16 @@ package struct WriterClocks: Equatable, Sendable {
 
   package init() {}
 
-  /// Notes a write by `device` when its wall clock read `milliseconds`.
+  /// Notes a write by `device` when its wall clock read `milliseconds`: the device's clock
+  /// becomes the later of that and one more than its latest write's, so that every write
+  /// changes the writers — two writes within one millisecond too — and a version with the
+  /// writers of the version a store wrote is one that no stamping program wrote since (a
+  /// backup of an earlier version is not). A burst of writes faster than one a millisecond
+  /// runs the clock ahead by at most their number of milliseconds.
   package mutating func noteWrite(by device: DeviceID, at milliseconds: Int64) {
     let milliseconds = min(max(milliseconds, 0), Stamp.latestMilliseconds)
-    clocks[device] = max(clocks[device] ?? milliseconds, milliseconds)
+    let next = clocks[device].map { min($0 + 1, Stamp.latestMilliseconds) } ?? milliseconds
+    clocks[device] = max(next, milliseconds)
   }
 
   /// The earliest of the writers' clocks: tombstones stamped more than

@@ -93,7 +93,7 @@ struct SettingsMachine: StateMachine {
 @Suite("SettingsStore, stateful")
 struct SettingsStateMachineTests {
   @Test("settings changed through the API are kept, refused or reset as the model says, on file")
-  func agreesWithTheModel() {
-    check(SettingsMachine.self, steps: 20, iterations: 50)
+  func agreesWithTheModel() async {
+    await check(SettingsMachine.self, steps: 20, iterations: 50)
   }
 }

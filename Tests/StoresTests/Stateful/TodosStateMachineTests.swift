@@ -134,12 +134,12 @@ struct TodosFileMachine: StateMachine {
 @Suite("TodosStore, stateful")
 struct TodosStateMachineTests {
   @Test("every action picked from the state agrees with the model, and notifies once per change")
-  func agreesWithTheModel() {
-    check(TodosMachine.self)
+  func agreesWithTheModel() async {
+    await check(TodosMachine.self)
   }
 
   @Test("the file holds what the store shows, through every action and reopening")
-  func fileHoldsTheState() {
-    check(TodosFileMachine.self, steps: 20, iterations: 30)
+  func fileHoldsTheState() async {
+    await check(TodosFileMachine.self, steps: 20, iterations: 30)
   }
 }

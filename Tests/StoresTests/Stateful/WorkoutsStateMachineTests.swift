@@ -67,7 +67,7 @@ struct WorkoutsMachine: StateMachine {
 @Suite("WorkoutsStore, stateful")
 struct WorkoutsStateMachineTests {
   @Test("every action picked from the state agrees with the model and keeps the sort")
-  func agreesWithTheModel() {
-    check(WorkoutsMachine.self)
+  func agreesWithTheModel() async {
+    await check(WorkoutsMachine.self)
   }
 }

@@ -186,6 +186,22 @@ struct HandEditTests: DeviceFolderSuite {
     #expect(laptop.todos.map(\.title) == ["zero", "after the backup", "one", "two", "three"])
   }
 
+  @Test(
+    "a backup of a version written in the same millisecond as the next is still a backup"
+  )
+  func backupWithinAMillisecond() throws {
+    // A wall clock that never moves: every write is in the same millisecond.
+    let laptop = TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: file, clock: HybridClock(device: DeviceID("laptop")!) { 1_796_000_000_000 }))
+    for title in ["two", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let backup = try Data(contentsOf: file)
+    try laptop.trySend(.addTodo(Todo(title: "after the backup")))
+    try backup.write(to: file)
+    try laptop.trySend(.addTodo(Todo(title: "zero")))
+    #expect(laptop.todos.map(\.title) == ["zero", "after the backup", "one", "two"])
+  }
+
   @Test("300 same-size edits in place, each followed by an action: none is undone")
   func manyEditsInPlace() throws {
     let (laptop, _) = try laptopAndPhone()

@@ -69,7 +69,7 @@ struct TodosUndoMachine: StateMachine {
 @Suite("Undo, stateful")
 struct UndoStateMachineTests {
   @Test("actions, undos and redos in any order land on the states around each step")
-  func anyOrder() {
-    check(TodosUndoMachine.self)
+  func anyOrder() async {
+    await check(TodosUndoMachine.self)
   }
 }
