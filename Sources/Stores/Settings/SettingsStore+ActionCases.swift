@@ -20,7 +20,7 @@ extension SettingsStore.Action {
   }
 
   /// The payload of ``restore(_:)``; `nil` for any other action.
-  public var restore: [SettingsStore.ValueChange]? {
+  public var restore: SettingsStore.ValueChanges? {
     guard case .restore(let payload) = self else { return nil }
     return payload
   }
