@@ -10,7 +10,10 @@
 public struct SettingsKey<Value: SettingValue>: Sendable {
   /// The key's name in the file.
   public let name: String
-  /// The value when none is set (or the stored one is not allowed).
+  /// The value when none is set (or the stored one is not allowed): a value, computed once
+  /// where the key is made. A key declared as a property of ``SettingsKeys`` is made once per
+  /// process, the first time its key path is used, so a default such as `UUID()` gives the
+  /// same value on every read, in ``SettingsStore/entries`` and in the key catalog.
   public let defaultValue: Value
   /// One line that says what the setting is for.
   public let summary: String
@@ -157,7 +160,7 @@ public struct AnySettingsKey: Sendable {
   /// The setting at `keyPath` of ``SettingsKeys``, built in or an app's own:
   /// `.key(\.theme)`.
   public static func key<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) -> Self {
-    AnySettingsKey(SettingsKeys()[keyPath: keyPath])
+    AnySettingsKey(SettingsKeys.declared(keyPath))
   }
 
   /// Why `json` is not an allowed stored value for this key, or `nil` when it is.

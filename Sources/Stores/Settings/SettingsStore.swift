@@ -82,7 +82,9 @@ public struct SettingsKeys: Sendable {
 /// different keys never lose either.
 @MainActor @Observable @dynamicMemberLookup
 public final class SettingsStore: Store {
-  /// The declarations of every setting.
+  /// The declarations of every setting. A key read from it is made again at each read, its
+  /// default too: the store's properties and key paths (`.key(\.theme)`) use each key made
+  /// once per process instead, so that a default such as `UUID()` reads the same everywhere.
   public static let definitions = SettingsKeys()
 
   /// Every setting: the built-in ones in the order ``SettingsKeys`` declares them, then the
