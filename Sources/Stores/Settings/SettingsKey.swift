@@ -10,7 +10,10 @@
 public struct SettingsKey<Value: SettingValue>: Sendable {
   /// The key's name in the file.
   public let name: String
-  /// The value when none is set (or the stored one is not allowed).
+  /// The value when none is set (or the stored one is not allowed): a value, computed once
+  /// where the key is made. A key declared as a property of ``SettingsKeys`` is made once per
+  /// process, the first time its key path is used, so a default such as `UUID()` gives the
+  /// same value on every read, in ``SettingsStore/entries`` and in the key catalog.
   public let defaultValue: Value
   /// One line that says what the setting is for.
   public let summary: String
@@ -109,6 +112,9 @@ public struct AnySettingsKey: Sendable {
   public let defaultValue: JSONValue
   /// The key as the key catalog describes it to other programs (see ``SettingsCatalog``).
   package let keyDescription: SettingsKeyDescription
+  /// The type of its values, as Swift names it (`Int`, `Swift.Optional<Swift.String>`), or
+  /// the kind the key catalog describes.
+  package let typeName: String
   private let checkJSON: @Sendable (JSONValue) -> String?
   private let sameValue: @Sendable (JSONValue?, JSONValue?) -> Bool
 
@@ -118,6 +124,7 @@ public struct AnySettingsKey: Sendable {
     allowedValues = key.allowedValues
     defaultValue = key.defaultValue.json
     keyDescription = SettingsKeyDescription(key)
+    typeName = String(reflecting: Value.self)
     let expected: String
     switch (key.allowedValues, key.defaultValue.json) {
     case (.oneOf(let values), _):
@@ -150,6 +157,7 @@ public struct AnySettingsKey: Sendable {
     allowedValues = description.allowedValues
     defaultValue = description.defaultValue
     keyDescription = description
+    typeName = description.kind.rawValue + (description.isOptional ? "?" : "")
     checkJSON = { description.problem(with: $0) }
     sameValue = { description.readsSame($0, $1) }
   }
@@ -157,7 +165,23 @@ public struct AnySettingsKey: Sendable {
   /// The setting at `keyPath` of ``SettingsKeys``, built in or an app's own:
   /// `.key(\.theme)`.
   public static func key<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) -> Self {
-    AnySettingsKey(SettingsKeys()[keyPath: keyPath])
+    AnySettingsKey(SettingsKeys.declared(keyPath))
+  }
+
+  /// Whether `other` is this key declared again: the same name, type, default, allowed values
+  /// and kind of rule (the summary may differ).
+  package func isSame(as other: AnySettingsKey) -> Bool {
+    var description = other.keyDescription
+    description.summary = keyDescription.summary
+    return typeName == other.typeName && description == keyDescription
+  }
+
+  /// The key as a message names it: `Int (default 5, 0...10)`.
+  var declaration: String {
+    var words = "\(typeName) (default \(defaultValue)"
+    if allowedValues != .any { words += ", \(allowedValues)" }
+    if keyDescription.hasRule { words += ", with a rule" }
+    return words + ")"
   }
 
   /// Why `json` is not an allowed stored value for this key, or `nil` when it is.

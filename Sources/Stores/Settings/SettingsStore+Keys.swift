@@ -84,7 +84,7 @@ extension SettingsStore {
   public subscript<Value>(dynamicMember keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
     -> Value
   {
-    get { value(for: Self.definitions[keyPath: keyPath]) }
+    get { value(for: SettingsKeys.declared(keyPath)) }
     set {
       do {
         try set(keyPath, to: newValue)
@@ -102,13 +102,13 @@ extension SettingsStore {
   public func set<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, to value: Value)
     throws
   {
-    try set(value, for: Self.definitions[keyPath: keyPath])
+    try set(value, for: SettingsKeys.declared(keyPath))
   }
 
   /// Puts the setting at `keyPath` back to its default by removing its value from the file.
   ///
   /// - Throws: The ``StoreFileError`` of a failed write.
   public func reset<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) throws {
-    try remove([Self.definitions[keyPath: keyPath].name])
+    try remove([SettingsKeys.declared(keyPath).name])
   }
 }

@@ -117,7 +117,7 @@ extension SettingsStore {
   public func updates<Value>(
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, initial: Bool = true
   ) -> AsyncStream<Value> {
-    updates(of: Self.definitions[keyPath: keyPath], initial: initial)
+    updates(of: SettingsKeys.declared(keyPath), initial: initial)
   }
 
   /// Registers `callback` to run with the new value whenever the value of the setting at
@@ -128,7 +128,7 @@ extension SettingsStore {
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
     _ callback: @escaping @MainActor (Value) -> Void
   ) -> ObserverToken {
-    onChange(of: Self.definitions[keyPath: keyPath], callback)
+    onChange(of: SettingsKeys.declared(keyPath), callback)
   }
 
   /// Registers `callback` to run with the old and the new value whenever the value of the
@@ -140,6 +140,6 @@ extension SettingsStore {
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
     _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> ObserverToken {
-    onChange(of: Self.definitions[keyPath: keyPath], callback)
+    onChange(of: SettingsKeys.declared(keyPath), callback)
   }
 }

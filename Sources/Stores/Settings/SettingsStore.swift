@@ -82,7 +82,9 @@ public struct SettingsKeys: Sendable {
 /// different keys never lose either.
 @MainActor @Observable @dynamicMemberLookup
 public final class SettingsStore: Store {
-  /// The declarations of every setting.
+  /// The declarations of every setting. A key read from it is made again at each read, its
+  /// default too: the store's properties and key paths (`.key(\.theme)`) use each key made
+  /// once per process instead, so that a default such as `UUID()` reads the same everywhere.
   public static let definitions = SettingsKeys()
 
   /// Every setting: the built-in ones in the order ``SettingsKeys`` declares them, then the
@@ -132,10 +134,15 @@ public final class SettingsStore: Store {
 
   /// Registers one of the app's keys — `settings.register(.key(\.theme))`, or any
   /// ``SettingsKey`` as `AnySettingsKey(key)` — so that it is in ``keys`` and ``entries``,
-  /// ``reset()`` resets it and its stored value is checked. It replaces an app key of the
-  /// same name; a key named as a built-in one is not registered (the built-in one stays).
-  /// Registering writes no setting; on a file, it records the key in the key catalog as
-  /// `init(contentsOf:keys:)` does (pass the keys there to record them all at once).
+  /// ``reset()`` resets it and its stored value is checked. Registering writes no setting; on
+  /// a file, it records the key in the key catalog as `init(contentsOf:keys:)` does (pass
+  /// the keys there to record them all at once).
+  ///
+  /// Registering a key again — the same name, type, default and allowed values — does
+  /// nothing. A key named as a built-in setting, or as a registered key that is another
+  /// (another type, default or allowed values), is a programmer error: the process stops
+  /// with a message that names both keys — rename one of them. (A key's name is its place in
+  /// the file: two keys of one name would read each other's values and defaults.)
   public func register(_ key: AnySettingsKey) {
     register([key], recordingInCatalog: true)
   }
@@ -145,13 +152,42 @@ public final class SettingsStore: Store {
   /// describes (`diary`) records nothing. O(registered keys) per key, plus the catalog's
   /// size.
   package func register(_ keys: [AnySettingsKey], recordingInCatalog: Bool) {
-    for key in keys {
-      guard !SettingsKeys.builtIn.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
-      else { continue }
-      appKeys.removeAll { $0.name.utf8.elementsEqual(key.name.utf8) }
+    if let problem = Self.problems(registering: keys, with: appKeys).first {
+      fatalError(problem)
+    }
+    for key in keys where !self.keys.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
+    {
       appKeys.append(key)
     }
     if recordingInCatalog, !keys.isEmpty { recordCatalog() }
+  }
+
+  /// Why registering `keys`, in order, on a store whose app keys are `registered` is a
+  /// programmer error — one message for each key named as a built-in setting or as a key
+  /// before it that is another — or no message when each is new or the same key again.
+  /// O(*n*²) in the number of keys.
+  package static func problems(
+    registering keys: [AnySettingsKey], with registered: [AnySettingsKey]
+  ) -> [String] {
+    var known =
+      SettingsKeys.builtIn.map { (key: $0, isBuiltIn: true) }
+      + registered.map { (key: $0, isBuiltIn: false) }
+    var problems: [String] = []
+    for key in keys {
+      guard let other = known.first(where: { $0.key.name.utf8.elementsEqual(key.name.utf8) })
+      else {
+        known.append((key, false))
+        continue
+      }
+      if key.isSame(as: other.key) { continue }
+      problems.append(
+        other.isBuiltIn
+          ? "settings key \(quoted(key.name)) of type \(key.declaration) takes the name of the "
+            + "built-in setting of type \(other.key.declaration): rename the app's key"
+          : "settings key \(quoted(key.name)) is declared twice, of type \(other.key.declaration)"
+            + " and of type \(key.declaration): rename one of the keys, or declare it once")
+    }
+    return problems
   }
 
   /// Records the app's keys in the key catalog beside the file; when that cannot be done

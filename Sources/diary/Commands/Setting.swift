@@ -96,7 +96,7 @@ struct Setting: Sendable {
     _ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, _ valueType: ValueType<Value>,
     type: SettingType
   ) {
-    let key = SettingsStore.definitions[keyPath: keyPath]
+    let key = SettingsKeys.declared(keyPath)
     name = key.name
     summary = key.summary
     self.type = type
