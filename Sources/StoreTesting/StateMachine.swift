@@ -157,15 +157,7 @@ public func check<Machine: StateMachine>(
   let result = Property.run(
     machine, steps: steps, iterations: iterations, seed: seed, fileID: fileID, line: Int(line),
     column: Int(column))
-  if let message = result.message {
-    recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-  if let counterexample = result.counterexample, counterexample.isIssue {
-    replayShrunk(fileID: fileID, filePath: filePath, line: line, column: column) {
-      try? Machine.replay(counterexample.shrunk)
-    }
-  }
-  return result
+  return report(result, of: machine, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Tests a ``StateMachine`` as ``check(_:steps:iterations:seed:fileID:filePath:line:column:)-9mvog``
@@ -191,6 +183,16 @@ public func check<Machine: StateMachine>(
   let result = await Property.run(
     machine, steps: steps, iterations: iterations, seed: seed, fileID: fileID, line: Int(line),
     column: Int(column))
+  return report(result, of: machine, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Records `result`'s failure, if any, at the caller's place, and replays its shrunk program
+/// so that its expectations are recorded at their lines; returns `result`.
+@MainActor
+private func report<Machine: StateMachine>(
+  _ result: CheckResult<[Machine.Command]>, of machine: Machine.Type, fileID: String,
+  filePath: StaticString, line: UInt, column: UInt
+) -> CheckResult<[Machine.Command]> {
   if let message = result.message {
     recordFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
