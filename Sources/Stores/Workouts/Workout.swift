@@ -181,14 +181,18 @@ public struct Workout: Identifiable, Hashable, Codable, Sendable {
     do {
       // Read as a `Decimal`, which keeps every digit of the text, so that the metres are
       // exactly those written — unless the number is beyond what a `Decimal` holds (38
-      // digits, exponents to ±128): then as the `Double` it is.
-      let kilometers = try container.decode(Double.self, forKey: .distance)
+      // digits, exponents to ±128): then as the `Double` it is. An encoder that writes a
+      // `Decimal` as `Decimal`'s own keyed form (not a number: a property list) is read too.
+      let exact = try? container.decode(Decimal.self, forKey: .distance)
+      let kilometers =
+        try (try? container.decode(Double.self, forKey: .distance))
+        ?? exact.flatMap { Double($0.description) }
+        ?? container.decode(Double.self, forKey: .distance)
       guard kilometers >= 0, kilometers.isFinite else {
         throw WorkoutError.invalidDistance(kilometers)
       }
       let meters: Double
-      if let exact = try? container.decode(Decimal.self, forKey: .distance),
-        Double(exact.description) == kilometers,
+      if let exact, Double(exact.description) == kilometers,
         let decimal = ScaledDecimal(Array(exact.description.utf8))
       {
         meters = decimal.scaled(by: 3).double

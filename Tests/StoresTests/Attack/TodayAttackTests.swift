@@ -88,4 +88,17 @@ struct TodayAttackTests {
       a.latest == b.latest,
       "latest of equal values: \(String(describing: a.latest)) vs \(String(describing: b.latest))")
   }
+
+  /// `Decimal`'s own `Codable` form is keyed: an encoder that does not write it as a number
+  /// (a property list) must still read back the workout it wrote.
+  @Test("a workout round-trips through a property list, to the metre")
+  func propertyListRoundTrip() throws {
+    for meters in [1508.76, 21_097.5, 1e300, 0] {
+      let workout = try Workout(
+        id: UUID(uuidString: "0B5E6C1A-2D3F-4A5B-8C9D-1E2F3A4B5C32")!, name: "Swim",
+        meters: meters, date: Date(timeIntervalSince1970: 0))
+      let data = try PropertyListEncoder().encode([workout])
+      #expect(try PropertyListDecoder().decode([Workout].self, from: data) == [workout])
+    }
+  }
 }
