@@ -97,7 +97,7 @@ struct ActionCasePathTests {
   @Test("every case of WorkoutsStore.Action has its property, which holds its payload")
   func workouts() throws {
     let workout = try Workout(name: "Run", distance: 5, date: Date(timeIntervalSince1970: 0))
-    let file = URL(fileURLWithPath: "/tmp/runs.csv")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("runs.csv")
     let imported = WorkoutsImport(file: file.path, rows: [])
     let actions: [WorkoutsStore.Action] = [
       .addWorkout(workout), .addWorkouts([workout]), .updateWorkout(workout),
