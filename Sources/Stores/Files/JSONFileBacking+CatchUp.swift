@@ -74,8 +74,11 @@ extension JSONFileBacking {
   /// moves past them; when this store knew a stamped version of the file, `known` (its
   /// state in memory), that the file covers (see ``StateSync/isCovered(_:by:)``), the file was
   /// changed by a program that does not stamp, and its differences from `known` are stamped
-  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are
-  /// (`stampedEdits` says whether anything was stamped).
+  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are,
+  /// and, when `known` is given, those holding another value than `known` under the very
+  /// stamp it holds them with — edited by hand though their digests match (see
+  /// ``StateSync/noteEdits(of:underStampsOf:)``) — (`stampedEdits` says whether anything was
+  /// stamped).
   /// So a hand edit or a script's is never undone by what this store remembered, nor by an
   /// older value elsewhere.
   func adopt(
@@ -88,8 +91,11 @@ extension JSONFileBacking {
       guard state != known else { return (self.stamps, true, false) }
       return (self.stamps.stamped(before: known, after: state, stamp: clock.stamp()), true, true)
     }
-    guard stamps.hasUnstamped else { return (stamps, false, false) }
     var stamps = stamps
+    if let known, version != nil, Self.isStamped(self.stamps) {
+      stamps.noteEdits(of: state, underStampsOf: (known, self.stamps))
+    }
+    guard stamps.hasUnstamped else { return (stamps, false, false) }
     stamps.stampUnstamped(clock.stamp())
     // This device's change, written with the next write: its writer is noted now, so that a
     // version from before it (the same writers) is never taken for a hand edit of this one —

@@ -78,15 +78,20 @@ extension ContentDigest {
   /// `Double` is (a value keeps its number's literal text, see ``JSONNumber``), so that a
   /// program that writes `7.0` as `7`, or `1E5` as `100000`, changes no digest.
   package init(of value: JSONValue) {
-    func respelled(_ value: JSONValue) -> JSONValue {
-      switch value {
-      case .number(let number): .number(JSONNumber(number.double))
-      case .array(let elements): .array(elements.map(respelled))
-      case .object(let members): .object(members.mapValues(respelled))
-      case .null, .bool, .string: value
-      }
-    }
     var writer = JSONWriter(capacity: 64)
-    self.init(of: respelled(value), writingWith: &writer)
+    self.init(of: value.respellingNumbers, writingWith: &writer)
+  }
+}
+
+extension JSONValue {
+  /// The value with each number spelled as its `Double` is: what a settings value's digest
+  /// is made of, so that `7` and `7.0`, or `1E5` and `100000`, are one value. O(size).
+  package var respellingNumbers: JSONValue {
+    switch self {
+    case .number(let number): .number(JSONNumber(number.double))
+    case .array(let elements): .array(elements.map(\.respellingNumbers))
+    case .object(let members): .object(members.mapValues(\.respellingNumbers))
+    case .null, .bool, .string: self
+    }
   }
 }

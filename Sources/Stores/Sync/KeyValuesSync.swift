@@ -64,6 +64,20 @@ package struct KeyValuesSync: StateSync {
     }
   }
 
+  /// See ``StateSync/noteEdits(of:underStampsOf:)``: a value is another when it differs
+  /// with its numbers spelled as their `Double`s are, as its digest is made (`7` and `7.0`
+  /// are one value). O(*n*) in the number of keys.
+  package mutating func noteEdits(of state: KeyValues, underStampsOf known: (KeyValues, Self)) {
+    for (key, value) in state.values {
+      let name = Name(key)
+      guard let stamp = set[name], stamp > .origin, known.1.set[name] == stamp,
+        let knownValue = known.0.values[key], knownValue != value,
+        knownValue.respellingNumbers != value.respellingNumbers
+      else { continue }
+      unstamped.insert(name)
+    }
+  }
+
   package var hasUnstamped: Bool { !unstamped.isEmpty }
 
   package mutating func stampUnstamped(_ stamp: Stamp) {

@@ -333,6 +333,40 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
   }
 
+  /// See ``StateSync/noteEdits(of:underStampsOf:)``: a field of an item (by id) or of the
+  /// state. O(*n*) in the sizes of both; no lookup while the lists hold the same ids in the
+  /// same places.
+  package mutating func noteEdits(of state: State, underStampsOf known: (State, Self)) {
+    let (list, knownList) = (state.syncedItems, known.0.syncedItems)
+    let fields = State.itemFields
+    var knownOffsets: [UUID: Int]?
+    for (offset, item) in list.enumerated() where !unstamped.contains(offset) {
+      var other = offset
+      if offset >= knownList.count || knownList[offset].id != item.id {
+        if knownOffsets == nil {
+          knownOffsets = Dictionary(
+            knownList.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        guard let found = knownOffsets![item.id] else { continue }
+        other = found
+      }
+      let (stamps, knownStamps) = (items[offset].fields, known.1.items[other].fields)
+      for field in fields.indices
+      where stamps[field] > .origin && stamps[field] == knownStamps[field]
+        && !fields[field].isEqual(item, knownList[other])
+        && !(editedFields[offset]?.contains(field) ?? false)
+      {
+        editedFields[offset, default: []].append(field)
+      }
+    }
+    for field in State.stateFields.indices
+    where self.state[field] > .origin && self.state[field] == known.1.state[field]
+      && !State.stateFields[field].isEqual(state, known.0)
+    {
+      editedStateFields.insert(field)
+    }
+  }
+
   package var hasUnstamped: Bool {
     !unstamped.isEmpty || !editedFields.isEmpty || !editedStateFields.isEmpty
       || !movedByHand.isEmpty

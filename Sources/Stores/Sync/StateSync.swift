@@ -20,6 +20,14 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// before the section is used, as the newest change. Never refuses: a hand edit is a value.
   mutating func reconcile(with state: State)
 
+  /// Records as unstamped (see ``reconcile(with:)``) the parts of `state`, read beside this
+  /// section, that hold another value than in `known` under the very stamp `known` holds for
+  /// them (after ``Stamp/origin``): a stamp names one change, so a value that differs under it
+  /// was edited by a program that does not stamp — even when the edit kept the value's
+  /// digest, as one in 1,296 does (see ``ContentDigest``). Only what a store knew as the file's
+  /// previous version can tell it. O(*n*) in the sizes of both.
+  mutating func noteEdits(of state: State, underStampsOf known: (State, Self))
+
   /// Whether some part of the state has no stamp (see ``reconcile(with:)``).
   var hasUnstamped: Bool { get }
 
@@ -145,6 +153,7 @@ package struct NoSync<State: PersistentState>: StateSync {
   package func write(to writer: inout JSONWriter) throws(JSONCodingError) {}
   package var isLeftOut: Bool { true }
   package mutating func reconcile(with state: State) {}
+  package mutating func noteEdits(of state: State, underStampsOf known: (State, Self)) {}
   package var hasUnstamped: Bool { false }
   package mutating func stampUnstamped(_ stamp: Stamp) {}
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {

@@ -81,6 +81,38 @@ struct HandEditTests: DeviceFolderSuite {
     return laptop
   }
 
+  /// One hand edit in 1,296 keeps the value's digest ("t20" and "hand25" share theirs): a new
+  /// process cannot see it, and writes it on under its old stamp. The running app still
+  /// can: its memory holds another value under that very stamp.
+  @Test("a title edited by hand under a matching digest, written on by a new process, stays")
+  func fieldEditedUnderMatchingDigest() throws {
+    try #require(ContentDigest(of: "t20") == ContentDigest(of: "hand25"), "the digests match")
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["three", "t20", "one"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let phoneFile = try phoneFolder().appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: phoneFile)
+    try edit { object in
+      var todos = Self.todos(object)
+      todos[1]["title"] = "hand25"
+      object["todos"] = todos
+    }
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "zero")))
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "hand25", "three"])
+    // The phone's version, "t20" under the stamp the edit kept, arrives: the edit wins.
+    try FileManager.default.copyItem(
+      at: phoneFile, to: folder.file("todos.sync-conflict-20261201-135016-PHONE12.json"))
+    try laptop.refresh()
+    #expect(laptop.todos.map(\.title) == ["zero", "one", "hand25", "three"])
+    let phone = try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
+    try FileManager.default.copyItem(
+      at: file,
+      to: phoneFile.deletingLastPathComponent().appendingPathComponent(
+        "todos.sync-conflict-20261201-135016-LAPTOP1.json"))
+    try phone.refresh()
+    #expect(phone.todos == laptop.todos)
+  }
+
   @Test("only the field edited by hand is stamped: another device's edit of another field stays")
   func fieldEditedAlone() throws {
     let (_, phoneFile) = try laptopAndPhone()
@@ -404,6 +436,36 @@ struct SettingsHandEditTests {
     try settings.refresh()
     #expect(settings.sleepGoal == 5)
     #expect(settings.isNotificationsEnabled == false)
+  }
+
+  /// A value edited by hand under a matching digest (one edit in 1,296): a new process writes
+  /// it on under its old stamp; the running app, which holds another value under that stamp,
+  /// takes it as the hand edit it is.
+  @Test("a value edited by hand under a matching digest, written on by a new process, stays")
+  func valueEditedUnderMatchingDigest() throws {
+    try #require(
+      ContentDigest(of: JSONValue.string("t20")) == ContentDigest(of: JSONValue.string("hand25")))
+    let url = folder.file("settings.json")
+    let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.catalogued)
+    settings.motto = "t20"
+    let phoneFolder = folder.file("phone")
+    try FileManager.default.createDirectory(at: phoneFolder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: url, to: phoneFolder.appendingPathComponent("settings.json"))
+    try editByHand(url) { object in
+      var values = object["values"] as! [String: Any]
+      values["motto"] = "hand25"
+      object["values"] = values
+    }
+    try SettingsStore(contentsOf: url, keys: SettingsKeys.catalogued).sleepGoal = 6
+    try settings.refresh()
+    #expect(settings.motto == "hand25")
+    try FileManager.default.copyItem(
+      at: phoneFolder.appendingPathComponent("settings.json"),
+      to: folder.file("settings.sync-conflict-20261201-135016-PHONE12.json"))
+    try settings.refresh()
+    #expect(settings.motto == "hand25")
+    #expect(settings.sleepGoal == 6)
   }
 
   /// A settings value's digest is made of its numbers as their `Double`s are spelled, not of
