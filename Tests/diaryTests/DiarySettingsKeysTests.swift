@@ -93,7 +93,7 @@ struct DiarySettingsKeysTests {
     #expect(
       typed.errorOutput.hasPrefix(
         "diary: error: sleepGoal is diary's own setting, of type number: leave out --type"))
-    #expect(typed.errorOutput.contains("\nusage: diary settings set KEY VALUE [--type "))
+    #expect(typed.errorOutput.contains("\nusage: diary settings set KEY [VALUE] [--type "))
     let range = diary.run("settings", "set", "sleepGoal", "25")
     #expect(range.exitCode == 65)
     #expect(range.errorOutput.contains("\"25\" is out of range 0...24"))

@@ -141,6 +141,45 @@ struct DiarySettingsTests: DiaryFolderSuite {
     #expect(one.contains(String(repeating: "wide ", count: 29)))
   }
 
+  @Test(
+    "in 40 to 50 columns, the allowed values and descriptions give way before any key; the * stays",
+    arguments: [40, 45, 50, 55])
+  func narrowKeysWhole(columns: Int) throws {
+    #expect(diary.run("settings", "set", "distanceUnit", "yards").exitCode == 0)
+    #expect(
+      diary.run("settings", "set", "isNotificationsEnabled", "false").exitCode == 0)
+    var run = diary
+    run.environment["COLUMNS"] = "\(columns)"
+    let output = run.run("settings", "list").output
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.allSatisfy { $0.count <= columns }, "\(output)")
+    let keys = lines.filter { !$0.hasPrefix(" ") && !$0.hasPrefix("* ") }
+      .compactMap { $0.split(separator: " ").first.map(String.init) }
+    #expect(keys == ["KEY", "sleepGoal", "isNotificationsEnabled", "distanceUnit"], "\(output)")
+    for key in ["isNotificationsEnabled", "distanceUnit"] {
+      let line = try #require(lines.first { $0.hasPrefix(key + " ") })
+      #expect(line.contains(" *"), "\(key) keeps its marker: \(output)")
+    }
+    // The allowed values are shown, in the table or on the description's line.
+    #expect(output.contains("0...24"), "\(output)")
+    #expect(output.contains("\n  Hours of sleep") || output.contains("\n  0...24 — Hours"))
+  }
+
+  @Test("in a pipe, a value cut to the 80 columns keeps its * marker")
+  func pipeKeepsMarker() {
+    #expect(
+      diary.run("settings", "set", "distanceUnit", "miles").exitCode == 0)
+    #expect(
+      diary.run(
+        "settings", "set", "motto", String(repeating: "carpe diem ", count: 20), "--type",
+        "string"
+      ).exitCode == 0)
+    let output = diary.run("settings", "list").output
+    let line = output.split(separator: "\n").first { $0.hasPrefix("distanceUnit ") }
+    #expect(line?.contains("miles *") == true, "\(output)")
+    #expect(output.split(separator: "\n").allSatisfy { $0.count <= 80 })
+  }
+
   @Test("settings list shows a 50 MB value cut to the width")
   func hugeSetting() throws {
     #expect(diary.run("settings", "set", "theme", "dark", "--type", "string").exitCode == 0)

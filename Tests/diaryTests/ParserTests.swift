@@ -154,8 +154,8 @@ struct ParserTests {
         "diary todos add TITLE [--priority N] [--date DATE]"
       ),
       (
-        "settings set sleepGoal", "missing VALUE: its new value, such as 7.5, yes or miles",
-        "diary settings set KEY VALUE [--type TYPE]"
+        "settings set", "missing KEY: the setting, such as sleepGoal, or a new one",
+        "diary settings set KEY [VALUE] [--type TYPE] [--unset]"
       ),
       ("todos done", "missing N: the numbers of the todos", "diary todos done N…"),
       (

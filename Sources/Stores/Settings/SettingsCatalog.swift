@@ -21,8 +21,11 @@ import Foundation
 ///
 /// Each entry is a ``SettingsKeyDescription``: `name`, `type` (a ``SettingKind``), `default`
 /// (as the settings file stores it), `summary`, and when they apply `optional`,
-/// `enumeration`, `allowed` (`{"min": …, "max": …}`, a list of values, or words) and `rule`
-/// (`true`: a rule of code only the app checks).
+/// `enumeration`, `allowed` (`{"min": …, "max": …}`, a list of values, or words), `rule`
+/// (`true`: a rule of code only the app checks) and, for a value of type `json` whose type
+/// tells it, `shape` (a ``SettingShape``: the fields of a `Codable` value and the kind of
+/// each, an enumeration's cases, a list's elements). An entry without a shape — one an older
+/// version wrote — is not checked beyond its type.
 ///
 /// **Written by the app, only when it changes.** A `SettingsStore` opened on a file with
 /// registered keys records them (see `SettingsStore.init(contentsOf:keys:lockTimeout:)`):
@@ -32,11 +35,11 @@ import Foundation
 /// registered it describes it, in the order first registered. Entries of other keys are kept
 /// as they are, even those this version does not read. It is written as the settings file
 /// is: under the settings file's lock (waiting at most a tenth of a second), to a temporary
-/// file renamed over it, durably, `0600`. Never beside a settings file that does not exist
-/// or that this process may not write: a store that only reads writes no catalog, and a
-/// store on a new file records its keys with its first write. A catalog that could not be
-/// written (the lock held, a link in its place) is tried again after the store's next
-/// change; the app works the same without it.
+/// file renamed over it, durably, `0600`. Also before the settings file exists — a store
+/// that only reads records its keys, so that `diary` knows them — when the folder is there
+/// and this process may write in it; never beside a settings file this process may not
+/// write. A catalog that could not be written (no folder yet, the lock held, a link in its
+/// place) is tried again after the store's next change; the app works the same without it.
 ///
 /// **Read by others, never trusted.** ``read(besideSettingsAt:)`` never throws and never
 /// writes: a catalog that is a link, not a regular file, larger than ``maxSize``, not JSON or
@@ -176,18 +179,21 @@ package struct SettingsCatalog: Equatable, Sendable {
   ///
   /// - Returns: Whether the catalog is up to date — also when it is not this version's to
   ///   write (a newer one); `false` when it is to be tried again, after a change of the
-  ///   store: there is no settings file yet, or it could not be written.
+  ///   store: there is no folder for the settings file yet, or it could not be written.
   @discardableResult
   static func record(_ keys: [SettingsKeyDescription], besideSettingsAt url: URL) -> Bool {
     guard !keys.isEmpty else { return true }
     do {
       let place = try Place(url)
       // Only beside a settings file this process writes (root too respects a file made
-      // read-only, as the store's writes do).
+      // read-only, as the store's writes do), or where it would: in the folder that is there
+      // for it, when this process may write in it.
       var info = stat()
-      guard stat(place.target, &info) == 0, info.st_mode & 0o222 != 0,
-        access(place.target, W_OK) == 0
-      else { return false }
+      if stat(place.target, &info) == 0 {
+        guard info.st_mode & 0o222 != 0, access(place.target, W_OK) == 0 else { return false }
+      } else {
+        guard errno == ENOENT, access(place.folderPath, W_OK) == 0 else { return false }
+      }
       let folder = try DataFolder(opening: place.folderPath, for: place.path)
       let copies = ConflictCopies.copies(of: place.name, inFolder: place.folderPath)
       guard File.load(place.name, in: folder).merging(keys) != nil || !copies.isEmpty else {
@@ -336,6 +342,7 @@ extension SettingsKeyDescription {
     if isOptional { members["optional"] = .bool(true) }
     if isEnumeration { members["enumeration"] = .bool(true) }
     if hasRule { members["rule"] = .bool(true) }
+    if let shape { members["shape"] = shape.json }
     switch allowedValues {
     case .any: break
     case .range(let min, let max): members["allowed"] = .object(["min": min, "max": max])
@@ -377,9 +384,13 @@ extension SettingsKeyDescription {
     self.init(
       name: name, kind: kind, isOptional: try flag("optional"),
       isEnumeration: try flag("enumeration"), defaultValue: defaultValue, summary: summary,
-      hasRule: try flag("rule"))
+      hasRule: try flag("rule"), shape: members["shape"].map(SettingShape.init(json:)))
     guard isOfKind(defaultValue) else {
       throw InvalidEntry("has a default that is not \(expected)")
+    }
+    // A shape its default does not fit is not the key's: not checked.
+    if let shape, defaultValue != .null, shape.problem(with: defaultValue) != nil {
+      self.shape = nil
     }
     switch members["allowed"] {
     case nil: allowedValues = .any

@@ -46,11 +46,14 @@ package struct SettingsKeyDescription: Equatable, Sendable {
   package var allowedValues: AllowedValues
   /// Whether it has a rule of code beyond ``allowedValues``, which only the app checks.
   package var hasRule: Bool
+  /// The JSON shape of its values, for a value of kind `json` whose shape its type tells
+  /// (see ``SettingShape``); `nil`: not checked beyond the kind.
+  package var shape: SettingShape?
 
   package init(
     name: String, kind: SettingKind, isOptional: Bool = false, isEnumeration: Bool = false,
     defaultValue: JSONValue, summary: String, allowedValues: AllowedValues = .any,
-    hasRule: Bool = false
+    hasRule: Bool = false, shape: SettingShape? = nil
   ) {
     self.name = name
     self.kind = kind
@@ -60,6 +63,7 @@ package struct SettingsKeyDescription: Equatable, Sendable {
     self.summary = summary
     self.allowedValues = allowedValues
     self.hasRule = hasRule
+    self.shape = shape == .any ? nil : shape
   }
 
   /// The description of `key`.
@@ -73,7 +77,20 @@ package struct SettingsKeyDescription: Equatable, Sendable {
     self.init(
       name: key.name, kind: kind, isOptional: Value(json: .null) != nil,
       isEnumeration: isEnumeration, defaultValue: defaultJSON, summary: key.summary,
-      allowedValues: key.allowedValues, hasRule: key.hasRule)
+      allowedValues: key.allowedValues, hasRule: key.hasRule,
+      shape: kind == .json ? Self.shape(of: key.defaultValue, stored: defaultJSON) : nil)
+  }
+
+  /// The shape of `value`'s type, recorded by encoding it (see
+  /// ``SettingShape/recording(_:)``), when it is `Encodable` and its stored JSON, `stored`,
+  /// fits that shape (a type whose ``SettingValue/json`` is not its `Codable` form is not
+  /// checked); else `nil`.
+  private static func shape(of value: some SettingValue, stored: JSONValue) -> SettingShape? {
+    guard stored != .null, let encodable = value as? any Encodable,
+      let shape = SettingShape.recording(encodable), shape != .any,
+      shape.problem(with: stored) == nil
+    else { return nil }
+    return shape
   }
 
   /// The kinds of the types the package makes setting values.
@@ -168,6 +185,12 @@ extension SettingsKeyDescription {
   /// 0...10", "is not one of light, dark" — or `nil` when it is, or when only the app can
   /// tell (a rule in words, a range of a kind without an order).
   package func allowedProblem(with json: JSONValue) -> String? {
+    if json != .null, let shape, let problem = shape.problem(with: json) {
+      let expected = shape.description
+      if problem.hasPrefix("is not ") { return problem }
+      return problem + "; expected "
+        + (expected.count <= 200 ? expected : expected.prefix(199) + "…")
+    }
     switch allowedValues {
     case .any, .described: return nil
     case .oneOf(let values):

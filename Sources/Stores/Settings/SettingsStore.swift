@@ -118,9 +118,9 @@ public final class SettingsStore: Store {
   ///
   /// The app's own `keys` are registered (see ``register(_:)``) and described in the key
   /// catalog beside the file (`settings.keys.json`), so that `diary` treats them as its own
-  /// keys: written only when the description changes, and only when the file exists and
-  /// this process may write it — else with the store's first change (see "The key catalog"
-  /// in the Settings article).
+  /// keys: written only when the description changes, at once when this process may write
+  /// the file (or, before it exists, in its folder) — else with the store's first change
+  /// (see "The key catalog" in the Settings article).
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
   public init(

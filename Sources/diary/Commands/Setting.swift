@@ -72,6 +72,8 @@ struct Setting: Sendable {
   /// Whether the key is declared, by `diary` or an app: it has a default and a summary, and
   /// reads as its default when it is not set.
   var isDeclared: Bool { isBuiltIn || isAppKey }
+  /// Whether an app declares the key as an `Optional`, which `set KEY --unset` clears.
+  var isOptional = false
   /// The JSON to store for what was typed.
   ///
   /// It throws ``SettingsError/invalidValue(key:value:problem:)`` (exit 65) when the text is
@@ -174,6 +176,7 @@ struct Setting: Sendable {
     allowedValues = description.allowedValues == .any ? nil : description.allowedValues
     isBuiltIn = false
     isAppKey = true
+    isOptional = description.isOptional
     // `null` is not typed: it is the key not set, which `reset` gives.
     let cases: [JSONValue]
     if case .oneOf(let values) = description.allowedValues {
@@ -185,13 +188,15 @@ struct Setting: Sendable {
     var allowed: String
     switch description.allowedValues {
     case .any:
-      allowed = description.isEnumeration ? "the app's cases (\(type.name))" : type.description
+      allowed =
+        description.isEnumeration
+        ? "the app's cases (\(type.name))" : description.shape?.description ?? type.description
     case .oneOf: allowed = names.joined(separator: ", ")
     case .range, .described: allowed = "\(description.allowedValues)"
     }
     if description.hasRule { allowed += ", checked by the app" }
     allowedDescription = allowed
-    read = { text, time in
+    let read: @Sendable (String, LocalTime) throws -> JSONValue = { text, time in
       var json = try base.read(text, time)
       guard description.isOfKind(json) else {
         throw SettingsError.invalidValue(
@@ -221,6 +226,21 @@ struct Setting: Sendable {
             + (type == .string ? Suggestion.phrase(for: text, among: names) : ""))
       }
       return json
+    }
+    // A word for nothing, refused for an optional: how to clear it.
+    self.read = { text, time in
+      do {
+        return try read(text, time)
+      } catch SettingsError.invalidValue(let key, let value, let problem)
+        where description.isOptional
+        && ["", "none", "null", "nil", "-"].contains(text.lowercased())
+      {
+        let name = Terminal.escapedKey(key)
+        throw SettingsError.invalidValue(
+          key: key, value: value,
+          problem: problem + " — to clear the setting, run 'diary settings set \(name) --unset'"
+            + " (or 'diary settings reset \(name)')")
+      }
     }
     formatValue = { json in json == .null ? "" : base.format(json) }
   }

@@ -146,12 +146,17 @@ enum SettingsCommands {
     static let summary = "Change a setting, or add one"
     static let arguments: [Argument<SetValue>] = [
       .value(\.key, .text("KEY"), summary: "The setting, such as sleepGoal, or a new one"),
-      .value(\.value, .text("VALUE"), summary: "Its new value, such as 7.5, yes or miles"),
+      .optional(
+        \.value, .text("VALUE"),
+        summary: "Its new value, such as 7.5, yes or miles (left out with --unset)"),
     ]
     static let options: [Option<SetValue>] = [
       .option(
         \.type, "type", .choice(),
-        summary: "The type of a setting diary does not know, as defaults write takes it")
+        summary: "The type of a setting diary does not know, as defaults write takes it"),
+      .flag(
+        \.unset, "unset",
+        summary: "Clear an app's optional setting (its nil) instead of giving a VALUE"),
     ]
     static let discussion = """
       A value is read by the setting's type: a number such as 7.5 (not nan or inf), true or \
@@ -159,7 +164,10 @@ enum SettingsCommands {
       value that is not valid is refused (exit 65) and nothing changes.
       A setting diary knows keeps its type and validation: --type is refused for it (exit 64). \
       So does an app's setting described in its key catalog (settings.keys.json, written by \
-      the app): its type, range or cases (--type, if given, must be its type). Any other key \
+      the app): its type, range or cases, and for a Codable value the JSON shape the catalog \
+      records — the fields and the type of each (--type, if given, must be its type); the \
+      app's own rule is checked by the app, and 'settings list' reports a value it refuses. \
+      --unset clears an app's optional setting: diary settings set nickname --unset. Any other key \
       is typed by --type, else by the value the file holds for it (a list or an object is \
       JSON): diary settings set theme dark --type string. A date is stored as ISO 8601 (--type date takes what 'todos add --date' \
       takes), data as base64, and a list, set, dictionary, range or other value as the JSON \
@@ -168,14 +176,25 @@ enum SettingsCommands {
       """
 
     var key = ""
-    var value = ""
+    var value: String?
     var type: SettingType?
+    var unset = false
 
     func run(_ context: Context) throws {
       let usage = Self.usage(in: "settings")
       guard !key.isEmpty else { throw DiaryError("a setting needs a name: KEY is empty") }
+      if unset, value != nil || type != nil {
+        throw DiaryError.usage(
+          "--unset clears the setting: leave out " + (value != nil ? "VALUE" : "--type"), usage)
+      }
+      guard unset || value != nil else {
+        throw DiaryError.usage(
+          "the new value is missing: give VALUE, or --unset to clear an app's optional setting",
+          usage)
+      }
       let settings = try context.appSettings()
       let current = Current.named(key, in: settings)
+      guard let value else { return try clear(current, in: settings, context, usage: usage) }
       let setting: Setting
       switch (current?.setting, type) {
       case (let known?, _?) where known.isBuiltIn:
@@ -203,8 +222,34 @@ enum SettingsCommands {
       if context.json, let stored {
         return try JSONOutput.write(entry(stored), to: context.output)
       }
+      if let stored, stored.value == .null {
+        return try context.output.line(Reset.isDefault(stored))
+      }
       try context.output.line(
         "\(Terminal.escapedKey(key)) = \(Terminal.escaped(stored?.formatted ?? ""))")
+    }
+
+    /// `set KEY --unset`: removes the value of an app's optional setting, which then reads as
+    /// `nil` (or its default); refuses any other key (exit 64), pointing at `reset`.
+    @MainActor
+    private func clear(
+      _ current: Current?, in settings: SettingsStore, _ context: Context, usage: String
+    ) throws {
+      guard let current else { throw unknownSetting(key, in: settings, usage: usage) }
+      let name = Terminal.escapedKey(key)
+      guard current.setting.isOptional else {
+        let whose =
+          current.setting.isBuiltIn
+          ? "diary's own setting" : current.setting.isAppKey ? "the app's setting" : "a setting"
+        throw DiaryError.usage(
+          "\(name) is \(whose), not an optional one: --unset clears an optional setting; "
+            + "'diary settings reset \(name)' puts \(name) back to its default", usage)
+      }
+      try settings.remove([key])
+      context.output.recordSaved("unset \(Terminal.escaped(key))")
+      let after = Current.named(key, in: settings) ?? current
+      if context.json { return try JSONOutput.write(entry(after), to: context.output) }
+      try context.output.line(Reset.isDefault(after))
     }
   }
 
@@ -247,7 +292,7 @@ enum SettingsCommands {
     }
 
     /// "sleepGoal = 8 (default)"; "nickname is not set (default)" for an optional's `nil`.
-    private static func isDefault(_ current: Current) -> String {
+    static func isDefault(_ current: Current) -> String {
       let name = Terminal.escapedKey(current.setting.name)
       guard current.value != .null else { return "\(name) is not set (default)" }
       return "\(name) = \(Terminal.escaped(current.formatted)) (default)"

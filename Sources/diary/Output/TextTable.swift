@@ -20,7 +20,7 @@ struct TextTable {
   var keptSuffixes: [Int: String] = [:]
 
   /// The gap between two columns.
-  private static let gap = 2
+  static let gap = 2
 
   /// The table with ``rows``, as text, fitted to the terminal's width where it limits it.
   func render(_ terminal: Terminal) -> String {
@@ -90,7 +90,7 @@ struct TextTable {
   }
 
   /// How narrow the last column gets before headers are cut, and before cells are.
-  private static let (shortText, shortestText) = (8, 5)
+  static let (shortText, shortestText) = (8, 5)
 
   /// `cell` escaped and cut to `width` columns (see ``Terminal/fitted(_:to:)``), keeping
   /// `suffix` when it ends with it; and its width.
