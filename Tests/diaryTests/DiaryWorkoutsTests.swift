@@ -188,6 +188,69 @@ struct DiaryWorkoutsEditAndStatsTests: DiaryFolderSuite {
       ["workouts", "stats", "--weeks", "0"], exitCode: 65, message: "--weeks must be from 1 to 520")
   }
 
+  @Test("stats per sport: time, pace or speed as the sport tells it, in km and in miles; --json")
+  func statsPerSport() throws {
+    for arguments in [
+      [
+        "Morning run", "--distance", "10", "--time", "52:30", "--moving-time", "50:00", "--sport",
+        "run",
+      ],
+      ["Commute", "--distance", "24", "--time", "1:00:00", "--sport", "Cycling"],
+      ["Pool", "--distance", "1500 m", "--time", "30:00", "--sport", "swim"],
+      ["Gym", "--distance", "0", "--time", "45:00", "--sport", "strength"],
+      ["Flow", "--distance", "0", "--sport", "Yoga"],
+      ["Untimed", "--distance", "5"],
+    ] {
+      #expect(diary.run(["workouts", "add"] + arguments).exitCode == 0)
+    }
+    var run = diary
+    run.environment["COLUMNS"] = "70"
+    let human = run.run("workouts", "stats").output
+    #expect(human.contains("Total time:     3:07:30\n"))
+    let table = human.split(separator: "\n").drop { !$0.hasPrefix("SPORT") }.prefix(7).map {
+      $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+    #expect(
+      table == [
+        "SPORT WORKOUTS DISTANCE TIME PACE", "run 1 10.00 km 52:30 5:00 /km",
+        "ride 1 24.00 km 1:00:00 24.0 km/h", "swim 1 1.50 km 30:00 2:00 /100 m",
+        "strength 1 0.00 km 45:00", "Yoga 1 0.00 km", "(none) 1 5.00 km",
+      ])
+    let week = human.split(separator: "\n").drop { !$0.hasPrefix("Distance and time per week") }
+    #expect(week.last?.hasSuffix("40.50 km  3:07:30") == true, "\(week)")
+    #expect(diary.run("settings", "set", "distanceUnit", "mi").exitCode == 0)
+    let miles = run.run("workouts", "stats").output
+    for pace in ["8:03 /mi", "14.9 mph", "1:50 /100 yd"] {
+      #expect(miles.contains(pace), "\(pace) in \(miles)")
+    }
+    // Too narrow for every column: the pace goes, then the time; no figure is cut.
+    for (columns, header) in [
+      (40, "SPORT WORKOUTS DISTANCE TIME"), (30, "SPORT WORKOUTS DISTANCE"),
+    ] {
+      run.environment["COLUMNS"] = "\(columns)"
+      let narrow = run.run("workouts", "stats", "--weeks", "2").output
+      // The table and the chart (the headings above them may wrap).
+      let lines = narrow.split(separator: "\n").drop { !$0.hasPrefix("SPORT") }.filter {
+        !$0.hasPrefix("Distance")
+      }
+      #expect(lines.allSatisfy { $0.count <= columns }, "\(lines)")
+      #expect(
+        lines.contains { $0.split(separator: " ").joined(separator: " ") == header }, "\(lines)")
+      #expect(!narrow.contains("…"))
+    }
+    let report = try json(diary.run("--json", "workouts", "stats", "--weeks", "1"))
+    #expect(report["totalDuration"] as? Double == 11_250)
+    let sports = try #require(report["sports"] as? [[String: Any]])
+    #expect(
+      sports.map { $0["sport"] as? String ?? "-" } == [
+        "run", "ride", "swim", "strength", "Yoga", "-",
+      ])
+    #expect(sports[0]["secondsPerKilometer"] as? Double == 300)
+    #expect(sports[3]["secondsPerKilometer"] is NSNull)
+    let recent = try #require(report["recentWeeks"] as? [[String: Any]])
+    #expect(recent.last?["duration"] as? Double == 11_250)
+  }
+
   @Test("a distance a hand-edited file makes too large for metres is an error, not a crash")
   func overflowingDistance() {
     folder.write(

@@ -269,10 +269,12 @@ enum WorkoutsCommands {
     }
   }
 
-  /// The statistics as `--json` prints them, distances in kilometres like the files:
-  /// `count`, `totalDistance`, `longestDistance` (`null` when there are no workouts),
-  /// `countByComplexity`, `weeks` (every week with workouts) and `recentWeeks` (the weeks of
-  /// the chart: the last `--weeks`, with or without workouts).
+  /// The statistics as `--json` prints them, distances in kilometres like the files, times
+  /// in seconds: `count`, `totalDistance`, `totalDuration`, `longestDistance` (`null` when
+  /// there are no workouts), `countByComplexity`, `sports` (each sport's `sport` — `null` for
+  /// none — `count`, `distance`, `duration` and `secondsPerKilometer`, `null` without a timed
+  /// distance), `weeks` (every week with workouts) and `recentWeeks` (the weeks of the chart:
+  /// the last `--weeks`, with or without workouts), each week with its `duration`.
   private static func json(
     _ statistics: WorkoutStatistics, recentWeeks: [WorkoutStatistics.Week]
   ) -> JSONValue {
@@ -280,12 +282,23 @@ enum WorkoutsCommands {
       .object([
         "year": JSONValue(week.year), "week": JSONValue(week.week),
         "count": JSONValue(week.count), "distance": JSONValue(week.distance),
+        "duration": JSONValue(week.duration),
+      ])
+    }
+    func sport(_ totals: WorkoutStatistics.SportTotals) -> JSONValue {
+      .object([
+        "sport": totals.sport.map { .string($0.name) } ?? .null,
+        "count": JSONValue(totals.count), "distance": JSONValue(totals.distance),
+        "duration": JSONValue(totals.duration),
+        "secondsPerKilometer": JSONValue(totals.secondsPerKilometer, JSONValue.init),
       ])
     }
     return .object([
       "count": JSONValue(statistics.count),
       "totalDistance": JSONValue(statistics.totalDistance),
+      "totalDuration": JSONValue(statistics.totalDuration),
       "longestDistance": JSONValue(statistics.longestDistance, JSONValue.init),
+      "sports": .array(statistics.sports.map(sport)),
       "countByComplexity": .object(
         Dictionary(
           uniqueKeysWithValues: statistics.countByComplexity.map {
@@ -299,7 +312,8 @@ enum WorkoutsCommands {
   struct Stats: ParsableCommand {
     static let name = "stats"
     static let typedByMistake = ["chart", "graph", "summary", "totals", "statistics"]
-    static let summary = "Show totals, and a chart of the distance of each recent week"
+    static let summary =
+      "Show totals per sport, and a chart of each recent week's distance and time"
     static let options: [Option<Stats>] = [
       .option(
         \.weeks, "weeks", .integer(), summary: "How many ISO weeks the chart shows, 1 to 520"),
@@ -307,8 +321,12 @@ enum WorkoutsCommands {
         \.until, "until", .date, whenLeftOut: "today", summary: "The day whose week ends the chart"),
     ]
     static let discussion = """
-      The chart shows the distance of each week in your distance unit, as wide as the \
-      terminal, with block characters where the locale is UTF-8, else with #.
+      Per sport: how many, the distance, the time, and how fast — a ride's speed, a swim's \
+      pace per 100 m (or 100 yd), any other sport's pace per km (or mi) — over the workouts \
+      with a time and a distance, moving time where it was measured. The chart shows the \
+      distance of each week in your distance unit, and its time when workouts have one, as \
+      wide as the terminal, with block characters where the locale is UTF-8, else with #; \
+      too narrow for bars, it shows the figures alone.
       Example: diary workouts stats --weeks 26
       """
 
@@ -335,27 +353,104 @@ enum WorkoutsCommands {
       let output = context.output
       try output.line("Workouts:       \(statistics.count)")
       try output.line("Total distance: \(format(statistics.totalDistance * 1_000, unit))")
+      let timed = statistics.totalDuration > 0
+      if timed {
+        try output.line(
+          "Total time:     \(DurationText.format(statistics.totalDuration.rounded()))")
+      }
       try output.line("Longest:        \(format((statistics.longestDistance ?? 0) * 1_000, unit))")
       try output.line(
         "By complexity:  "
           + Workout.Complexity.allCases.map {
             "\($0.name) \(statistics.countByComplexity[$0] ?? 0)"
           }.joined(separator: ", "))
+      if statistics.sports.contains(where: { $0.sport != nil }) {
+        try output.line("")
+        try output.line(sportsTable(statistics.sports, unit: unit, context.terminal))
+      }
       try output.line("")
-      try output.line("Distance per week, the last \(Values.count(weeks, "week")):")
-      let values = recent.map { format($0.distance * 1_000, unit) }
-      let valueWidth = values.map(\.count).max() ?? 0
-      let barWidth = max(10, context.terminal.columns - 8 - valueWidth - 4)
+      try output.line(
+        "\(timed ? "Distance and time" : "Distance") per week, the last \(Values.count(weeks, "week")):"
+      )
+      try chart(recent, timed: timed, unit: unit, context)
+    }
+
+    /// The totals of each sport: its name, how many, the distance, the time and the pace.
+    /// Where the terminal is too narrow for them all, the pace goes, then the time — never cut
+    /// short, a figure would mislead — and only then are sports' names cut.
+    private func sportsTable(
+      _ sports: [WorkoutStatistics.SportTotals], unit: DistanceUnit, _ terminal: Terminal
+    ) -> String {
+      var table = TextTable(
+        headers: ["SPORT", "WORKOUTS", "DISTANCE", "TIME", "PACE"],
+        alignments: [.left, .right, .right, .right, .left])
+      table.rows = sports.map { totals in
+        [
+          totals.sport?.name ?? "(none)", "\(totals.count)", format(totals.distance * 1_000, unit),
+          totals.duration > 0 ? DurationText.format(totals.duration.rounded()) : "",
+          rate(of: totals, unit) ?? "",
+        ]
+      }
+      table.givingWay = [0]
+      while terminal.limitsWidth, table.headers.count > 3,
+        table.naturalWidths(of: table.rows, limit: terminal.columns).line > terminal.columns
+      {
+        table.headers.removeLast()
+        table.alignments.removeLast()
+        table.rows = table.rows.map { Array($0.dropLast()) }
+      }
+      return table.render(terminal)
+    }
+
+    /// The chart of `recent` weeks: a bar of each week's distance, then the distance and,
+    /// when workouts are `timed`, the time — the figures alone where the terminal is too
+    /// narrow for bars of 5 columns, which could not be told apart.
+    @MainActor private func chart(
+      _ recent: [WorkoutStatistics.Week], timed: Bool, unit: DistanceUnit, _ context: Context
+    ) throws {
+      let distances = recent.map { format($0.distance * 1_000, unit) }
+      let times = recent.map { timed ? DurationText.format($0.duration.rounded()) : "" }
+      let (distanceWidth, timeWidth) = (
+        distances.map(\.count).max() ?? 0, times.map(\.count).max() ?? 0
+      )
+      let valuesWidth = distanceWidth + (timed ? 2 + timeWidth : 0)
+      let barWidth = context.terminal.columns - 8 - valuesWidth - 4
       let longest = recent.map(\.distance).max() ?? 0
-      for (week, value) in zip(recent, values) {
-        let bar = BarChart.bar(
-          week.distance, of: longest, width: barWidth, blocks: context.terminal.showsBlocks)
-        try output.line(
-          "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)  "
-            + bar.padding(toLength: barWidth, withPad: " ", startingAt: 0) + "  "
-            + String(repeating: " ", count: valueWidth - value.count) + value)
+      func padded(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: width - text.count) + text
+      }
+      for (week, (distance, time)) in zip(recent, zip(distances, times)) {
+        var line = "\(week.year)-W\(week.week < 10 ? "0" : "")\(week.week)  "
+        if barWidth >= 5 {
+          line +=
+            BarChart.bar(
+              week.distance, of: longest, width: barWidth, blocks: context.terminal.showsBlocks
+            ).padding(toLength: barWidth, withPad: " ", startingAt: 0) + "  "
+        }
+        line += padded(distance, distanceWidth) + (timed ? "  " + padded(time, timeWidth) : "")
+        try context.output.line(line)
       }
     }
+  }
+
+  /// How fast the workouts of `totals` went, as their sport is told: a ride's speed
+  /// ("26.7 km/h", "16.6 mph"), a swim's pace per 100 metres or yards ("1:55 /100 m"), any
+  /// other sport's pace per kilometre or mile ("5:32 /km") — yards and miles where `unit` is
+  /// one of them. `nil` for strength training, and without a timed distance.
+  static func rate(of totals: WorkoutStatistics.SportTotals, _ unit: DistanceUnit) -> String? {
+    guard totals.sport != .strength, let pace = totals.secondsPerKilometer else { return nil }
+    let imperial = unit == .miles || unit == .yards
+    if totals.sport == .ride {
+      let speed = 3_600 / pace / (imperial ? 1.609_344 : 1)
+      return String(format: "%.1f", speed) + (imperial ? " mph" : " km/h")
+    }
+    if totals.sport == .swim {
+      // 100 yards are 0.09144 km; 100 metres 0.1 km.
+      let seconds = pace * (imperial ? 0.091_44 : 0.1)
+      return DurationText.format(seconds.rounded()) + (imperial ? " /100 yd" : " /100 m")
+    }
+    return DurationText.format((pace * (imperial ? 1.609_344 : 1)).rounded())
+      + (imperial ? " /mi" : " /km")
   }
 
   /// What `--unit` takes: `km`, `mi`, `m` or `yd` (or the units' other names).

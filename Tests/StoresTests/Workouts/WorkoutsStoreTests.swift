@@ -244,7 +244,62 @@ struct WorkoutsStoreTests {
         zip(statistics.weeks, statistics.weeks.dropFirst()).allSatisfy {
           ($0.year, $0.week) < ($1.year, $1.week)
         })
+      // Time: in total, per week and per sport.
+      func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(a), abs(b)) }
+      func elapsed(_ members: [Workout]) -> Double {
+        members.map { $0.duration?.elapsed ?? 0 }.reduce(0, +)
+      }
+      try require(close(statistics.totalDuration, elapsed(workouts)))
+      try require(
+        close(statistics.weeks.map(\.duration).reduce(0, +), statistics.totalDuration),
+        "the weeks' times add up")
+      try requireEqual(
+        statistics.sports.map(\.sport),
+        Array(Set(workouts.map(\.sport))).sorted { a, b in
+          let order = { (sport: Sport?) -> (Int, String, String) in
+            guard let sport else { return (2, "", "") }
+            let known = Sport.known.firstIndex(of: sport)
+            return (
+              known == nil ? 1 : 0, known.map { "\($0)" } ?? sport.name.lowercased(), sport.name
+            )
+          }
+          return order(a) < order(b)
+        }, "known sports first, in order, then the others by name, then none")
+      for totals in statistics.sports {
+        let members = workouts.filter { $0.sport == totals.sport }
+        try requireEqual(totals.count, members.count)
+        try require(close(totals.distance, members.map(\.distance).reduce(0, +)))
+        try require(close(totals.duration, elapsed(members)))
+        let timed = members.filter { $0.duration != nil && $0.meters > 0 }
+        let seconds = timed.map { $0.duration!.moving ?? $0.duration!.elapsed }.reduce(0, +)
+        let kilometers = timed.map(\.distance).reduce(0, +)
+        if kilometers > 0 {
+          try require(totals.secondsPerKilometer.map { close($0, seconds / kilometers) } ?? false)
+        } else {
+          try requireEqual(totals.secondsPerKilometer, nil)
+        }
+      }
     }
+  }
+
+  @Test("a pace is made of the moving time where it was measured, of timed workouts only")
+  func paceOfTimedWorkouts() throws {
+    let workouts = [
+      try Workout(
+        name: "Intervals", meters: 10_000, duration: WorkoutDuration(elapsed: 3_300, moving: 3_000),
+        sport: .run),
+      try Workout(
+        name: "Easy", meters: 5_000, duration: WorkoutDuration(elapsed: 1_800), sport: .run),
+      // No time: counted in the distance, not in the pace.
+      try Workout(name: "Untimed", meters: 7_000, sport: .run),
+      // No distance: counted in the time, not in the pace.
+      try Workout(name: "Drills", meters: 0, duration: WorkoutDuration(elapsed: 600), sport: .run),
+    ]
+    let run = try #require(WorkoutStatistics(workouts).sports.first)
+    #expect(run.sport == .run && run.count == 4)
+    #expect(run.distance == 22 && run.duration == 5_700)
+    #expect(run.secondsPerKilometer == 4_800.0 / 15, "5:20 /km over 15 km in 80 minutes")
+    #expect(WorkoutStatistics([workouts[2]]).sports.first?.secondsPerKilometer == nil)
   }
 
   @Test("ISO weeks: the days around New Year can belong to the other year's week")
