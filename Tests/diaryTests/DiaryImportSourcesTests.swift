@@ -127,4 +127,22 @@ struct DiaryImportSourcesTests: DiaryFolderSuite {
       #expect(terminal.contains("- reads the workouts from standard input, which is the terminal"))
     }
   }
+
+  @Test("a distance typed without a unit says which unit it was read in; chart points at stats")
+  func smaller() {
+    #expect(diary.run("settings", "set", "distanceUnit", "miles").exitCode == 0)
+    #expect(
+      diary.run("workouts", "add", "Run", "--distance", "1.5", "--date", "2026-11-29").output
+        == "Added workout 1: Run, 1.50 mi (1.5 read in miles, your distanceUnit)\n")
+    #expect(
+      diary.run("workouts", "add", "Swim", "--distance", "1500 m", "--date", "2026-11-28").output
+        == "Added workout 2: Swim, 0.93 mi\n")
+    #expect(
+      diary.run("workouts", "edit", "2", "--distance", "2").output
+        == "Edited workout 2: Swim, 2.00 mi, medium, 28 Nov 2026 (2 read in miles, your "
+        + "distanceUnit)\n")
+    expectFailure(
+      ["workouts", "chart"], exitCode: 64,
+      message: "unknown command 'chart' for 'workouts' — did you mean 'stats'?")
+  }
 }

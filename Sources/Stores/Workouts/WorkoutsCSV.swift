@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Export writes a header, `id,name,distance,date,complexity,sport,time,movingTime`, then a
 /// line per workout: distances in kilometres (the metres with the point moved: exact), dates
-/// in UTC ISO 8601 with the digits an exact round trip needs, times in seconds (empty when not
+/// in UTC ISO 8601 to the nearest millisecond (``exportedDate(_:)``: no fraction for a whole
+/// second, at most three digits, which spreadsheets read), times in seconds (empty when not
 /// known), and a name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first)
 /// behind a `'`, which import takes off again.
 ///
@@ -34,13 +35,22 @@ public enum WorkoutsCSV {
       text += CSV.line([
         workout.id.uuidString, guardedFromFormulas(workout.name),
         workout.storedDistance.kilometersText,
-        ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
+        ISO8601Timestamp.string(from: exportedDate(workout.date))
+          ?? ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
         workout.sport.map { guardedFromFormulas($0.name) } ?? "",
         workout.duration.map { JSONNumber($0.elapsed).text } ?? "",
         workout.duration?.moving.map { JSONNumber($0).text } ?? "",
       ])
     }
     return text
+  }
+
+  /// `date` to the nearest millisecond, as ``export(_:)`` writes it: spreadsheets refuse the
+  /// seven fractional digits of a `Date()`, and read three. Importing an export gives each
+  /// workout back with this date.
+  public static func exportedDate(_ date: Date) -> Date {
+    let milliseconds = (date.timeIntervalSinceReferenceDate * 1_000).rounded()
+    return Date(timeIntervalSinceReferenceDate: milliseconds / 1_000)
   }
 
   /// The characters that make a spreadsheet run a cell as a formula when they start it, and

@@ -103,7 +103,7 @@ enum WorkoutsCommands {
       }
       try context.output.line(
         "Added workout \(number): \(Terminal.escaped(workout.name)), "
-          + WorkoutsCommands.summary(of: workout, unit))
+          + WorkoutsCommands.summary(of: workout, unit) + unitNote(distance, unit))
     }
   }
 
@@ -182,7 +182,8 @@ enum WorkoutsCommands {
           ? "Workout \(shown) already is so; nothing changed."
           : "Edited workout \(shown): \(Terminal.escaped(after.name)), "
             + WorkoutsCommands.summary(of: after, unit) + ", " + after.complexity.name + ", "
-            + HumanDate.format(after.date, timeZone: context.time.timeZone))
+            + HumanDate.format(after.date, timeZone: context.time.timeZone)
+            + (distance.map { unitNote($0, unit) } ?? ""))
     }
   }
 
@@ -663,6 +664,14 @@ enum WorkoutsCommands {
         try context.output.line(Terminal.escaped(String(line)))
       }
     }
+  }
+
+  /// " (5 read in miles, your distanceUnit)" for a distance typed without a unit, which is in
+  /// the unit of the settings — another device may have changed it; nothing for one typed
+  /// with its unit.
+  private static func unitNote(_ distance: TypedDistance, _ unit: DistanceUnit) -> String {
+    guard distance.unit == nil else { return "" }
+    return " (\(distance.value.text) read in \(unit.rawValue), your distanceUnit)"
   }
 
   /// "longest", "hardest" or "newest": what a sort puts first.
