@@ -145,4 +145,42 @@ struct DiaryImportSourcesTests: DiaryFolderSuite {
       ["workouts", "chart"], exitCode: 64,
       message: "unknown command 'chart' for 'workouts' — did you mean 'stats'?")
   }
+
+  @Test("the real-shaped files end to end: per sport, distance to the metre, time to the second")
+  @MainActor
+  func totals() throws {
+    let files = [
+      "strava-comma-decimal.csv", "garmin-pool-swim.csv", "apple-watch-run.gpx", "paused-run.gpx",
+    ].map(importFixture)
+    let result = diary.run(["workouts", "import"] + files)
+    #expect(result.exitCode == 0, "\(result.errorOutput)")
+    #expect(result.output.hasPrefix("Added 9 workouts from 4 files"))
+    #expect(!result.output.contains("Flagged"), "nothing outside what people do")
+    var totals: [String: (meters: Double, elapsed: Double, moving: Double)] = [:]
+    for workout in try workouts() {
+      var sums = totals[workout.sport?.name ?? "none", default: (0, 0, 0)]
+      sums.meters += workout.meters
+      sums.elapsed += workout.duration?.elapsed ?? 0
+      sums.moving += workout.duration?.moving ?? 0
+      totals[workout.sport?.name ?? "none"] = sums
+    }
+    // By hand: Strava's Distance (km) and Elapsed/Moving Time; Garmin's Distance (a swim's in
+    // metres) and Elapsed/Moving Time (hh:mm:ss); GPX: 41 steps of 0.0003° of latitude
+    // (6,371,008.8 m × 0.0003 × π / 180 = 33.3585 m each), 460 s first to last point, 400 s
+    // moving (the 60 s between the segments left out); paused-run.gpx as its test says.
+    let run = try #require(totals["run"])
+    #expect(abs(run.meters - (10_020 + 10_020 + 435.3287)) < 0.001)
+    #expect([run.elapsed, run.moving] == [3_182 + 3_182 + 325, 3_118 + 3_118 + 140] as [Double])
+    let ride = try #require(totals["ride"])
+    #expect([ride.meters, ride.elapsed, ride.moving] == [64_310, 9_067, 8_310] as [Double])
+    let swim = try #require(totals["swim"])
+    let swimExpected: [Double] = [1_500 + 1_500 + 750, 2_220 + 2_020 + 949, 1_985.5 + 1_795 + 870]
+    #expect([swim.meters, swim.elapsed, swim.moving] == swimExpected)
+    let walk = try #require(totals["walk"])
+    #expect([walk.meters, walk.elapsed, walk.moving] == [3_480, 2_496, 2_451] as [Double])
+    let track = try #require(totals["none"])
+    let step: Double = 6_371_008.8 * 0.0003 * .pi / 180
+    #expect(abs(track.meters - 41 * step) < 0.001)
+    #expect([track.elapsed, track.moving] == [460, 400] as [Double])
+  }
 }

@@ -403,12 +403,13 @@ public enum WorkoutsCSV {
       if let typed = DistanceText.parse(
         distanceField.text.trimmedOfSpaces, mark: options.decimalMark)
       {
-        if typed.unit == nil, headerUnit == nil { distancesWithoutUnit += 1 }
         // Garmin Connect writes a swim's distance in metres, or yards where the account
         // shows miles, whatever the unit of the other rows.
+        let isGarminSwim = options.source == .garmin && sport == .swim
+        if typed.unit == nil, headerUnit == nil, !isGarminSwim { distancesWithoutUnit += 1 }
         let unit =
           typed.unit
-          ?? (options.source == .garmin && sport == .swim
+          ?? (isGarminSwim
             ? (options.unit == .miles || options.unit == .yards ? .yards : .meters)
             : options.unit ?? headerUnit ?? .kilometers)
         switch typed.reading {

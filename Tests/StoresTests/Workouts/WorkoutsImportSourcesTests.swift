@@ -197,6 +197,11 @@ struct WorkoutsImportSourcesTests {
     try text.write(to: file)
     let imported = try read(file, WorkoutsImportOptions())
     #expect(imported.rows.map(\.workout.name) == ["Route 2026-11-28 7:45am"])
+    // Apple Health's route: 41 steps of 0.0003° of latitude, a pause between its segments.
+    let workout = try #require(imported.rows.first?.workout)
+    #expect(abs(workout.meters - 41 * 6_371_008.8 * 0.0003 * .pi / 180) < 0.001)
+    #expect(workout.duration == (try WorkoutDuration(elapsed: 460, moving: 400)))
+    #expect(workout.sport == nil, "no <type>")
   }
 
   // MARK: Bad rows and implausible values
