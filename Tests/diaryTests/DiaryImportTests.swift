@@ -86,7 +86,15 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(elsewhere.run("workouts", "import", file.path).exitCode == 0)
     let original = try WorkoutsStore(contentsOf: folder.file("workouts.json")).state.workouts
     let imported = try WorkoutsStore(contentsOf: other.file("workouts.json")).state.workouts
-    #expect(imported == original)
+    // Dates to the millisecond, which spreadsheets read.
+    #expect(imported.map(\.id) == original.map(\.id))
+    #expect(imported.map(\.date) == original.map { WorkoutsCSV.exportedDate($0.date) })
+    #expect(imported.map(\.meters) == original.map(\.meters))
+    #expect(
+      exported.output.components(separatedBy: "\r\n").dropFirst().dropLast().allSatisfy {
+        let date = $0.components(separatedBy: ",").reversed()[4]
+        return date.count <= "2026-11-29T07:30:00.123Z".count
+      }, "\(exported.output)")
     #expect(
       diary.run("workouts", "export", "--json").output
         == diary.run("workouts", "list", "--json").output)
@@ -115,7 +123,7 @@ struct DiaryImportTests: DiaryFolderSuite {
       result.errorOutput
         == "diary: error: \(fixture(name)): \(message)"
         + result.errorOutput.dropFirst("diary: error: \(fixture(name)): \(message)".count))
-    #expect(result.errorOutput.hasSuffix("; nothing was imported\n"), "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("; nothing was imported"), "\(result.errorOutput)")
     #expect(folder.snapshot() == before)
   }
 
@@ -259,7 +267,7 @@ struct DiaryImportTests: DiaryFolderSuite {
     let lines = result.errorOutput.split(separator: "\n")
     #expect(
       lines.first == "diary: error: \(file.path): 50 problems in its rows; nothing was imported")
-    #expect(lines.count == 1 + 20 + 1)
+    #expect(lines.count == 1 + 20 + 1 + 1)
     #expect(
       lines[1]
         == "  line 2, column 7: expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, found \"0e3\""
@@ -268,7 +276,8 @@ struct DiaryImportTests: DiaryFolderSuite {
     #expect(
       lines[2].hasSuffix("or give its form as a date format such as %d/%m/%Y, found \"29/11/2026\"")
     )
-    #expect(lines.last == "  … and 30 more")
+    #expect(lines.dropLast().last == "  … and 30 more")
+    #expect(lines.last == "  (--skip-invalid imports the valid rows and lists these)")
     #expect(folder.snapshot() == before)
   }
 

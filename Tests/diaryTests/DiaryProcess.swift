@@ -92,8 +92,8 @@ struct DiaryProcess {
 
 extension DiaryProcess {
   /// What a terminal shows when `diary` runs on one with `arguments` (where
-  /// ``TestPlatform/hasScript``).
-  func runOnATerminal(_ arguments: [String]) throws -> String {
+  /// ``TestPlatform/hasScript``), which must end with `exitCode`.
+  func runOnATerminal(_ arguments: [String], exitCode: Int32 = 0) throws -> String {
     let command = ([Self.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
     let process = Process()
     let terminal = TestPlatform.onATerminal(command)
@@ -106,7 +106,7 @@ extension DiaryProcess {
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
+    try #require(process.terminationStatus == exitCode)
     return String(decoding: data, as: UTF8.self)
   }
 }

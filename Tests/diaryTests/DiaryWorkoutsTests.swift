@@ -29,7 +29,7 @@ struct DiaryWorkoutsTests: DiaryFolderSuite {
     #expect(added["complexity"] as? String == "high")
     #expect(
       diary.run("workouts", "add", "Walk", "--distance=1.5").output
-        == "Added workout 5: Walk, 1.50 mi\n")
+        == "Added workout 5: Walk, 1.50 mi (1.5 read in miles, your distanceUnit)\n")
 
     #expect(diary.run("workouts", "sort", "complexity").exitCode == 0)
     let sorted = try #require(try json(diary.run("workouts", "list", "--json")) as? [[String: Any]])

@@ -33,6 +33,47 @@ package enum DistanceText {
   }
 }
 
+extension DistanceText {
+  /// The number and the unit of a distance in a file, `text`: as ``parse(_:allowsDecimalComma:)``
+  /// reads it, but the number written in any locale's way (see ``DecimalText``), with `mark`
+  /// as the decimal mark when it is known. A reading that could be either number keeps both
+  /// when both are from 0 to ``limit``, else the one that is.
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
+  package static func parse(_ text: String, mark: WorkoutsImportOptions.DecimalMark?)
+    -> (reading: DecimalText.Reading, unit: DistanceUnit?)?
+  {
+    let utf8 = text.utf8
+    let number = utf8.prefix(while: DecimalText.isNumberByte)
+    var rest = utf8[number.endIndex...]
+    rest = rest.drop { $0 == UInt8(ascii: " ") }
+    let unit: DistanceUnit?
+    if rest.isEmpty {
+      unit = nil
+    } else {
+      guard let typed = DistanceUnit(spelling: String(Substring(rest))) else { return nil }
+      unit = typed
+    }
+    func inRange(_ value: ScaledDecimal) -> Bool { (0...limit).contains(value.double) }
+    switch DecimalText.read(number, mark: mark) {
+    case .number(let value, let shows)? where inRange(value):
+      return (.number(value, shows: shows), unit)
+    case .ambiguous(let separator, let asDecimal, let asGrouping)?:
+      switch (inRange(asDecimal), inRange(asGrouping)) {
+      case (true, true):
+        return (
+          .ambiguous(separator: separator, asDecimal: asDecimal, asGrouping: asGrouping), unit
+        )
+      case (true, false): return (.number(asDecimal, shows: nil), unit)
+      case (false, true): return (.number(asGrouping, shows: nil), unit)
+      case (false, false): return nil
+      }
+    default:
+      return nil
+    }
+  }
+}
+
 extension DistanceUnit {
   /// The ways each unit is typed, the first its setting's name.
   package var spellings: [String] {

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Export writes a header, `id,name,distance,date,complexity,sport,time,movingTime`, then a
 /// line per workout: distances in kilometres (the metres with the point moved: exact), dates
-/// in UTC ISO 8601 with the digits an exact round trip needs, times in seconds (empty when not
+/// in UTC ISO 8601 to the nearest millisecond (``exportedDate(_:)``: no fraction for a whole
+/// second, at most three digits, which spreadsheets read), times in seconds (empty when not
 /// known), and a name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first)
 /// behind a `'`, which import takes off again.
 ///
@@ -34,13 +35,22 @@ public enum WorkoutsCSV {
       text += CSV.line([
         workout.id.uuidString, guardedFromFormulas(workout.name),
         workout.storedDistance.kilometersText,
-        ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
+        ISO8601Timestamp.string(from: exportedDate(workout.date))
+          ?? ISO8601Timestamp.string(from: workout.date) ?? "", workout.complexity.name,
         workout.sport.map { guardedFromFormulas($0.name) } ?? "",
         workout.duration.map { JSONNumber($0.elapsed).text } ?? "",
         workout.duration?.moving.map { JSONNumber($0).text } ?? "",
       ])
     }
     return text
+  }
+
+  /// `date` to the nearest millisecond, as ``export(_:)`` writes it: spreadsheets refuse the
+  /// seven fractional digits of a `Date()`, and read three. Importing an export gives each
+  /// workout back with this date.
+  public static func exportedDate(_ date: Date) -> Date {
+    let milliseconds = (date.timeIntervalSinceReferenceDate * 1_000).rounded()
+    return Date(timeIntervalSinceReferenceDate: milliseconds / 1_000)
   }
 
   /// The characters that make a spreadsheet run a cell as a formula when they start it, and
@@ -84,9 +94,27 @@ public enum WorkoutsCSV {
     private let positions: [WorkoutsImportOptions.Field: Int]
     private let width: Int
     private let ignoredColumns: [String]
+    /// The export the header told, when the options named none.
+    private let recognized: WorkoutsImportOptions.Source?
+    /// The unit the distance column's header names (`Distance (km)`), if any.
+    private let headerUnit: DistanceUnit?
+    /// What a comma followed by three digits (`1,500`) is when nothing else tells: grouping
+    /// thousands in Garmin Connect's files, the decimal mark in files separated by `;` or
+    /// tabs; `nil`: nothing tells (a file separated by commas).
+    private let commaWhenUntold: WorkoutsImportOptions.DecimalMark?
     private var rows: [WorkoutsImport.Row] = []
     private var skipped: [WorkoutsImport.SkippedRow] = []
     private var distancesWithoutUnit = 0
+    /// The first line whose distance shows a decimal comma, and a decimal point.
+    private var firstDecimalComma: Int?
+    private var firstDecimalPoint: Int?
+    /// The rows whose distance could be read two ways (`1,500`), read at the end of the file,
+    /// when the file has told which.
+    private var ambiguous: [Ambiguous] = []
+    /// The problems of the row being read, when rows that are not valid are skipped.
+    private var isReadingRow = false
+    private var rowProblems = 0
+    private var rowFirstProblem: WorkoutsImportError.RowProblem?
     /// The sport of each text of the sport column read so far: a file names a few sports,
     /// many times.
     private var sports: [String: Sport?] = [:]
@@ -96,13 +124,29 @@ public enum WorkoutsCSV {
     private var problems: [WorkoutsImportError.RowProblem] = []
     private var problemCount = 0
 
-    /// Starts reading `data`, the content of the file at `path`, with its header.
+    /// A row whose distance could be read two ways: where it is, and its metres each way.
+    private struct Ambiguous {
+      var row: Int
+      var line: Int
+      var column: Int
+      var text: String
+      var separator: UInt8
+      var asDecimal: Double
+      var asGrouping: Double
+      /// The two numbers, as a message shows them: `1.5`, `1500`.
+      var numbers: (asDecimal: String, asGrouping: String)
+    }
+
+    /// Starts reading `data`, the content of the file at `path`, with its header — as the
+    /// export it is when the options name none and the header tells it (see
+    /// ``WorkoutsImportOptions/Source/init(recognizing:)``).
     ///
     /// - Throws: ``WorkoutsImportError`` when the header is missing or lacks the name or distance
     ///   column.
-    package init(_ data: Data, path: String, options: WorkoutsImportOptions)
+    package init(_ data: Data, path: String, options given: WorkoutsImportOptions)
       throws(WorkoutsImportError)
     {
+      var options = given
       var csv = CSV.Reader(data, delimiter: CSV.delimiter(ofHeaderIn: data))
       func invalid(_ message: String) -> WorkoutsImportError {
         WorkoutsImportError(file: path, problem: .invalid(line: 1, column: 1, message: message))
@@ -116,17 +160,16 @@ public enum WorkoutsCSV {
       guard let header = first else {
         throw invalid("the file is empty — it needs a header such as name,distance")
       }
-      var positions: [WorkoutsImportOptions.Field: Int] = [:]
       var ignored: [String] = []
       let headers = header.map { $0.text.trimmedOfSpaces.lowercased() }
-      for field in WorkoutsImportOptions.Field.allCases {
-        let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
-        // The first column of that name: Strava's file has two called Distance.
-        positions[field] =
-          headers.firstIndex(of: wanted)
-          ?? options.fallbackColumns[field].flatMap {
-            headers.firstIndex(of: $0.trimmedOfSpaces.lowercased())
-          }
+      var (positions, headerUnit) = Self.positions(of: headers, options)
+      var recognized: WorkoutsImportOptions.Source?
+      if options.source == nil, positions[.name] == nil || positions[.distance] == nil,
+        let source = WorkoutsImportOptions.Source(recognizing: headers)
+      {
+        options = options.reading(source)
+        recognized = source
+        (positions, headerUnit) = Self.positions(of: headers, options)
       }
       let used = Set(positions.values)
       for (index, field) in header.enumerated() where !used.contains(index) {
@@ -135,7 +178,7 @@ public enum WorkoutsCSV {
       for required in [WorkoutsImportOptions.Field.name, .distance] where positions[required] == nil
       {
         let wanted = options.header(for: required)
-        let near = Self.closest(to: wanted.lowercased(), among: header.map(\.text))
+        let near = Self.hint(for: required, wanted, among: header.map(\.text))
         throw invalid(
           "the header has no \(required.rawValue) column (\(quoted(wanted)))"
             + (near.map { " — did you mean \(quoted($0))?" } ?? "")
@@ -147,11 +190,73 @@ public enum WorkoutsCSV {
       self.positions = positions
       width = header.count
       ignoredColumns = ignored
+      self.recognized = recognized
+      self.headerUnit = headerUnit
+      commaWhenUntold =
+        options.source == .garmin
+        ? .point : csv.delimiter == UInt8(ascii: ",") ? nil : .comma
     }
 
-    /// The header of `headers` closest to `wanted` (at most two edits away), if any.
-    private static func closest(to wanted: String, among headers: [String]) -> String? {
-      headers.map { ($0, editDistance(Array($0.lowercased()), Array(wanted))) }
+    /// The position of each field's column in `headers` (lowercased, trimmed) — the first
+    /// column of its header (Strava's file has two called Distance), else of its fallback
+    /// header — and, for a distance whose column's header is the field's with a unit after it
+    /// (`Distance (km)`, `distance [mi]`), that unit.
+    private static func positions(of headers: [String], _ options: WorkoutsImportOptions)
+      -> ([WorkoutsImportOptions.Field: Int], DistanceUnit?)
+    {
+      var positions: [WorkoutsImportOptions.Field: Int] = [:]
+      for field in WorkoutsImportOptions.Field.allCases {
+        let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
+        positions[field] =
+          headers.firstIndex(of: wanted)
+          ?? options.fallbackColumns[field].flatMap {
+            headers.firstIndex(of: $0.trimmedOfSpaces.lowercased())
+          }
+      }
+      var unit: DistanceUnit?
+      if let position = positions[.distance] {
+        unit = withUnit(headers[position])?.unit
+      } else {
+        let wanted = options.header(for: .distance).trimmedOfSpaces.lowercased()
+        if let position = headers.firstIndex(where: { withUnit($0)?.base == wanted }) {
+          positions[.distance] = position
+          unit = withUnit(headers[position])?.unit
+        }
+      }
+      return (positions, unit)
+    }
+
+    /// `header` (lowercased) as a name and the unit in brackets after it: `distance (km)`.
+    private static func withUnit(_ header: String) -> (base: String, unit: DistanceUnit)? {
+      guard let last = header.last, last == ")" || last == "]",
+        let open = header.lastIndex(where: { $0 == "(" || $0 == "[" })
+      else { return nil }
+      let inside = header[header.index(after: open)..<header.index(before: header.endIndex)]
+      guard let unit = DistanceUnit(spelling: String(inside).trimmedOfSpaces) else { return nil }
+      return (String(header[..<open]).trimmedOfSpaces, unit)
+    }
+
+    /// What the headers of other apps and languages call the name and the distance.
+    private static let synonyms: [WorkoutsImportOptions.Field: Set<String>] = [
+      .name: ["title", "activity name", "activity", "workout", "titel", "nom", "nombre", "titolo"],
+      .distance: ["distance", "distanz", "distancia", "distanza", "afstand", "dist"],
+    ]
+
+    /// The header of `headers` that most likely holds `field`, whose column was looked for as
+    /// `wanted`: one another app or language names it by (`Title`, `Distanz (km)`), else the
+    /// closest to `wanted` (at most two edits away), if any.
+    private static func hint(
+      for field: WorkoutsImportOptions.Field, _ wanted: String, among headers: [String]
+    ) -> String? {
+      let synonyms = synonyms[field, default: []]
+      if let named = headers.first(where: {
+        let lowered = $0.trimmedOfSpaces.lowercased()
+        return synonyms.contains(withUnit(lowered)?.base ?? lowered)
+      }) {
+        return named
+      }
+      let lowered = wanted.lowercased()
+      return headers.map { ($0, editDistance(Array($0.lowercased()), Array(lowered))) }
         .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
 
@@ -180,7 +285,7 @@ public enum WorkoutsCSV {
     package var result: WorkoutsImport {
       WorkoutsImport(
         file: path, rows: rows, skipped: skipped, ignoredColumns: ignoredColumns,
-        distancesWithoutUnit: distancesWithoutUnit)
+        distancesWithoutUnit: distancesWithoutUnit, recognized: recognized)
     }
 
     /// Reads up to `count` more rows, with `now` for rows without a date and `makeID` for
@@ -200,9 +305,12 @@ public enum WorkoutsCSV {
         } catch {
           // Text that is not CSV ends the reading: what follows cannot be told apart.
           report(error.line, error.column, error.message)
-          throw self.error ?? Self.error(error, path)
+          var failure = self.error ?? Self.error(error, path)
+          failure.isInRows = false
+          throw failure
         }
         guard let record = next else {
+          readAmbiguous()
           if let error { throw error }
           return false
         }
@@ -211,18 +319,28 @@ public enum WorkoutsCSV {
       return true
     }
 
-    /// The error of the problems found, or `nil`.
+    /// The error of the problems found in rows, or `nil`.
     private var error: WorkoutsImportError? {
       guard problemCount > 0 else { return nil }
       if problemCount == 1, let only = problems.first {
         return WorkoutsImportError(
-          file: path, problem: .invalid(line: only.line, column: only.column, message: only.message)
-        )
+          file: path,
+          problem: .invalid(line: only.line, column: only.column, message: only.message),
+          isInRows: true)
       }
-      return WorkoutsImportError(file: path, problem: .invalidRows(problems, count: problemCount))
+      return WorkoutsImportError(
+        file: path, problem: .invalidRows(problems, count: problemCount), isInRows: true)
     }
 
     private mutating func report(_ line: Int, _ column: Int, _ message: String) {
+      if isReadingRow, options.skipsInvalidRows {
+        rowProblems += 1
+        if rowFirstProblem == nil {
+          rowFirstProblem = WorkoutsImportError.RowProblem(
+            line: line, column: column, message: message)
+        }
+        return
+      }
       problemCount += 1
       if problems.count < WorkoutsImporter.problemsListed {
         problems.append(
@@ -230,7 +348,30 @@ public enum WorkoutsCSV {
       }
     }
 
+    /// Reads `record` as a workout, or reports its problems — or, when rows that are not
+    /// valid are skipped, records it as skipped with its first problem.
     private mutating func add(_ record: [CSV.Field], now: Date, makeID: () -> UUID) {
+      isReadingRow = true
+      rowProblems = 0
+      rowFirstProblem = nil
+      readRow(record, now: now, makeID: makeID)
+      isReadingRow = false
+      if let first = rowFirstProblem {
+        skip(first, more: rowProblems - 1)
+      }
+    }
+
+    /// Records the row of `problem` as skipped, with it and how many `more` it has.
+    private mutating func skip(_ problem: WorkoutsImportError.RowProblem, more: Int) {
+      skipped.append(
+        WorkoutsImport.SkippedRow(
+          line: problem.line,
+          reason: problem.message
+            + (more > 0 ? " (and \(more) more problem\(more == 1 ? "" : "s") in this row)" : ""),
+          column: problem.column))
+    }
+
+    private mutating func readRow(_ record: [CSV.Field], now: Date, makeID: () -> UUID) {
       let line = csv.recordLine
       guard record.count == width else {
         return report(line, 1, "this row has \(record.count) fields, the header \(width)")
@@ -247,13 +388,46 @@ public enum WorkoutsCSV {
       if name.contains(where: \.isNewline) {
         invalid(nameField, "a name must be one line; this one has a line break — remove it")
       }
+      var sport: Sport?
+      if let sportField = field(.sport), let text = Self.value(of: sportField) {
+        if let known = sports[text] {
+          sport = known
+        } else {
+          sport = Sport(text)
+          sports[text] = sport
+        }
+      }
       let distanceField = field(.distance)!
       var meters = 0.0
+      var twoWays: Ambiguous?
       if let typed = DistanceText.parse(
-        distanceField.text.trimmedOfSpaces, allowsDecimalComma: csv.delimiter != UInt8(ascii: ","))
+        distanceField.text.trimmedOfSpaces, mark: options.decimalMark)
       {
-        if typed.unit == nil { distancesWithoutUnit += 1 }
-        meters = (typed.unit ?? options.unit ?? .kilometers).meters(of: typed.value)
+        // Garmin Connect writes a swim's distance in metres, or yards where the account
+        // shows miles, whatever the unit of the other rows.
+        let isGarminSwim = options.source == .garmin && sport == .swim
+        if typed.unit == nil, headerUnit == nil, !isGarminSwim { distancesWithoutUnit += 1 }
+        let unit =
+          typed.unit
+          ?? (isGarminSwim
+            ? (options.unit == .miles || options.unit == .yards ? .yards : .meters)
+            : options.unit ?? headerUnit ?? .kilometers)
+        switch typed.reading {
+        case .number(let value, let shows):
+          meters = unit.meters(of: value)
+          if shows == .comma, firstDecimalComma == nil { firstDecimalComma = line }
+          if shows == .point, firstDecimalPoint == nil { firstDecimalPoint = line }
+        case .ambiguous(let separator, let asDecimal, let asGrouping):
+          let ways = Ambiguous(
+            row: rows.count, line: line, column: csv.column(of: distanceField),
+            text: distanceField.text.trimmedOfSpaces, separator: separator,
+            asDecimal: unit.meters(of: asDecimal), asGrouping: unit.meters(of: asGrouping),
+            numbers: (asDecimal.text, asGrouping.text))
+          // Read for now as a point and a comma are most often meant: 1.500 is 1.5, 1,500
+          // is 1500; the end of the file may tell otherwise.
+          meters = separator == UInt8(ascii: ".") ? ways.asDecimal : ways.asGrouping
+          twoWays = ways
+        }
       } else {
         invalid(
           distanceField,
@@ -285,23 +459,14 @@ public enum WorkoutsCSV {
             complexityField, "expected low, medium or high, found \(quoted(complexityField.text))")
         }
       }
-      var sport: Sport?
-      if let sportField = field(.sport), let text = Self.value(of: sportField) {
-        if let known = sports[text] {
-          sport = known
-        } else {
-          sport = Sport(text)
-          sports[text] = sport
-        }
-      }
       var elapsed: Double?
       var moving: Double?
       if let timeField = field(.time), let text = Self.value(of: timeField) {
-        elapsed = Self.seconds(text)
+        elapsed = seconds(text)
         if elapsed == nil { invalid(timeField, Self.expectedTime + quoted(timeField.text)) }
       }
       if let movingField = field(.movingTime), let text = Self.value(of: movingField) {
-        moving = Self.seconds(text)
+        moving = seconds(text)
         if moving == nil {
           invalid(movingField, Self.expectedTime + quoted(movingField.text))
         } else if (elapsed ?? 0) == 0, moving != 0 {
@@ -330,7 +495,7 @@ public enum WorkoutsCSV {
               + quoted(idField.text))
         }
       }
-      guard problemCount == problemsBefore else { return }
+      guard problemCount == problemsBefore, rowProblems == 0 else { return }
       if let id, let first = seen[id] {
         skipped.append(
           WorkoutsImport.SkippedRow(line: line, reason: "the same id as line \(first)"))
@@ -341,6 +506,7 @@ public enum WorkoutsCSV {
           id: id ?? makeID(), name: name, meters: meters, date: date, complexity: complexity,
           duration: duration, sport: sport)
         seen[workout.id] = line
+        if let twoWays { ambiguous.append(twoWays) }
         rows.append(
           WorkoutsImport.Row(line: line, workout: workout, hasID: id != nil, hasDate: hasDate))
       } catch {
@@ -359,11 +525,91 @@ public enum WorkoutsCSV {
       return text.isEmpty || text == "--" ? nil : text
     }
 
-    /// The seconds a time column's `text` holds (see `DurationText`), when within a workout's
-    /// ``WorkoutDuration/limit``; `nil` for anything else.
-    private static func seconds(_ text: String) -> Double? {
-      DurationText.seconds(text, allowsSeconds: true).flatMap {
-        $0 <= WorkoutDuration.limit ? $0 : nil
+    /// The seconds a time column's `text` holds (see `DurationText`; `4504,0` too, with a
+    /// decimal comma), when within a workout's ``WorkoutDuration/limit``; `nil` for anything
+    /// else, and for `4,742`, which could be seconds with a decimal comma or a thousands
+    /// separator, unless the options or the file tell.
+    private func seconds(_ text: String) -> Double? {
+      var value: Double?
+      if text.utf8.contains(UInt8(ascii: ",")), !text.utf8.contains(UInt8(ascii: ":")) {
+        switch DecimalText.read(text.utf8, mark: options.decimalMark) {
+        case .number(let number, _)?:
+          value = number.double
+        case .ambiguous(_, let asDecimal, let asGrouping)?:
+          switch decimalMark(untold: commaWhenUntold) {
+          case .comma?: value = asDecimal.double
+          case .point?: value = asGrouping.double
+          case nil: value = nil
+          }
+        case nil:
+          value = nil
+        }
+      } else {
+        value = DurationText.seconds(text, allowsSeconds: true)
+      }
+      return value.flatMap { $0 <= WorkoutDuration.limit ? $0 : nil }
+    }
+
+    /// The decimal mark of the file: the options', else the one its distances show when they
+    /// show one only, else `untold`; `nil` when they show both.
+    private func decimalMark(untold: WorkoutsImportOptions.DecimalMark?)
+      -> WorkoutsImportOptions.DecimalMark?
+    {
+      if let given = options.decimalMark { return given }
+      switch (firstDecimalComma, firstDecimalPoint) {
+      case (_?, nil): return .comma
+      case (nil, _?): return .point
+      case (_?, _?): return nil
+      case (nil, nil): return untold
+      }
+    }
+
+    /// Reads the distances that could be read two ways (`1,500`) as the file told — as its
+    /// other distances show, else as ``commaWhenUntold`` says for commas and as a decimal
+    /// point for points — or reports them: a file that shows both marks, or a comma in a file
+    /// separated by commas that shows none. O(*k*) for *k* such rows, plus O(*n*) once when
+    /// a row is left out.
+    private mutating func readAmbiguous() {
+      guard !ambiguous.isEmpty else { return }
+      var leftOut: Set<Int> = []
+      for ways in ambiguous {
+        let untold: WorkoutsImportOptions.DecimalMark? =
+          ways.separator == UInt8(ascii: ".") ? .point : commaWhenUntold
+        guard let mark = decimalMark(untold: untold) else {
+          let (asDecimal, asGrouping) = ways.numbers
+          let shown = [firstDecimalComma, firstDecimalPoint].compactMap { $0 }
+          let problem = WorkoutsImportError.RowProblem(
+            line: ways.line, column: ways.column,
+            message:
+              "\(quoted(ways.text)) could be \(asDecimal) or \(asGrouping)"
+              + (shown.count == 2
+                ? ", and the file writes decimals both ways (lines \(shown[0]) and \(shown[1]))"
+                : "") + " — say which with --decimal comma (\(asDecimal)) or --decimal point "
+              + "(\(asGrouping))")
+          if options.skipsInvalidRows {
+            skip(problem, more: 0)
+            leftOut.insert(ways.row)
+          } else {
+            report(problem.line, problem.column, problem.message)
+          }
+          continue
+        }
+        let isDecimal = (mark == .comma) == (ways.separator == UInt8(ascii: ","))
+        let meters = isDecimal ? ways.asDecimal : ways.asGrouping
+        let workout = rows[ways.row].workout
+        guard meters != workout.meters,
+          let read = try? Workout(
+            id: workout.id, name: workout.name, meters: meters, date: workout.date,
+            complexity: workout.complexity, duration: workout.duration, sport: workout.sport)
+        else { continue }
+        rows[ways.row].workout = read
+      }
+      ambiguous = []
+      // Listed in the order of the file, with the problems found before.
+      problems.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+      if !leftOut.isEmpty {
+        rows = rows.indices.filter { !leftOut.contains($0) }.map { rows[$0] }
+        skipped.sort { $0.line < $1.line }
       }
     }
 

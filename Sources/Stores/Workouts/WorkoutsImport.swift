@@ -39,16 +39,20 @@ public struct WorkoutsImport: Equatable, Sendable {
   public var ignoredColumns: [String]
   /// How many distances had no unit (and were read in ``WorkoutsImportOptions/unit``, else km).
   public var distancesWithoutUnit: Int
+  /// The app's export a CSV file was read as because its header told it, when the options
+  /// named none (``WorkoutsImportOptions/source``); `nil` when no file was recognised.
+  public var recognized: WorkoutsImportOptions.Source?
 
   public init(
     file: String, rows: [Row], skipped: [SkippedRow] = [], ignoredColumns: [String] = [],
-    distancesWithoutUnit: Int = 0
+    distancesWithoutUnit: Int = 0, recognized: WorkoutsImportOptions.Source? = nil
   ) {
     self.file = file
     self.rows = rows
     self.skipped = skipped
     self.ignoredColumns = ignoredColumns
     self.distancesWithoutUnit = distancesWithoutUnit
+    self.recognized = recognized
   }
 }
 
@@ -59,12 +63,20 @@ extension WorkoutsImport {
     public var reason: String
     /// The file the row is from, when the import read several; `nil` for the import's file.
     public var file: String?
+    /// For a row that is not valid, left out because ``WorkoutsImportOptions/skipsInvalidRows``
+    /// says so: the column (1-based, in characters) of its first problem; `nil` for a row left
+    /// out because it repeats an id or is in the diary.
+    public var column: Int?
 
-    public init(line: Int, reason: String, file: String? = nil) {
+    public init(line: Int, reason: String, file: String? = nil, column: Int? = nil) {
       self.line = line
       self.reason = reason
       self.file = file
+      self.column = column
     }
+
+    /// Whether the row was left out because it is not valid (see ``column``).
+    public var isInvalid: Bool { column != nil }
 
     /// Why a row equal to a workout in the diary is left out.
     public static let inDiary = "the same date, name and distance as a workout in the diary"
@@ -109,16 +121,45 @@ public struct WorkoutsImportSummary: Equatable, Sendable {
   public var ignoredColumns: [String]
   /// How many distances had no unit.
   public var distancesWithoutUnit: Int
+  /// The workouts added whose values are outside what people do (see
+  /// ``Workout/implausibility``): imported, but worth a look.
+  public var flagged: [WorkoutsImport.FlaggedRow]
+  /// The app's export a CSV file was read as because its header told it (see
+  /// ``WorkoutsImport/recognized``).
+  public var recognized: WorkoutsImportOptions.Source?
 
   public init(
     file: String, added: Int, skipped: [WorkoutsImport.SkippedRow], ignoredColumns: [String] = [],
-    distancesWithoutUnit: Int = 0
+    distancesWithoutUnit: Int = 0, flagged: [WorkoutsImport.FlaggedRow] = [],
+    recognized: WorkoutsImportOptions.Source? = nil
   ) {
     self.file = file
     self.added = added
     self.skipped = skipped
     self.ignoredColumns = ignoredColumns
     self.distancesWithoutUnit = distancesWithoutUnit
+    self.flagged = flagged
+    self.recognized = recognized
+  }
+}
+
+extension WorkoutsImport {
+  /// A workout imported whose values are outside what people do, and why (see
+  /// ``Workout/implausibility``).
+  public struct FlaggedRow: Equatable, Sendable {
+    public var line: Int
+    public var reason: String
+    /// The file the row is from, when the import read several; `nil` for the import's file.
+    public var file: String?
+    /// The workout's id.
+    public var id: UUID
+
+    public init(line: Int, reason: String, file: String? = nil, id: UUID) {
+      self.line = line
+      self.reason = reason
+      self.file = file
+      self.id = id
+    }
   }
 }
 
@@ -155,10 +196,14 @@ public struct WorkoutsImportError: Error, Equatable, Sendable, CustomStringConve
   /// The path of the file.
   public var file: String
   public var problem: Problem
+  /// Whether every problem is in a row that ``WorkoutsImportOptions/skipsInvalidRows`` would
+  /// leave out — not in the header, nor text that is not CSV.
+  public var isInRows: Bool
 
-  public init(file: String, problem: Problem) {
+  public init(file: String, problem: Problem, isInRows: Bool = false) {
     self.file = file
     self.problem = problem
+    self.isInRows = isInRows
   }
 
   public var description: String {

@@ -23,15 +23,30 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
   public var dateFormat: DatePattern?
   /// The time zone of days and wall-clock times in the file.
   public var timeZone: TimeZone
+  /// The app whose export these options read (``strava(unit:)``, ``garmin(unit:timeZone:)``),
+  /// or `nil`: a CSV file whose header has no column for the name or the distance is then read
+  /// as the app's export whose header it has (see ``Source/init(recognizing:)``).
+  public var source: Source?
+  /// How numbers in the file write their decimals, or `nil`: told from the file (see
+  /// ``DecimalMark``).
+  public var decimalMark: DecimalMark?
+  /// Whether rows that are not valid are left out, each reported with its line, column and
+  /// problem in ``WorkoutsImport/skipped``, rather than failing the import; `false`: one such
+  /// row and nothing is imported.
+  public var skipsInvalidRows = false
 
   public init(
     columns: [Field: String] = [:], unit: DistanceUnit? = nil, dateFormat: DatePattern? = nil,
-    timeZone: TimeZone = .current
+    timeZone: TimeZone = .current, source: Source? = nil, decimalMark: DecimalMark? = nil,
+    skipsInvalidRows: Bool = false
   ) {
     self.columns = columns
     self.unit = unit
     self.dateFormat = dateFormat
     self.timeZone = timeZone
+    self.source = source
+    self.decimalMark = decimalMark
+    self.skipsInvalidRows = skipsInvalidRows
   }
 
   /// The header of the column for `field`.
@@ -51,7 +66,7 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
       unit: unit,
       // The pattern is valid: it has a year, a month and a day.
       dateFormat: try? DatePattern("%b %d, %Y, %I:%M:%S %p"),
-      timeZone: TimeZone(identifier: "UTC") ?? .current)
+      timeZone: TimeZone(identifier: "UTC") ?? .current, source: .strava)
   }
 
   /// Garmin Connect's activities CSV (Activities, "Export CSV"): `Title`, `Distance` (in
@@ -59,7 +74,8 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
   /// `timeZone` (Garmin writes the local time of the activity), `Activity Type` (the sport),
   /// `Elapsed Time` — or, in older files without it, `Time` — and `Moving Time` as
   /// `hh:mm:ss`; `--` is an empty value; the other columns are ignored. Bare distances are in
-  /// `unit` (`nil`: kilometres).
+  /// `unit` (`nil`: kilometres) — but a swim's, which Garmin writes in metres (`"1,500"`, the
+  /// comma grouping thousands), or in yards where `unit` is miles or yards.
   public static func garmin(unit: DistanceUnit? = nil, timeZone: TimeZone = .current)
     -> WorkoutsImportOptions
   {
@@ -70,6 +86,77 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
       ],
       unit: unit, timeZone: timeZone)
     options.fallbackColumns = [.time: "Time"]
+    options.source = .garmin
     return options
+  }
+
+  /// These options for `source`'s export: its columns, date form and time zone, with the
+  /// columns, date format, unit, decimal mark and skipping of these options kept.
+  public func reading(_ source: Source) -> WorkoutsImportOptions {
+    var options =
+      switch source {
+      case .strava: Self.strava(unit: unit)
+      case .garmin: Self.garmin(unit: unit, timeZone: timeZone)
+      }
+    options.columns.merge(columns) { $1 }
+    options.fallbackColumns.merge(fallbackColumns) { $1 }
+    if let dateFormat { options.dateFormat = dateFormat }
+    options.decimalMark = decimalMark
+    options.skipsInvalidRows = skipsInvalidRows
+    return options
+  }
+}
+
+extension WorkoutsImportOptions {
+  /// An app whose export an import knows.
+  public enum Source: String, CaseIterable, Hashable, Sendable {
+    /// Strava's bulk export, `activities.csv`.
+    case strava
+    /// Garmin Connect's activities CSV.
+    case garmin
+
+    /// The headers that tell the export, lowercased: all of them are in its header.
+    public var signature: [String] {
+      switch self {
+      case .strava:
+        [
+          "activity id", "activity date", "activity name", "activity type", "elapsed time",
+          "distance",
+        ]
+      case .garmin: ["activity type", "date", "title", "distance"]
+      }
+    }
+
+    /// What the export is called in messages: "Strava's activities.csv", "Garmin Connect's
+    /// activities CSV".
+    public var exportName: String {
+      switch self {
+      case .strava: "Strava's activities.csv"
+      case .garmin: "Garmin Connect's activities CSV"
+      }
+    }
+
+    /// The export whose header `headers` is — every header of its ``signature`` is among
+    /// them (in any case, spaces around ignored) and no other export's is — or `nil`.
+    public init?(recognizing headers: [String]) {
+      let names = Set(headers.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+      let matching = Self.allCases.filter { $0.signature.allSatisfy(names.contains) }
+      guard matching.count == 1 else { return nil }
+      self = matching[0]
+    }
+  }
+
+  /// How a file writes the decimals of its numbers: `10.02` (``point``) or `10,02`
+  /// (``comma``).
+  ///
+  /// Most numbers tell by themselves (see `DecimalText`): `10,02` has a decimal comma,
+  /// `1,500,000` and `1,500.5` group thousands with commas. Only a mark followed by exactly
+  /// three digits (`1,500`, `1.500`) could be either; without ``WorkoutsImportOptions/decimalMark``
+  /// it is read as the other numbers of the file show — else a point as the decimal mark, and
+  /// a comma as Garmin Connect writes it (grouping thousands: `"1,500"` metres), or as the
+  /// decimal mark in a file separated by semicolons or tabs; in a file separated by commas,
+  /// nothing tells, and the row's problem asks for the option.
+  public enum DecimalMark: String, CaseIterable, Hashable, Sendable {
+    case point, comma
   }
 }

@@ -85,8 +85,11 @@ public struct WorkoutsImporter {
         return row
       }
       all.skipped += part.skipped.map {
-        WorkoutsImport.SkippedRow(line: $0.line, reason: $0.reason, file: file)
+        var row = $0
+        row.file = file
+        return row
       }
+      all.recognized = all.recognized ?? part.recognized
       all.ignoredColumns += part.ignoredColumns.filter { !all.ignoredColumns.contains($0) }
       all.distancesWithoutUnit += part.distancesWithoutUnit
     }

@@ -206,20 +206,22 @@ public final class WorkoutsStore: Store {
     }
 
     mutating func finish(_ imported: WorkoutsImport) {
-      let (new, skipped) = newWorkouts(of: imported)
+      let (new, skipped, flagged) = newWorkouts(of: imported)
       _ = add(new)
       importStatus = .finished(
         WorkoutsImportSummary(
           file: imported.file, added: new.count,
           skipped: skipped.sorted { ($0.file ?? "", $0.line) < ($1.file ?? "", $1.line) },
           ignoredColumns: imported.ignoredColumns,
-          distancesWithoutUnit: imported.distancesWithoutUnit))
+          distancesWithoutUnit: imported.distancesWithoutUnit, flagged: flagged,
+          recognized: imported.recognized))
     }
 
-    /// The rows of `imported` that ``finish(_:)`` adds, and the rows it leaves out.
+    /// The rows of `imported` that ``finish(_:)`` adds, the rows it leaves out, and the rows
+    /// added whose values are outside what people do (``Workout/implausibility``).
     /// O(*n* + *m*).
     func newWorkouts(of imported: WorkoutsImport) -> (
-      new: [Workout], skipped: [WorkoutsImport.SkippedRow]
+      new: [Workout], skipped: [WorkoutsImport.SkippedRow], flagged: [WorkoutsImport.FlaggedRow]
     ) {
       let taken = ids
       var contents: Set<Content> = []
@@ -232,6 +234,7 @@ public final class WorkoutsStore: Store {
       }
       var skipped = imported.skipped
       var new: [Workout] = []
+      var flagged: [WorkoutsImport.FlaggedRow] = []
       for row in imported.rows {
         if taken.contains(row.workout.id) {
           skipped.append(
@@ -247,9 +250,14 @@ public final class WorkoutsStore: Store {
               line: row.line, reason: WorkoutsImport.SkippedRow.inDiary, file: row.file))
         } else {
           new.append(row.workout)
+          if let reason = row.workout.implausibility {
+            flagged.append(
+              WorkoutsImport.FlaggedRow(
+                line: row.line, reason: reason, file: row.file, id: row.workout.id))
+          }
         }
       }
-      return (new, skipped)
+      return (new, skipped, flagged)
     }
 
     /// What tells a workout without an id from another: its date, name and distance.

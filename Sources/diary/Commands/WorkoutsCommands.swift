@@ -103,7 +103,7 @@ enum WorkoutsCommands {
       }
       try context.output.line(
         "Added workout \(number): \(Terminal.escaped(workout.name)), "
-          + WorkoutsCommands.summary(of: workout, unit))
+          + WorkoutsCommands.summary(of: workout, unit) + unitNote(distance, unit))
     }
   }
 
@@ -182,7 +182,8 @@ enum WorkoutsCommands {
           ? "Workout \(shown) already is so; nothing changed."
           : "Edited workout \(shown): \(Terminal.escaped(after.name)), "
             + WorkoutsCommands.summary(of: after, unit) + ", " + after.complexity.name + ", "
-            + HumanDate.format(after.date, timeZone: context.time.timeZone))
+            + HumanDate.format(after.date, timeZone: context.time.timeZone)
+            + (distance.map { unitNote($0, unit) } ?? ""))
     }
   }
 
@@ -476,13 +477,21 @@ enum WorkoutsCommands {
     var names: [String] { self == .strava ? ["strava"] : ["garmin"] }
   }
 
+  /// What `--decimal` takes.
+  enum DecimalChoice: Choice {
+    case comma, point
+
+    var names: [String] { self == .comma ? ["comma"] : ["point"] }
+    var mark: WorkoutsImportOptions.DecimalMark { self == .comma ? .comma : .point }
+  }
+
   struct Import: ParsableCommand {
     static let name = "import"
     static let summary = "Add the workouts of CSV or GPX files; what the diary has is skipped"
     static let arguments: [Argument<Import>] = [
       .list(
         \.files, .text("FILE"), label: "a file",
-        summary: "CSV files (UTF-8), GPX files, or folders of them; /dev/stdin reads a pipe")
+        summary: "CSV files (UTF-8), GPX files, or folders of them; - reads standard input")
     ]
     static let options: [Option<Import>] = [
       .option(
@@ -499,27 +508,40 @@ enum WorkoutsCommands {
       .option(
         \.dateFormat, "date-format", .datePattern,
         summary: "How the file writes dates, such as %d/%m/%Y or %b %d, %Y, %I:%M:%S %p"),
+      .option(
+        \.decimal, "decimal", .choice(),
+        summary: "The decimal mark of the file's numbers, where 1,500 could be 1.5 or 1500"),
+      .flag(
+        \.skipInvalid, "skip-invalid",
+        summary: "Import the valid rows, and list each row left out with its problem"),
       .flag(\.verbose, "verbose", summary: "List every row skipped and every column ignored"),
     ]
     static let discussion = """
       CSV: the header names the columns, in any order, separated by commas, semicolons or \
-      tabs. name and distance are required; date, complexity (low, medium, high) and id are \
-      optional; other columns are ignored and named. Distances are typed as for 'diary \
-      workouts add' (5.2, 5km, 3.1 mi); dates as for --date, or YYYY-MM-DD HH:MM[:SS], or as \
+      tabs. name and distance are required; date, complexity (low, medium, high), sport, \
+      time, movingTime and id are optional; other columns are ignored and named. Strava's \
+      activities.csv and Garmin Connect's activities CSV are told by their header (--from \
+      says so when a header does not tell). Distances are typed as for 'diary workouts add' \
+      (5.2, 5km, 1500 m, 3.1 mi; 10,02 and 1,500.5 too), in the unit of a header such as \
+      "Distance (km)", else of --unit; dates as for --date, or YYYY-MM-DD HH:MM[:SS], or as \
       --date-format says (%Y %m %d %b %H %I %M %S %p).
       GPX: one workout per track: the distance along its points, the time of the first, the \
       track's name or else the file's.
-      A bad row adds nothing: every problem is listed with its line and column. A row whose \
-      id is in the diary, or without an id but with the date, name and distance of a workout \
-      in it, is skipped: importing a file twice adds nothing the second time. 'diary workouts \
+      A bad row adds nothing: every problem is listed with its line and column; with \
+      --skip-invalid the other rows are added and each bad one is listed. A workout faster, \
+      slower or longer than people do in its sport is added and flagged. A row whose id is in \
+      the diary, or without an id but with the date, name and distance of a workout in it, \
+      is skipped: importing a file twice adds nothing the second time. 'diary workouts \
       export' writes such a file.
-      Example: diary workouts import activities.csv --from strava
+      Example: diary workouts import activities.csv
       """
     var files: [String] = []
     var source: Source?
     var columns: [(WorkoutsImportOptions.Field, String)] = []
     var unit: BareUnit?
     var dateFormat: DatePattern?
+    var decimal: DecimalChoice?
+    var skipInvalid = false
     var verbose = false
 
     /// The import's options: `--from`'s, then each `--column`, `--unit` and `--date-format`.
@@ -533,32 +555,79 @@ enum WorkoutsCommands {
       for (field, header) in columns { options.columns[field] = header }
       options.unit = unit?.unit
       if let dateFormat { options.dateFormat = dateFormat }
+      options.decimalMark = decimal?.mark
+      options.skipsInvalidRows = skipInvalid
       return options
+    }
+
+    /// The files to read: `-` is standard input, which must not be the terminal.
+    ///
+    /// - Throws: For `-` on a terminal (exit 66), where nothing would ever be read.
+    func urls() throws -> [URL] {
+      try files.map { file in
+        guard file == "-" else { return URL(fileURLWithPath: file) }
+        guard isatty(STDIN_FILENO) != 1 else {
+          throw DiaryError(
+            "- reads the workouts from standard input, which is the terminal: pipe a file in, "
+              + "such as diary workouts import - < activities.csv", exitCode: .noInput)
+        }
+        return URL(fileURLWithPath: "/dev/stdin")
+      }
     }
 
     func run(_ context: Context) throws {
       let unitShown = try distanceUnit(context)
       var importer = try WorkoutsImporter(
-        files: files.map { URL(fileURLWithPath: $0) }, options: options(context.time.timeZone))
+        files: try urls(), options: options(context.time.timeZone))
       let started = ContinuousClock.now
-      let imported = try importer.readAll(
-        rowsPerPart: 5_000, now: { context.time.now }, makeID: UUID.init,
-        goOn: { progress in
-          // A bar only for a file that takes long.
-          if ContinuousClock.now - started > .milliseconds(300) {
-            let filled = Int(progress.fraction * 30)
-            context.output.progress(
-              "Importing [\(String(repeating: "#", count: filled))"
-                + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
-          }
-          return true
-        })
+      let imported = try readAll(&importer, context, started: started)
       context.output.progress("")
       let store = try context.workouts()
       // Never nil: the import goes on to its end.
       guard let imported else { return }
       try store.trySend(.finishImport(imported))
       guard case .finished(let summary) = store.state.importStatus else { return }
+      try report(summary, unitShown: unitShown, context)
+    }
+
+    /// Reads every file, with a progress bar on a terminal for an import that takes long.
+    ///
+    /// - Throws: The import's error, with how to import the valid rows where that helps.
+    @MainActor
+    private func readAll(
+      _ importer: inout WorkoutsImporter, _ context: Context, started: ContinuousClock.Instant
+    ) throws -> WorkoutsImport? {
+      do throws(WorkoutsImportError) {
+        return try importer.readAll(
+          rowsPerPart: 5_000, now: { context.time.now }, makeID: UUID.init,
+          goOn: { progress in
+            // A bar only for a file that takes long.
+            if ContinuousClock.now - started > .milliseconds(300) {
+              let filled = Int(progress.fraction * 30)
+              context.output.progress(
+                "Importing [\(String(repeating: "#", count: filled))"
+                  + "\(String(repeating: " ", count: 30 - filled))] \(progress.rows) workouts")
+            }
+            return true
+          })
+      } catch {
+        context.output.progress("")
+        var failure = DiaryError(error)
+        guard error.isInRows, !skipInvalid else { throw failure }
+        if case .invalidRows = error.problem {
+          failure.message += "\n  (--skip-invalid imports the valid rows and lists these)"
+        } else {
+          failure.message += " (--skip-invalid imports the valid rows)"
+        }
+        throw failure
+      }
+    }
+
+    /// Prints what the import added, left out, flagged and did not read.
+    @MainActor
+    private func report(
+      _ summary: WorkoutsImportSummary, unitShown: DistanceUnit, _ context: Context
+    ) throws {
       context.output.recordSaved("imported \(Values.count(summary.added, "workout"))")
       if unit == nil, unitShown != .kilometers, summary.added > 0,
         summary.distancesWithoutUnit > 0
@@ -573,23 +642,59 @@ enum WorkoutsCommands {
         return try JSONOutput.write(WorkoutsCommands.json(summary), to: context.output)
       }
       try context.output.line(
-        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(summary.file)).")
-      if !summary.skipped.isEmpty {
-        let inDiary = summary.skipped.count(where: \.isInDiary)
-        let repeated = summary.skipped.count - inDiary
+        "Added \(Values.count(summary.added, "workout")) from \(Terminal.escaped(summary.file))"
+          + (summary.recognized.map { ", read as \($0.exportName) (told by its header)" } ?? "")
+          + ".")
+      func place(_ file: String?, _ line: Int, _ column: Int? = nil) -> String {
+        "  " + (file.map { Terminal.escaped($0) + ": " } ?? "") + "line \(line)"
+          + (column.map { ", column \($0)" } ?? "") + ": "
+      }
+      // Rows left out as not valid are listed (the first ones, unless --verbose): each is a
+      // workout the diary does not have.
+      let invalid = summary.skipped.filter(\.isInvalid)
+      if !invalid.isEmpty {
+        let shown = verbose ? invalid : Array(invalid.prefix(WorkoutsImporter.problemsListed))
+        try context.output.line(
+          "Left out \(Values.count(invalid.count, "row")) that "
+            + (invalid.count == 1 ? "is" : "are") + " not valid:")
+        for row in shown {
+          try context.output.line(
+            place(row.file, row.line, row.column) + Terminal.escaped(row.reason))
+        }
+        if shown.count < invalid.count {
+          try context.output.line(
+            "  … and \(invalid.count - shown.count) more (--verbose lists them)")
+        }
+      }
+      let others = summary.skipped.filter { !$0.isInvalid }
+      if !others.isEmpty {
+        let inDiary = others.count(where: \.isInDiary)
+        let repeated = others.count - inDiary
         let reasons = [
           inDiary > 0 ? "\(inDiary) already in the diary" : nil,
           repeated > 0 ? "\(repeated) repeating an earlier row's id" : nil,
         ].compactMap { $0 }
         try context.output.line(
-          "Skipped \(Values.count(summary.skipped.count, "row")): "
+          "Skipped \(Values.count(others.count, "row")): "
             + reasons.joined(separator: ", ") + (verbose ? ":" : " (--verbose lists them)."))
         if verbose {
-          for row in summary.skipped {
-            try context.output.line(
-              "  " + (row.file.map { Terminal.escaped($0) + ": " } ?? "")
-                + "line \(row.line): \(row.reason)")
+          for row in others {
+            try context.output.line(place(row.file, row.line) + row.reason)
           }
+        }
+      }
+      if !summary.flagged.isEmpty {
+        let flagged = summary.flagged
+        let shown = verbose ? flagged : Array(flagged.prefix(WorkoutsImporter.problemsListed))
+        try context.output.line(
+          "Flagged \(Values.count(flagged.count, "workout")) outside what people do "
+            + "(added; check \(flagged.count == 1 ? "it" : "them")):")
+        for row in shown {
+          try context.output.line(place(row.file, row.line) + Terminal.escaped(row.reason))
+        }
+        if shown.count < flagged.count {
+          try context.output.line(
+            "  … and \(flagged.count - shown.count) more (--verbose lists them)")
         }
       }
       let ignored = summary.ignoredColumns
@@ -606,8 +711,9 @@ enum WorkoutsCommands {
   }
 
   /// What `workouts import --json` prints: `file`, `added`, `skipped` (each row's `line` and
-  /// `reason`, and its `file` when the import read several), `ignoredColumns` and
-  /// `distancesWithoutUnit`.
+  /// `reason`, its `column` when it is not valid, and its `file` when the import read
+  /// several), `flagged` (each workout's `line`, `reason`, `id` and `file`), `ignoredColumns`,
+  /// `distancesWithoutUnit` and `recognized` (`strava`, `garmin` or `null`).
   private static func json(_ summary: WorkoutsImportSummary) -> JSONValue {
     .object([
       "file": JSONValue(summary.file),
@@ -616,10 +722,21 @@ enum WorkoutsCommands {
         summary.skipped.map { row in
           var skipped = ["line": JSONValue(row.line), "reason": JSONValue(row.reason)]
           if let file = row.file { skipped["file"] = JSONValue(file) }
+          if let column = row.column { skipped["column"] = JSONValue(column) }
           return .object(skipped)
+        }),
+      "flagged": .array(
+        summary.flagged.map { row in
+          var flagged = [
+            "line": JSONValue(row.line), "reason": JSONValue(row.reason),
+            "id": JSONValue(row.id.uuidString),
+          ]
+          if let file = row.file { flagged["file"] = JSONValue(file) }
+          return .object(flagged)
         }),
       "ignoredColumns": .array(summary.ignoredColumns.map(JSONValue.init)),
       "distancesWithoutUnit": JSONValue(summary.distancesWithoutUnit),
+      "recognized": JSONValue(summary.recognized?.rawValue, JSONValue.init),
     ])
   }
 
@@ -642,6 +759,14 @@ enum WorkoutsCommands {
         try context.output.line(Terminal.escaped(String(line)))
       }
     }
+  }
+
+  /// " (5 read in miles, your distanceUnit)" for a distance typed without a unit, which is in
+  /// the unit of the settings — another device may have changed it; nothing for one typed
+  /// with its unit.
+  private static func unitNote(_ distance: TypedDistance, _ unit: DistanceUnit) -> String {
+    guard distance.unit == nil else { return "" }
+    return " (\(distance.value.text) read in \(unit.rawValue), your distanceUnit)"
   }
 
   /// "longest", "hardest" or "newest": what a sort puts first.

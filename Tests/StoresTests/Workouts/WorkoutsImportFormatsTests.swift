@@ -119,8 +119,9 @@ struct WorkoutsImportFormatsTests {
       let imported = try read(text)
       #expect(imported.rows.map(\.workout.distance) == [expected], "\(text)")
     }
-    #expect(throws: WorkoutsImportError.self, "a decimal comma only where commas do not separate") {
-      try read("name,distance\nRun,\"5,5\"\n")
+    #expect(try read("name,distance\nRun,\"5,5\"\n").rows.map(\.workout.distance) == [5.5])
+    #expect(throws: WorkoutsImportError.self, "1,500 where nothing tells which it is") {
+      try read("name,distance\nRun,\"1,500\"\n")
     }
   }
 
