@@ -8,7 +8,15 @@ extension SettingsStore {
   /// in another process through `watch()` — and not when other keys change, nor when the
   /// stored value changes to another that reads as the same (two values the key's rule
   /// refuses both read as the default).
+  ///
+  /// A key no key of its name was registered for is registered now (see ``register(_:)``).
   public func value<Value>(for key: SettingsKey<Value>) -> Value {
+    noteUse(of: key)
+    return storedValue(for: key)
+  }
+
+  /// The value of `key`, as ``value(for:)`` reads it, `key` registered already.
+  private func storedValue<Value>(for key: SettingsKey<Value>) -> Value {
     let stored = core.storedState.values[key.name]
     keyObservation.access(key, value: stored)
     return State.value(for: key, stored: stored)
@@ -29,6 +37,7 @@ extension SettingsStore {
   ///   of a failed write (the file and the value in memory stay as they were).
   /// - Complexity: O(*n*) in the size of the value.
   public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws {
+    noteUse(of: key)
     let json = value.json
     if let problem = value.storageProblem(json: json) {
       throw SettingsError.invalidValue(
@@ -84,7 +93,7 @@ extension SettingsStore {
   public subscript<Value>(dynamicMember keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>)
     -> Value
   {
-    get { value(for: SettingsKeys.declared(keyPath)) }
+    get { storedValue(for: declaredKey(keyPath)) }
     set {
       do {
         try set(keyPath, to: newValue)
@@ -102,13 +111,13 @@ extension SettingsStore {
   public func set<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, to value: Value)
     throws
   {
-    try set(value, for: SettingsKeys.declared(keyPath))
+    try set(value, for: declaredKey(keyPath))
   }
 
   /// Puts the setting at `keyPath` back to its default by removing its value from the file.
   ///
   /// - Throws: The ``StoreFileError`` of a failed write.
   public func reset<Value>(_ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>) throws {
-    try remove([SettingsKeys.declared(keyPath).name])
+    try remove([declaredKey(keyPath).name])
   }
 }

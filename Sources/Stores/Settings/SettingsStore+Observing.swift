@@ -8,6 +8,7 @@ extension SettingsStore {
   public func updates<Value>(of key: SettingsKey<Value>, initial: Bool = true)
     -> AsyncStream<Value>
   {
+    noteUse(of: key)
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     var last = core.storedState.value(for: key)
     if initial { continuation.yield(last) }
@@ -71,6 +72,7 @@ extension SettingsStore {
     of key: SettingsKey<Value>,
     _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> ObserverToken {
+    noteUse(of: key)
     var last = core.storedState.value(for: key)
     return onChange { [weak self] _, state in
       let value = state.value(for: key)
@@ -117,7 +119,7 @@ extension SettingsStore {
   public func updates<Value>(
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, initial: Bool = true
   ) -> AsyncStream<Value> {
-    updates(of: SettingsKeys.declared(keyPath), initial: initial)
+    updates(of: declaredKey(keyPath), initial: initial)
   }
 
   /// Registers `callback` to run with the new value whenever the value of the setting at
@@ -128,7 +130,7 @@ extension SettingsStore {
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
     _ callback: @escaping @MainActor (Value) -> Void
   ) -> ObserverToken {
-    onChange(of: SettingsKeys.declared(keyPath), callback)
+    onChange(of: declaredKey(keyPath), callback)
   }
 
   /// Registers `callback` to run with the old and the new value whenever the value of the
@@ -140,6 +142,6 @@ extension SettingsStore {
     of keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>,
     _ callback: @escaping @MainActor (_ old: Value, _ new: Value) -> Void
   ) -> ObserverToken {
-    onChange(of: SettingsKeys.declared(keyPath), callback)
+    onChange(of: declaredKey(keyPath), callback)
   }
 }

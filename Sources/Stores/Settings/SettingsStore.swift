@@ -16,17 +16,16 @@ import Observation
 ///       ["light", "dark"].contains($0) ? nil : "must be light or dark"
 ///     }
 ///   }
-///   /// The keys of the app.
-///   static let app: [AnySettingsKey] = [.key(\.theme)]
 /// }
-/// let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.app)
+/// let settings = try SettingsStore(contentsOf: url)
 /// settings.theme = "dark"   // validated, written to the same file, observed on its own
 /// ```
 ///
-/// A registered key is first-class: it is in ``SettingsStore/keys`` and
-/// ``SettingsStore/entries`` with its rule, ``SettingsStore/reset()`` resets it, and a stored
-/// value its rule refuses is reported like a built-in key's. (An extension can only add
-/// computed properties, which no reflection finds: hence the registration.)
+/// A key is registered with the store at its first use there (or ahead of it, with `keys:`
+/// or ``register(_:)``, so that `diary` knows it before the app uses it), and is then
+/// first-class: it is in ``SettingsStore/keys`` and ``SettingsStore/entries`` with its rule,
+/// ``SettingsStore/reset()`` resets it, and a stored value its rule refuses is reported like
+/// a built-in key's.
 ///
 /// A store on a file describes its registered keys in the key catalog beside the file, and
 /// `diary settings` reads it: it lists such a key after the built-in ones with its default
@@ -74,8 +73,8 @@ public struct SettingsKeys: Sendable {
 ///
 /// Any ``SettingsKey`` works without a property: ``value(for:)`` reads it, ``set(_:for:)``
 /// sets it, `onChange(of:_:)` and `updates(of:initial:)` observe it.
-/// Registered (``register(_:)``, or `keys:` when opening the store), a key is in ``keys`` and
-/// ``entries``, ``reset()`` resets it and `diary` lists it.
+/// Registered — at its first use, by ``register(_:)``, or by `keys:` when opening the store —
+/// a key is in ``keys`` and ``entries``, ``reset()`` resets it and `diary` lists it.
 ///
 /// Like every store, each change is an ``Action`` run by the pure reducer ``reduce(_:_:)``
 /// and, on a file, a transaction under a lock that merges per key, so two processes setting
@@ -93,6 +92,11 @@ public final class SettingsStore: Store {
 
   /// The app's own keys, registered with the store (see ``register(_:)``).
   @ObservationIgnored public private(set) var appKeys: [AnySettingsKey] = []
+  /// The names of ``keys``.
+  @ObservationIgnored private var keyNames = Set(SettingsKeys.builtIn.map { State.Name($0.name) })
+  /// Which declarations of keys (by number, see ``SettingsKeys/declaration(_:)``) this store
+  /// has met: their keys are registered.
+  @ObservationIgnored private var metDeclarations: [Bool] = []
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
   /// The observation of the store key by key: ``value(for:)`` tracks one key.
@@ -155,11 +159,37 @@ public final class SettingsStore: Store {
     if let problem = Self.problems(registering: keys, with: appKeys).first {
       fatalError(problem)
     }
-    for key in keys where !self.keys.contains(where: { $0.name.utf8.elementsEqual(key.name.utf8) })
-    {
+    var added = false
+    for key in keys where keyNames.insert(State.Name(key.name)).inserted {
       appKeys.append(key)
+      added = true
     }
-    if recordingInCatalog, !keys.isEmpty { recordCatalog() }
+    if recordingInCatalog, added { recordCatalog() }
+  }
+
+  /// The key at `keyPath`, registered with this store at its first use here (see
+  /// ``register(_:)``): declaring a key in an extension of ``SettingsKeys`` and using it is
+  /// enough — its name is checked against the others then, and it joins ``keys``,
+  /// ``entries``, ``reset()`` and the key catalog. O(1) after its first use by this store.
+  func declaredKey<Value>(
+    _ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>
+  ) -> SettingsKey<Value> {
+    let (key, number) = SettingsKeys.declaration(keyPath)
+    if number < metDeclarations.count, metDeclarations[number] { return key }
+    if number >= metDeclarations.count {
+      metDeclarations += repeatElement(false, count: number + 1 - metDeclarations.count)
+    }
+    metDeclarations[number] = true
+    register([AnySettingsKey(key)], recordingInCatalog: true)
+    return key
+  }
+
+  /// Registers `key` with this store at its first use here (see ``register(_:)``), when no
+  /// key of its name is registered: a key used as a value, not through a key path, is known
+  /// by its name. O(length of its name).
+  func noteUse<Value>(of key: SettingsKey<Value>) {
+    guard !keyNames.contains(State.Name(key.name)) else { return }
+    register([AnySettingsKey(key)], recordingInCatalog: true)
   }
 
   /// Why registering `keys`, in order, on a store whose app keys are `registered` is a
