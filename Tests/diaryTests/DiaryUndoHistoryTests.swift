@@ -112,6 +112,21 @@ struct DiaryUndoHistoryTests: @MainActor DiaryFolderSuite {
     #expect(todos() == ["Milk"])
   }
 
+  @Test("a step known to be too large without encoding it is told so, with its least size")
+  func tooLargeWithoutEncoding() throws {
+    // 70,000 names of 100 characters and more: at least 9.5 MB of undo, never encoded.
+    let file = csv(70_000, tag: String(repeating: "x", count: 100))
+    let imported = diary.run("workouts", "import", file.path)
+    #expect(imported.exitCode == 0, "\(imported.errorOutput)")
+    #expect(
+      imported.errorOutput.contains("cannot undo it: its undo takes at least "),
+      "\(imported.errorOutput)")
+    #expect(imported.errorOutput.hasSuffix("more than the 8.0 MB the undo history keeps\n"))
+    #expect(historyBytes() < Self.budget, "\(historyBytes()) bytes")
+    #expect(run("undo").hasPrefix("Cannot undo workouts import \(file.path)"))
+    #expect(workoutCount() == 70_000)
+  }
+
   @Test("a step larger than the budget is not kept: a note in its place, the history small")
   func tooLargeStep() throws {
     run("workouts", "add", "Walk", "--distance", "2")

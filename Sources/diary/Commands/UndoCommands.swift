@@ -172,15 +172,18 @@ enum UndoCommands {
     let warning = "diary: warning: the change was made, but 'diary undo' cannot undo it: "
     do {
       let url = try CommandHistory.url(for: context.paths, environment: context.environment)
-      let data = try step.encoded()
+      // A step that cannot fit is not encoded: its least size tells.
+      let least = step.leastEncodedSize
+      let data = least > CommandHistory.byteBudget ? nil : try step.encoded()
       let tooLarge = try CommandHistory.update(at: url, files: context.paths) {
         $0.removeRedo()
-        return try $0.append(encoded: data, description: step.description, on: .undo)
+        return try $0.append(
+          encoded: data, size: least, description: step.description, on: .undo)
       }
       if let tooLarge {
         context.output.message(
-          warning + "its undo takes \(megabytes(tooLarge)), more than the "
-            + "\(megabytes(CommandHistory.byteBudget)) the undo history keeps")
+          warning + "its undo takes \(data == nil ? "at least " : "")\(megabytes(tooLarge)), "
+            + "more than the \(megabytes(CommandHistory.byteBudget)) the undo history keeps")
       }
     } catch let error as StoreFileError {
       if case .lockTimedOut(let lock, let holder, let waited) = error.problem {

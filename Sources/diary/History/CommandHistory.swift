@@ -224,12 +224,16 @@ extension CommandHistory {
     /// ``append(_:on:)`` for a step already encoded (``RecordedStep/encoded()``), so that a
     /// command encodes its step before it takes the lock.
     @discardableResult
-    mutating func append(encoded data: Data, description: String, on side: Side) throws -> Int? {
-      var data = data
+    /// `data` is `nil` for a step known to be larger than the budget without encoding it:
+    /// `size` bytes at least (see ``RecordedStep/leastEncodedSize``).
+    mutating func append(
+      encoded data: Data?, size: Int? = nil, description: String, on side: Side
+    ) throws -> Int? {
       var tooLarge: Int?
-      if data.count > byteBudget {
-        tooLarge = data.count
-        data = try RecordedStep(description: description, actions: [], tooLarge: data.count)
+      var data = data ?? Data()
+      if data.count > byteBudget || size ?? 0 > byteBudget {
+        tooLarge = max(data.count, size ?? 0)
+        data = try RecordedStep(description: description, actions: [], tooLarge: tooLarge)
           .encoded()
       }
       let name = "\(index.next).step"
