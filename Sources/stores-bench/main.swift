@@ -6,7 +6,7 @@ import Foundation
 //   swift run -c release stores-bench            everything
 //   swift run -c release stores-bench --quick    tiny sizes, seconds (a smoke run)
 //   swift run -c release stores-bench actions offsets indexed todos persistence observers
-//     overhead watch sync codable background memory
+//     overhead watch sync codable background memory import
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--peak-memory" { peakMemoryMain(Array(arguments.dropFirst())) }
@@ -31,3 +31,4 @@ run("sync", syncBenchmarks)
 run("codable", codableBenchmarks)
 run("background", backgroundBenchmarks)
 run("memory", memoryBenchmarks)
+run("import", importBenchmarks)
