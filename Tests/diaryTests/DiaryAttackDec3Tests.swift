@@ -61,4 +61,19 @@ struct DiaryAttackDec3Tests: DiaryFolderSuite {
       }
     }
   }
+
+  /// A key catalog edited by hand (or hostile) with a shape 500 lists deep — within what the
+  /// JSON reader takes — made `settings set` print an error of 5 KB ("a list of a list of …"
+  /// 500 times, twice). The shape's words are cut now: a short error, still 65.
+  @Test("a shape hundreds of lists deep makes a short error")
+  func deepShapeShortError() {
+    var shape = #""integer""#
+    for _ in 0..<500 { shape = #"{"list":"# + shape + "}" }
+    folder.write(
+      #"{"version":1,"keys":[{"name":"deep","type":"json","default":[],"summary":"d","shape":"#
+        + shape + "}]}", to: "settings.keys.json")
+    expectFailure(
+      ["settings", "set", "deep", "[[1]]"], exitCode: 65,
+      message: "has [0][0] 1, not a list of a list of")
+  }
 }
