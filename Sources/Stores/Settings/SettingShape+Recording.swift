@@ -130,6 +130,14 @@ private final class ShapeNode {
       elementShape = SettingShape.known(list.elementType)
     }
     try value.encode(to: ShapeRecorder(node: self))
+    // An enumeration written as an object or a list — Swift's `Codable` of one with
+    // associated values writes `{"case": {…}}` — is written so for the case of the default
+    // only: its other cases have other keys, so nothing is recorded of it.
+    switch content {
+    case .object, .list:
+      if Mirror(reflecting: value).displayStyle == .enum { content = .shape(.any) }
+    case .unset, .shape: break
+    }
   }
 
   func set(_ shape: SettingShape) {

@@ -159,8 +159,19 @@ package indirect enum SettingShape: Equatable, Sendable {
 
 extension SettingShape: CustomStringConvertible {
   /// The values of the shape in words: `{hour: a whole number in 0...23, note (optional):
-  /// text}`, `a list of text`.
+  /// text}`, `a list of text` — cut with "…" after ``describedLength`` characters, so that a
+  /// catalog's shape, edited by hand or hostile (500 lists deep), makes no message of pages.
   package var description: String {
+    let whole = words
+    guard whole.count > Self.describedLength else { return whole }
+    return String(whole.prefix(Self.describedLength - 1)) + "…"
+  }
+
+  /// How many characters ``description`` has at most.
+  package static let describedLength = 240
+
+  /// The values of the shape in words, however long.
+  private var words: String {
     switch self {
     case .any: "any JSON"
     case .value(let kind): kind.phrase
@@ -168,12 +179,12 @@ extension SettingShape: CustomStringConvertible {
       "\(kind.phrase) in \(JSONNumber(min).text)...\(JSONNumber(max).text)"
     case .oneOf(let values):
       "one of " + values.map(\.description).joined(separator: ", ")
-    case .list(let element): "a list of \(element)"
-    case .dictionary(let value): "an object of \(value)"
+    case .list(let element): "a list of \(element.words)"
+    case .dictionary(let value): "an object of \(value.words)"
     case .object(let fields, let optional):
       "{"
         + fields.keys.sorted().map { name in
-          "\(name)\(optional.contains(name) ? " (optional)" : ""): \(fields[name] ?? .any)"
+          "\(name)\(optional.contains(name) ? " (optional)" : ""): \((fields[name] ?? .any).words)"
         }.joined(separator: ", ") + "}"
     }
   }

@@ -111,6 +111,9 @@ public enum WorkoutsCSV {
     /// The rows whose distance could be read two ways (`1,500`), read at the end of the file,
     /// when the file has told which.
     private var ambiguous: [Ambiguous] = []
+    /// The rows whose elapsed or moving time could be read two ways (`4,742`), their
+    /// durations made at the end of the file, when the file has told which.
+    private var ambiguousTimes: [AmbiguousTimes] = []
     /// The problems of the row being read, when rows that are not valid are skipped.
     private var isReadingRow = false
     private var rowProblems = 0
@@ -135,6 +138,31 @@ public enum WorkoutsCSV {
       var asGrouping: Double
       /// The two numbers, as a message shows them: `1.5`, `1500`.
       var numbers: (asDecimal: String, asGrouping: String)
+    }
+
+    /// A time field: where it is, and its seconds — or the two numbers its text could be
+    /// (`4,742`: 4.742 or 4742 seconds), read at the end of the file.
+    private struct TimeField {
+      var line: Int
+      var column: Int
+      var text: String
+      var seconds: Seconds
+
+      enum Seconds {
+        case read(Double)
+        case twoWays(separator: UInt8, asDecimal: ScaledDecimal, asGrouping: ScaledDecimal)
+      }
+
+      var isTwoWays: Bool {
+        if case .twoWays = seconds { true } else { false }
+      }
+    }
+
+    /// A row whose times could be read two ways, its duration made at the end of the file.
+    private struct AmbiguousTimes {
+      var row: Int
+      var elapsed: TimeField?
+      var moving: TimeField?
     }
 
     /// Starts reading `data`, the content of the file at `path`, with its header — as the
@@ -459,30 +487,27 @@ public enum WorkoutsCSV {
             complexityField, "expected low, medium or high, found \(quoted(complexityField.text))")
         }
       }
-      var elapsed: Double?
-      var moving: Double?
-      if let timeField = field(.time), let text = Self.value(of: timeField) {
-        elapsed = seconds(text)
-        if elapsed == nil { invalid(timeField, Self.expectedTime + quoted(timeField.text)) }
-      }
-      if let movingField = field(.movingTime), let text = Self.value(of: movingField) {
-        moving = seconds(text)
-        if moving == nil {
-          invalid(movingField, Self.expectedTime + quoted(movingField.text))
-        } else if (elapsed ?? 0) == 0, moving != 0 {
-          invalid(
-            movingField,
-            "a moving time needs the elapsed time beside it, in the "
-              + quoted(options.header(for: .time)) + " column")
+      var times: (elapsed: TimeField?, moving: TimeField?)
+      for (kind, fieldKind) in [(0, WorkoutsImportOptions.Field.time), (1, .movingTime)] {
+        guard let timeField = field(fieldKind), let text = Self.value(of: timeField) else {
+          continue
         }
+        guard let seconds = seconds(text) else {
+          invalid(timeField, Self.expectedTime + quoted(timeField.text))
+          continue
+        }
+        let read = TimeField(
+          line: timeField.line, column: csv.column(of: timeField), text: text, seconds: seconds)
+        if kind == 0 { times.elapsed = read } else { times.moving = read }
       }
       var duration: WorkoutDuration?
-      if let elapsed, elapsed > 0 {
-        do throws(WorkoutError) {
-          duration = try WorkoutDuration(elapsed: elapsed, moving: moving == 0 ? nil : moving)
-        } catch {
-          invalid(field(moving ?? 0 > elapsed ? .movingTime : .time)!, error.description)
-        }
+      var timesTwoWays: AmbiguousTimes?
+      if [times.elapsed, times.moving].contains(where: { $0?.isTwoWays ?? false }) {
+        timesTwoWays = AmbiguousTimes(row: rows.count, elapsed: times.elapsed, moving: times.moving)
+      } else if let problem = Self.duration(
+        of: times, &duration, timeHeader: options.header(for: .time))
+      {
+        report(problem.field.line, problem.field.column, problem.message)
       }
       var id: UUID?
       if let idField = field(.id), !idField.text.isEmpty {
@@ -507,6 +532,7 @@ public enum WorkoutsCSV {
           duration: duration, sport: sport)
         seen[workout.id] = line
         if let twoWays { ambiguous.append(twoWays) }
+        if let timesTwoWays { ambiguousTimes.append(timesTwoWays) }
         rows.append(
           WorkoutsImport.Row(line: line, workout: workout, hasID: id != nil, hasDate: hasDate))
       } catch {
@@ -527,27 +553,55 @@ public enum WorkoutsCSV {
 
     /// The seconds a time column's `text` holds (see `DurationText`; `4504,0` too, with a
     /// decimal comma), when within a workout's ``WorkoutDuration/limit``; `nil` for anything
-    /// else, and for `4,742`, which could be seconds with a decimal comma or a thousands
-    /// separator, unless the options or the file tell.
-    private func seconds(_ text: String) -> Double? {
-      var value: Double?
-      if text.utf8.contains(UInt8(ascii: ",")), !text.utf8.contains(UInt8(ascii: ":")) {
-        switch DecimalText.read(text.utf8, mark: options.decimalMark) {
+    /// else. `4,742` — seconds with a decimal comma, or with a comma grouping thousands — and,
+    /// in a file whose distances may show a decimal comma, `4.742`, are both numbers, read at
+    /// the end of the file, as the options or the whole file tell (see ``readAmbiguous()``).
+    private func seconds(_ text: String) -> TimeField.Seconds? {
+      let bytes = text.utf8
+      let hasComma = bytes.contains(UInt8(ascii: ","))
+      if !bytes.contains(UInt8(ascii: ":")), hasComma || options.decimalMark == nil,
+        hasComma || bytes.allSatisfy(DecimalText.isNumberByte)
+      {
+        switch DecimalText.read(bytes, mark: options.decimalMark) {
         case .number(let number, _)?:
-          value = number.double
-        case .ambiguous(_, let asDecimal, let asGrouping)?:
-          switch decimalMark(untold: commaWhenUntold) {
-          case .comma?: value = asDecimal.double
-          case .point?: value = asGrouping.double
-          case nil: value = nil
-          }
+          return number.double <= WorkoutDuration.limit ? .read(number.double) : nil
+        case .ambiguous(let separator, let asDecimal, let asGrouping)?:
+          return .twoWays(separator: separator, asDecimal: asDecimal, asGrouping: asGrouping)
         case nil:
-          value = nil
+          guard hasComma else { break }
+          return nil
         }
-      } else {
-        value = DurationText.seconds(text, allowsSeconds: true)
       }
-      return value.flatMap { $0 <= WorkoutDuration.limit ? $0 : nil }
+      return DurationText.seconds(text, allowsSeconds: true).flatMap {
+        $0 <= WorkoutDuration.limit ? .read($0) : nil
+      }
+    }
+
+    /// Makes `duration` of the seconds read of `times` (none of them read two ways); returns
+    /// the problem — a moving time without the elapsed time, or longer — with its column.
+    private static func duration(
+      of times: (elapsed: TimeField?, moving: TimeField?), _ duration: inout WorkoutDuration?,
+      timeHeader: String
+    ) -> (field: TimeField, message: String)? {
+      func seconds(_ field: TimeField?) -> Double? {
+        if case .read(let value)? = field?.seconds { value } else { nil }
+      }
+      let (elapsed, moving) = (seconds(times.elapsed), seconds(times.moving))
+      if let movingField = times.moving, let moving, (elapsed ?? 0) == 0, moving != 0 {
+        return (
+          movingField,
+          "a moving time needs the elapsed time beside it, in the " + quoted(timeHeader)
+            + " column"
+        )
+      }
+      guard let elapsed, elapsed > 0, let elapsedField = times.elapsed else { return nil }
+      do throws(WorkoutError) {
+        duration = try WorkoutDuration(elapsed: elapsed, moving: moving == 0 ? nil : moving)
+        return nil
+      } catch {
+        let field = moving ?? 0 > elapsed ? times.moving : elapsedField
+        return (field ?? elapsedField, error.description)
+      }
     }
 
     /// The decimal mark of the file: the options', else the one its distances show when they
@@ -570,9 +624,10 @@ public enum WorkoutsCSV {
     /// separated by commas that shows none. O(*k*) for *k* such rows, plus O(*n*) once when
     /// a row is left out.
     private mutating func readAmbiguous() {
-      guard !ambiguous.isEmpty else { return }
+      guard !ambiguous.isEmpty || !ambiguousTimes.isEmpty else { return }
       var leftOut: Set<Int> = []
-      for ways in ambiguous {
+      readAmbiguousTimes(leavingOut: &leftOut)
+      for ways in ambiguous where !leftOut.contains(ways.row) {
         let untold: WorkoutsImportOptions.DecimalMark? =
           ways.separator == UInt8(ascii: ".") ? .point : commaWhenUntold
         guard let mark = decimalMark(untold: untold) else {
@@ -611,6 +666,67 @@ public enum WorkoutsCSV {
         rows = rows.indices.filter { !leftOut.contains($0) }.map { rows[$0] }
         skipped.sort { $0.line < $1.line }
       }
+    }
+
+    /// Makes the durations of the rows whose times could be read two ways (`4,742`), now that
+    /// the file has told its decimal mark (as for distances: its distances', else a point for
+    /// points and ``commaWhenUntold`` for commas) — or reports them, or leaves them out
+    /// (`leftOut`) when rows that are not valid are skipped. O(*k*) for *k* such rows.
+    private mutating func readAmbiguousTimes(leavingOut leftOut: inout Set<Int>) {
+      for var times in ambiguousTimes {
+        var problem: (field: TimeField, message: String)?
+        for isMoving in [false, true] {
+          guard problem == nil, let field = isMoving ? times.moving : times.elapsed,
+            case .twoWays(let separator, let asDecimal, let asGrouping) = field.seconds
+          else { continue }
+          let untold: WorkoutsImportOptions.DecimalMark? =
+            separator == UInt8(ascii: ".") ? .point : commaWhenUntold
+          guard let mark = decimalMark(untold: untold) else {
+            problem = (
+              field,
+              "\(quoted(field.text)) could be \(asDecimal.text) or \(asGrouping.text) seconds — "
+                + "say which with --decimal comma (\(asDecimal.text)) or --decimal point "
+                + "(\(asGrouping.text))"
+            )
+            continue
+          }
+          let isDecimal = (mark == .comma) == (separator == UInt8(ascii: ","))
+          let seconds = (isDecimal ? asDecimal : asGrouping).double
+          guard seconds <= WorkoutDuration.limit else {
+            problem = (field, Self.expectedTime + quoted(field.text))
+            continue
+          }
+          if isMoving {
+            times.moving?.seconds = .read(seconds)
+          } else {
+            times.elapsed?.seconds = .read(seconds)
+          }
+        }
+        var duration: WorkoutDuration?
+        if problem == nil {
+          problem = Self.duration(
+            of: (times.elapsed, times.moving), &duration, timeHeader: options.header(for: .time))
+        }
+        if let problem {
+          let rowProblem = WorkoutsImportError.RowProblem(
+            line: problem.field.line, column: problem.field.column, message: problem.message)
+          if options.skipsInvalidRows {
+            skip(rowProblem, more: 0)
+            leftOut.insert(times.row)
+          } else {
+            report(rowProblem.line, rowProblem.column, rowProblem.message)
+          }
+          continue
+        }
+        let workout = rows[times.row].workout
+        guard
+          let read = try? Workout(
+            id: workout.id, name: workout.name, meters: workout.meters, date: workout.date,
+            complexity: workout.complexity, duration: duration, sport: workout.sport)
+        else { continue }
+        rows[times.row].workout = read
+      }
+      ambiguousTimes = []
     }
 
     /// The date `text` names: a form `LocalDate` reads, `today`, `yesterday`, `tomorrow`,

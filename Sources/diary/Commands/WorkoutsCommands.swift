@@ -378,7 +378,9 @@ enum WorkoutsCommands {
 
     /// The totals of each sport: its name, how many, the distance, the time and the pace.
     /// Where the terminal is too narrow for them all, the pace goes, then the time — never cut
-    /// short, a figure would mislead — and only then are sports' names cut.
+    /// short, a figure would mislead — and only then are sports' names and headers cut; the
+    /// figures of the workouts and distances stay whole, in a line wider than the terminal
+    /// if it must be.
     private func sportsTable(
       _ sports: [WorkoutStatistics.SportTotals], unit: DistanceUnit, _ terminal: Terminal
     ) -> String {
@@ -393,6 +395,7 @@ enum WorkoutsCommands {
         ]
       }
       table.givingWay = [0]
+      table.uncut = [1, 2, 3, 4]
       while terminal.limitsWidth, table.headers.count > 3,
         table.naturalWidths(of: table.rows, limit: terminal.columns).line > terminal.columns
       {

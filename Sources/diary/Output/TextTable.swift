@@ -18,6 +18,11 @@ struct TextTable {
   var givingWay: [Int] = []
   /// For a column, a suffix its cells keep when they are cut (a marker, such as ` *`).
   var keptSuffixes: [Int: String] = [:]
+  /// The columns whose cells are never cut — figures, which a cut would misread: with
+  /// ``givingWay``, they keep the width of their widest cell (their header may be cut), and
+  /// the line is wider than the terminal when the other columns, down to one column each,
+  /// leave too little.
+  var uncut: Set<Int> = []
 
   /// The gap between two columns.
   static let gap = 2
@@ -52,7 +57,9 @@ struct TextTable {
     var cells = headers.map { _ in 0 }
     for row in rows {
       for column in row.indices {
-        cells[column] = max(cells[column], Terminal.fitted(row[column], to: limit).width)
+        // An uncut column's figures are measured whole (they are short), whatever the limit.
+        let measured = uncut.contains(column) ? max(limit, Self.figureLimit) : limit
+        cells[column] = max(cells[column], Terminal.fitted(row[column], to: measured).width)
       }
     }
     let widths = zip(headers, cells).map { max(Terminal.width($0), $1) }
@@ -76,7 +83,7 @@ struct TextTable {
         let floor = min(widths[column], max(Terminal.width(headers[column]), Self.shortestText))
         widths[column] = max(floor, widths[column] - excess)
       }
-      return Self.fit(widths, into: available)
+      return keepingUncut(Self.fit(widths, into: available), widths, cells, available)
     }
     let last = natural.count - 1
     let withCutHeaders = zip(natural[..<last], cells).map { max(min($0, 4), $1) }
@@ -88,6 +95,31 @@ struct TextTable {
     }
     return Self.fit(natural, into: available)
   }
+
+  /// `fitted`, the widths that fit `available` columns, with every ``uncut`` column as wide
+  /// as its widest cell of `cells`, and the other columns sharing what is left of `available`
+  /// (at least one column each) as ``fit(_:into:)`` shares it, from their `widths`.
+  private func keepingUncut(
+    _ fitted: [Int], _ widths: [Int], _ cells: [Int], _ available: Int
+  ) -> [Int] {
+    let floors = widths.indices.map { uncut.contains($0) ? min(widths[$0], cells[$0]) : 0 }
+    guard zip(fitted, floors).contains(where: { $0 < $1 }) else { return fitted }
+    var result = fitted
+    for column in uncut where column < result.count {
+      result[column] = max(result[column], floors[column])
+    }
+    let others = widths.indices.filter { !uncut.contains($0) }
+    let left = available - uncut.filter { $0 < result.count }.reduce(0) { $0 + result[$1] }
+    for (column, width) in zip(
+      others, Self.fit(others.map { widths[$0] }, into: max(others.count, left)))
+    {
+      result[column] = width
+    }
+    return result
+  }
+
+  /// How wide an ``uncut`` column's cells are measured at most.
+  static let figureLimit = 64
 
   /// How narrow the last column gets before headers are cut, and before cells are.
   static let (shortText, shortestText) = (8, 5)
