@@ -40,6 +40,7 @@ struct BuiltInStoresTests {
       $0.importStatus = .finished(
         WorkoutsImportSummary(file: file.path, added: 2, skipped: [], distancesWithoutUnit: 2))
     }
+    await tester.undo { $0.workouts = [] }
     await tester.finish()
   }
 
