@@ -143,7 +143,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     ) { store.send(action) }
   }
 
-  /// Undoes the store's latest step (``Store/undo()``), and checks that the state becomes the
+  /// Undoes the store's latest step (`undo()` of `Store`), and checks that the state becomes the
   /// previous one changed by `update`, as ``send(_:_:fileID:filePath:line:column:)`` does.
   /// Fails, changing nothing, when there is no step to undo.
   public func undo(
@@ -157,7 +157,7 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     perform("undoing \(Report.describe(step.name))", update, at: location) { store.undo() }
   }
 
-  /// Redoes the store's latest step undone (``Store/redo()``), and checks that the state
+  /// Redoes the store's latest step undone (`redo()` of `Store`), and checks that the state
   /// becomes the previous one changed by `update`, as ``undo(_:fileID:filePath:line:column:)``
   /// does. Fails, changing nothing, when there is no step to redo.
   public func redo(
