@@ -80,21 +80,6 @@ extension SettingsStore.State.Values: CustomStringConvertible {
   }
 }
 
-extension TodosStore.Action: CustomStringConvertible {
-  /// The action as a person writes it: `.addTodo(Todo("Buy milk", priority: 2))`.
-  public var description: String { Readable.describe(self) }
-}
-
-extension WorkoutsStore.Action: CustomStringConvertible {
-  /// The action as a person writes it: `.sort(by: .distance)`.
-  public var description: String { Readable.describe(self) }
-}
-
-extension SettingsStore.Action: CustomStringConvertible {
-  /// The action as a person writes it: `.set(key: "sleepGoal", value: 7.5)`.
-  public var description: String { Readable.describe(self) }
-}
-
 extension StoreChange: CustomStringConvertible {
   /// The change as a person writes it: `.action(.addTodo(Todo("Buy milk")))` or `.reload`.
   public var description: String {

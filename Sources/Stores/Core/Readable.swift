@@ -50,7 +50,10 @@ package enum Readable {
       return "[" + pairs.map { $0.joined(separator: ": ") }.joined(separator: ", ") + "]"
     case .optional: return children.first?.value ?? "nil"
     case .enum:
-      guard let payload = mirror.children.first else { return ".\(value)" }
+      guard let payload = mirror.children.first else {
+        let name = String(describing: value)  // a case without payload: its name
+        return name.hasPrefix(".") ? name : ".\(name)"
+      }
       let rendered = describe(payload.value)
       return ".\(payload.label ?? "")" + (rendered.hasPrefix("(") ? rendered : "(\(rendered))")
     case .struct, .class:

@@ -37,12 +37,17 @@ struct DescriptionTests {
 
   @Test("actions and changes as Swift writes them, without module or type names")
   func actionsAndChanges() throws {
-    #expect("\(TodosStore.Action.addTodo(milk))" == #".addTodo(Todo("Buy milk", priority: 2))"#)
     #expect(
-      "\(WorkoutsStore.Action.sort(by: .distance))" == ".sort(by: .distance)")
+      Report.describe(TodosStore.Action.addTodo(milk))
+        == #".addTodo(Todo("Buy milk", priority: 2))"#)
+    #expect(Report.describe(WorkoutsStore.Action.sort(by: .distance)) == ".sort(by: .distance)")
+    #expect(Report.describe(WorkoutsStore.Action.cancelImport) == ".cancelImport")
     #expect(
-      "\(SettingsStore.Action.set(key: "sleepGoal", value: .number(7.5)))"
+      Report.describe(SettingsStore.Action.set(key: "sleepGoal", value: .number(7.5)))
         == #".set(key: "sleepGoal", value: .number(7.5))"#)
+    #expect(
+      Report.describe([StoreChange<WorkoutsStore.Action>.reload, .action(.cancelImport)])
+        == "[.reload, .action(.cancelImport)]")
     let store = TodosStore()
     var changes: [String] = []
     let token = store.onChange { change, _ in changes.append("\(change)") }
