@@ -25,6 +25,9 @@ let package = Package(
       // Members only from modules a file imports: the stand-ins stay out of files that do not.
       swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
     .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting"]),
+    // An app's own tests: the built-in stores tested exhaustively through the public API
+    // alone (no @testable import), as an app outside this package tests them.
+    .testTarget(name: "AppTests", dependencies: ["Stores", "StoreTesting"]),
     .testTarget(
       name: "diaryTests",
       dependencies: [

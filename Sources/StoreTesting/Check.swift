@@ -93,6 +93,30 @@ enum FailureRecording {
   @TaskLocal static var recorder: (@Sendable (String, SourceLocation) -> Void)?
 }
 
+/// The failures StoreTesting reports while `body` runs — a ``StoreTester``'s, a `check`'s, a
+/// state machine's — returned in order instead of recorded as issues: to test that a mistake
+/// fails, and with which message, in a test that passes and prints no known issue.
+///
+/// ```swift
+/// let failures = await failuresReported {
+///   await tester.send(.addTodo(milk)) { $0.todos = [] }  // a deliberate mistake
+/// }
+/// #expect(failures.count == 1)
+/// ```
+///
+/// Only StoreTesting's own failures are taken: an `#expect` in `body` records its issue as
+/// usual.
+public func failuresReported(
+  isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+) async rethrows -> [String] {
+  let failures = Protected<[String]>([])
+  let record: @Sendable (String, SourceLocation) -> Void = { message, _ in
+    failures.withLock { $0.append(message) }
+  }
+  try await FailureRecording.$recorder.withValue(record) { try await body() }
+  return failures.withLock { $0 }
+}
+
 /// Records `message` as a Swift Testing issue at the given place when a test is running,
 /// otherwise with `XCTFail`.
 func recordFailure(

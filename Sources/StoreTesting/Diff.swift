@@ -2,7 +2,9 @@ import Foundation
 
 /// The differences between two values of the same type, found by reflection: one line per
 /// place where they differ, with its path (`.todos[2].title: "b", expected "a"`), for the
-/// failure reports of `requireEqual` and `requireAgreement`.
+/// failure reports of `requireEqual`, `requireAgreement` and `StoreTester`. A type shows what
+/// its mirror shows — a `CustomReflectable` type its public fields only, as the built-in
+/// stores' states do — and values are written as a person writes them (see `Readable`).
 enum Diff {
   /// At most this many differences are listed; the rest are counted.
   static let maxLines = 10
@@ -89,12 +91,37 @@ enum Diff {
         actualCase.value, expectedCase.value, at: "\(path).\(actualCase.label ?? "")",
         into: &lines)
     default:
-      guard actualChildren.count == expectedChildren.count else { return whole() }
-      for (offset, (a, b)) in zip(actualChildren, expectedChildren).enumerated() {
-        let label = a.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "\(offset)"
-        compare(a.value, b.value, at: "\(path).\(label)", into: &lines)
+      if actualChildren.count == expectedChildren.count {
+        for (offset, (a, b)) in zip(actualChildren, expectedChildren).enumerated() {
+          let label = a.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "\(offset)"
+          compare(a.value, b.value, at: "\(path).\(label)", into: &lines)
+        }
+      } else if !compareByLabel(actualChildren, expectedChildren, at: path, into: &lines) {
+        whole()
       }
     }
+  }
+
+  /// Compares the children of one label on both sides — of a value that shows different
+  /// fields in different states (a custom mirror) — skipping those on one side only, which
+  /// a field both sides show decides; returns whether that found a difference.
+  private static func compareByLabel(
+    _ actual: [Mirror.Child], _ expected: [Mirror.Child], at path: String,
+    into lines: inout [String]
+  ) -> Bool {
+    let count = lines.count
+    var expectedByLabel: [String: Any] = [:]
+    for child in expected {
+      guard let label = child.label else { return false }
+      expectedByLabel[label] = child.value
+    }
+    for child in actual {
+      guard let label = child.label else { return false }
+      if let expectedValue = expectedByLabel[label] {
+        compare(child.value, expectedValue, at: "\(path).\(label)", into: &lines)
+      }
+    }
+    return lines.count > count
   }
 
   /// Whether a value is compared as a whole: text, dates, ids, offsets, and anything

@@ -1,4 +1,5 @@
 import Foundation
+import Stores
 
 /// Formats the failure report that `check` records.
 enum Report {
@@ -34,11 +35,11 @@ enum Report {
     return lines.joined(separator: "\n")
   }
 
-  /// `value` for people — like `String(reflecting:)`, but showing what an `IndexSet` holds
-  /// (`[1, 3...5]`, not "4 indexes"), also inside tuples, collections, structures and enum
-  /// payloads — truncated to `maxValueLength` characters.
+  /// `value` for people, as a person writes it in Swift (`.addTodo(Todo("Buy milk"))`, a date
+  /// in ISO 8601, what an `IndexSet` holds — see `Readable`), truncated to `maxValueLength`
+  /// characters.
   static func describe<Value>(_ value: Value) -> String {
-    truncated(render(value))
+    truncated(Readable.describe(value))
   }
 
   /// `text`, cut after `maxValueLength` characters.
@@ -46,46 +47,6 @@ enum Report {
     guard text.count > maxValueLength else { return text }
     let omitted = text.count - maxValueLength
     return "\(text.prefix(maxValueLength))… (\(omitted) more characters)"
-  }
-
-  private static func render(_ value: Any) -> String {
-    switch value {
-    case let offsets as IndexSet:
-      return "["
-        + offsets.rangeView.map {
-          $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound - 1)"
-        }.joined(separator: ", ") + "]"
-    case is String, is Character, is Substring: return String(reflecting: value)
-    case is Date, is UUID, is URL, is Decimal: return String(describing: value)
-    default: break
-    }
-    let mirror = Mirror(reflecting: value)
-    let children = mirror.children.map { (label: $0.label, value: render($0.value)) }
-    func list(_ open: String, _ close: String) -> String {
-      let items = children.map { child in
-        guard let label = child.label, !label.hasPrefix(".") else { return child.value }
-        return "\(label): \(child.value)"
-      }
-      return open + items.joined(separator: ", ") + close
-    }
-    switch mirror.displayStyle {
-    case .tuple: return list("(", ")")
-    case .collection, .set: return list("[", "]")
-    case .dictionary:
-      let pairs = mirror.children.map {
-        Mirror(reflecting: $0.value).children.map { render($0.value) }
-      }
-      return "[" + pairs.map { $0.joined(separator: ": ") }.joined(separator: ", ") + "]"
-    case .optional: return children.first?.value ?? "nil"
-    case .enum:
-      guard let payload = mirror.children.first else { return ".\(value)" }
-      let rendered = render(payload.value)
-      return ".\(payload.label ?? "")" + (rendered.hasPrefix("(") ? rendered : "(\(rendered))")
-    case .struct, .class:
-      guard !children.isEmpty else { return String(reflecting: value) }
-      return list("\(mirror.subjectType)(", ")")
-    default: return String(reflecting: value)
-    }
   }
 
   /// A seed as `0x` followed by 16 uppercase hexadecimal digits.

@@ -137,13 +137,51 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
+    perform(
+      "sending \(Report.describe(action))", update,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    ) { store.send(action) }
+  }
+
+  /// Undoes the store's latest step (`undo()` of `Store`), and checks that the state becomes the
+  /// previous one changed by `update`, as ``send(_:_:fileID:filePath:line:column:)`` does.
+  /// Fails, changing nothing, when there is no step to undo.
+  public func undo(
+    _ update: ((inout S.State) throws -> Void)? = nil, fileID: String = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let step = "sending \(Report.describe(action))"
+    guard let step = store.undoHistory.undoSteps.last else {
+      return fail("expected to undo a step, but there is no step to undo", location)
+    }
+    perform("undoing \(Report.describe(step.name))", update, at: location) { store.undo() }
+  }
+
+  /// Redoes the store's latest step undone (`redo()` of `Store`), and checks that the state
+  /// becomes the previous one changed by `update`, as ``undo(_:fileID:filePath:line:column:)``
+  /// does. Fails, changing nothing, when there is no step to redo.
+  public func redo(
+    _ update: ((inout S.State) throws -> Void)? = nil, fileID: String = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let step = store.undoHistory.redoSteps.last else {
+      return fail("expected to redo a step, but there is no step to redo", location)
+    }
+    perform("redoing \(Report.describe(step.name))", update, at: location) { store.redo() }
+  }
+
+  /// Runs `change` — a send, an undo — and checks that the state becomes the previous one
+  /// changed by `update`; fails first if effects sent actions not yet received.
+  private func perform(
+    _ step: String, _ update: ((inout S.State) throws -> Void)?, at location: Location,
+    _ change: () -> Void
+  ) {
     if exhaustivity == .on {
       failOnUnreceived(before: step, at: location)
     }
     let wanted = exhaustivity == .on ? apply(update, to: expected, after: step, at: location) : nil
-    store.send(action)
+    change()
     check(store.state, wanted: wanted, after: step, update, at: location)
     updateLedger()
   }

@@ -35,7 +35,7 @@ extension WorkoutsStore.State {
     let kept = added.indices.filter { !positions.contains($0) }.map { added[$0] }
     for position in positions { ids.remove(added[position].id) }
     guard sortType != nil else {
-      workouts = kept
+      storedWorkouts = kept
       return true
     }
     // The same workouts leave the sorted list.
@@ -51,7 +51,7 @@ extension WorkoutsStore.State {
       }
     }
     addedOrder = kept
-    workouts = shown.reversed()
+    storedWorkouts = shown.reversed()
     return true
   }
 
@@ -65,11 +65,11 @@ extension WorkoutsStore.State {
     }
     ids = taken
     guard let sortType else {
-      workouts = added
+      storedWorkouts = added
       return true
     }
     addedOrder = added
-    workouts = WorkoutsStore.sorted(added, by: sortType)
+    storedWorkouts = WorkoutsStore.sorted(added, by: sortType)
     return true
   }
 }

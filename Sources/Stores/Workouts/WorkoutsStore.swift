@@ -53,9 +53,26 @@ public final class WorkoutsStore: Store {
   /// nothing, and a file with two workouts of one id is refused.
   public struct State: PersistentState {
     /// The workouts, in order: sorted by ``sortType`` while it is set, else as added.
-    public internal(set) var workouts: [Workout]
+    ///
+    /// Setting it — in a test's expected state, say; a store's state changes only through
+    /// actions — keeps the list as given (of two workouts with one id, the first), sorted or
+    /// not, and the state whole: while sorted, the order added keeps the workouts that stay,
+    /// in the order they were added, with their new values, then the new ones in the order
+    /// given. O(*n*).
+    public var workouts: [Workout] {
+      @inlinable get { storedWorkouts }
+      set { replaceWorkouts(with: newValue) }
+    }
+    @usableFromInline var storedWorkouts: [Workout]
     /// The sort chosen last; while set, added and updated workouts go to their sorted place.
-    public private(set) var sortType: SortType?
+    ///
+    /// Setting it sorts the workouts as ``WorkoutsStore/Action/sort(by:)`` does (`nil`: back
+    /// to the order added). O(*n* log *n*).
+    public var sortType: SortType? {
+      @inlinable get { storedSortType }
+      set { _ = sort(by: newValue) }
+    }
+    @usableFromInline var storedSortType: SortType?
     /// While sorted, the workouts in the order they were added; empty otherwise (then
     /// `workouts` is that order). Changed only together with `workouts`.
     var addedOrder: [Workout]
@@ -64,7 +81,7 @@ public final class WorkoutsStore: Store {
     /// only hash every id again.
     var ids: Set<UUID>
     /// Where the latest import is. Kept in memory only: the file holds the workouts.
-    public private(set) var importStatus = WorkoutsImportStatus.none
+    public var importStatus = WorkoutsImportStatus.none
 
     public init() {
       self.init(workouts: [])
@@ -77,18 +94,32 @@ public final class WorkoutsStore: Store {
       var ids = Set<UUID>(minimumCapacity: workouts.count)
       let workouts = workouts.filter { ids.insert($0.id).inserted }
       self.ids = ids
-      self.sortType = sortType
+      storedSortType = sortType
       if let sortType {
         addedOrder = workouts
-        self.workouts = WorkoutsStore.sorted(workouts, by: sortType)
+        storedWorkouts = WorkoutsStore.sorted(workouts, by: sortType)
       } else {
         addedOrder = []
-        self.workouts = workouts
+        storedWorkouts = workouts
       }
     }
 
     /// The workouts in the order they were added.
     public var workoutsInAddedOrder: [Workout] { sortType == nil ? workouts : addedOrder }
+
+    /// See ``workouts``. O(*n*).
+    mutating func replaceWorkouts(with newValue: [Workout]) {
+      var ids = Set<UUID>(minimumCapacity: newValue.count)
+      let workouts = newValue.filter { ids.insert($0.id).inserted }
+      if sortType != nil {
+        let byID = Dictionary(uniqueKeysWithValues: workouts.map { ($0.id, $0) })
+        let kept = addedOrder.compactMap { byID[$0.id] }
+        let keptIDs = Set(kept.lazy.map(\.id))
+        addedOrder = kept + workouts.filter { !keptIDs.contains($0.id) }
+      }
+      self.ids = ids
+      storedWorkouts = workouts
+    }
 
     /// Equal when the workouts, their order added, the sort and the import status are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -135,11 +166,12 @@ public final class WorkoutsStore: Store {
     mutating func add(_ workout: Workout) -> Bool {
       guard ids.insert(workout.id).inserted else { return false }
       guard let sortType else {
-        workouts.append(workout)
+        storedWorkouts.append(workout)
         return true
       }
       addedOrder.append(workout)
-      workouts.insert(workout, at: WorkoutsStore.upperBound(of: workout, in: workouts, sortType))
+      storedWorkouts.insert(
+        workout, at: WorkoutsStore.upperBound(of: workout, in: workouts, sortType))
       return true
     }
 
@@ -150,11 +182,11 @@ public final class WorkoutsStore: Store {
       let new = batch.filter { ids.insert($0.id).inserted }
       guard !new.isEmpty else { return false }
       guard let sortType else {
-        workouts += new
+        storedWorkouts += new
         return true
       }
       addedOrder += new
-      workouts = WorkoutsStore.sorted(addedOrder, by: sortType)
+      storedWorkouts = WorkoutsStore.sorted(addedOrder, by: sortType)
       return true
     }
 
@@ -162,7 +194,7 @@ public final class WorkoutsStore: Store {
     mutating func remove(_ ids: Set<UUID>) -> Bool {
       guard !ids.isEmpty else { return false }
       let count = workouts.count
-      workouts.removeAll { ids.contains($0.id) }
+      storedWorkouts.removeAll { ids.contains($0.id) }
       guard workouts.count != count else { return false }
       if sortType != nil { addedOrder.removeAll { ids.contains($0.id) } }
       self.ids.subtract(ids)
@@ -176,20 +208,20 @@ public final class WorkoutsStore: Store {
         guard let index = workouts.firstIndex(where: { $0.id == workout.id }),
           workouts[index] != workout
         else { return false }
-        workouts[index] = workout
+        storedWorkouts[index] = workout
         return true
       }
       guard let added = addedOrder.firstIndex(where: { $0.id == workout.id }),
         addedOrder[added] != workout
       else { return false }
-      if let shown = workouts.firstIndex(of: addedOrder[added]) { workouts.remove(at: shown) }
+      if let shown = workouts.firstIndex(of: addedOrder[added]) { storedWorkouts.remove(at: shown) }
       addedOrder[added] = workout
       // Among the equal workouts, the order they were added in: after those added before it.
       let equalAddedBefore = addedOrder[..<added].count {
         !sortType.orders($0, before: workout) && !sortType.orders(workout, before: $0)
       }
       let start = WorkoutsStore.lowerBound(of: workout, in: workouts, sortType)
-      workouts.insert(workout, at: start + equalAddedBefore)
+      storedWorkouts.insert(workout, at: start + equalAddedBefore)
       return true
     }
 
@@ -290,13 +322,13 @@ public final class WorkoutsStore: Store {
     mutating func sort(by newSortType: SortType?) -> Bool {
       guard newSortType != sortType else { return false }
       let inAddedOrder = workoutsInAddedOrder
-      sortType = newSortType
+      storedSortType = newSortType
       if let newSortType {
         addedOrder = inAddedOrder
-        workouts = WorkoutsStore.sorted(inAddedOrder, by: newSortType)
+        storedWorkouts = WorkoutsStore.sorted(inAddedOrder, by: newSortType)
       } else {
         addedOrder = []
-        workouts = inAddedOrder
+        storedWorkouts = inAddedOrder
       }
       return true
     }
