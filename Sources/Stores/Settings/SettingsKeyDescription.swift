@@ -167,18 +167,7 @@ extension SettingsKeyDescription {
 
   /// Whether `json` is a value of ``kind`` (or `null` for an optional).
   package func isOfKind(_ json: JSONValue) -> Bool {
-    if json == .null { return isOptional }
-    return switch kind {
-    case .string: String(json: json) != nil
-    case .number: Double(json: json) != nil
-    case .integer: Int(json: json) != nil
-    case .bool: Bool(json: json) != nil
-    case .date: Date(json: json) != nil
-    case .url: URL(json: json) != nil
-    case .uuid: UUID(json: json) != nil
-    case .data: Data(json: json) != nil
-    case .json: true
-    }
+    json == .null ? isOptional : kind.holds(json)
   }
 
   /// Why `json`, a value of ``kind``, is not one of ``allowedValues`` — "is out of range

@@ -22,10 +22,10 @@ import Observation
 /// ```
 ///
 /// A key is registered with the store at its first use there (or ahead of it, with `keys:`
-/// or ``register(_:)``, so that `diary` knows it before the app uses it), and is then
-/// first-class: it is in ``SettingsStore/keys`` and ``SettingsStore/entries`` with its rule,
-/// ``SettingsStore/reset()`` resets it, and a stored value its rule refuses is reported like
-/// a built-in key's.
+/// or ``SettingsStore/register(_:)``, so that `diary` knows it before the app uses it), and
+/// is then first-class: it is in ``SettingsStore/keys`` and ``SettingsStore/entries`` with
+/// its rule, ``SettingsStore/reset()`` resets it, and a stored value its rule refuses is
+/// reported like a built-in key's.
 ///
 /// A store on a file describes its registered keys in the key catalog beside the file, and
 /// `diary settings` reads it: it lists such a key after the built-in ones with its default
