@@ -87,7 +87,8 @@ public struct StoreFileError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(path): written by a newer version (file version \(found); this version reads up "
         + "to \(supported)) — upgrade to open it"
     case .notARegularFile:
-      return "\(path): is not a regular file (a folder?) — remove it or choose another path"
+      return "\(path): is not a regular file (a folder or a device) — remove it or choose "
+        + "another path"
     case .cannotRead(let errno):
       return "cannot read \(path): \(Self.explain(errno))"
         + (errno == ENOTDIR ? " — a folder on its path is a file" : "")

@@ -102,6 +102,10 @@ public enum WorkoutsCSV {
     /// thousands in Garmin Connect's files, the decimal mark in files separated by `;` or
     /// tabs; `nil`: nothing tells (a file separated by commas).
     private let commaWhenUntold: WorkoutsImportOptions.DecimalMark?
+    /// What a point followed by three digits (`1.500`) is when nothing else tells: grouping
+    /// thousands in Garmin Connect's files (which write decimals with two digits; an account
+    /// in German groups a pool swim's metres with a point), else the decimal mark.
+    private let pointWhenUntold: WorkoutsImportOptions.DecimalMark
     private var rows: [WorkoutsImport.Row] = []
     private var skipped: [WorkoutsImport.SkippedRow] = []
     private var distancesWithoutUnit = 0
@@ -223,6 +227,7 @@ public enum WorkoutsCSV {
       commaWhenUntold =
         options.source == .garmin
         ? .point : csv.delimiter == UInt8(ascii: ",") ? nil : .comma
+      pointWhenUntold = options.source == .garmin ? .comma : .point
     }
 
     /// The position of each field's column in `headers` (lowercased, trimmed) — the first
@@ -619,8 +624,8 @@ public enum WorkoutsCSV {
     }
 
     /// Reads the distances that could be read two ways (`1,500`) as the file told — as its
-    /// other distances show, else as ``commaWhenUntold`` says for commas and as a decimal
-    /// point for points — or reports them: a file that shows both marks, or a comma in a file
+    /// other distances show, else as ``commaWhenUntold`` says for commas and
+    /// ``pointWhenUntold`` for points — or reports them: a file that shows both marks, or a comma in a file
     /// separated by commas that shows none. O(*k*) for *k* such rows, plus O(*n*) once when
     /// a row is left out.
     private mutating func readAmbiguous() {
@@ -629,7 +634,7 @@ public enum WorkoutsCSV {
       readAmbiguousTimes(leavingOut: &leftOut)
       for ways in ambiguous where !leftOut.contains(ways.row) {
         let untold: WorkoutsImportOptions.DecimalMark? =
-          ways.separator == UInt8(ascii: ".") ? .point : commaWhenUntold
+          ways.separator == UInt8(ascii: ".") ? pointWhenUntold : commaWhenUntold
         guard let mark = decimalMark(untold: untold) else {
           let (asDecimal, asGrouping) = ways.numbers
           let shown = [firstDecimalComma, firstDecimalPoint].compactMap { $0 }

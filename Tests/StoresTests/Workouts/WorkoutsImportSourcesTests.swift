@@ -129,6 +129,12 @@ struct WorkoutsImportSourcesTests {
     let swims =
       "Activity Type,Date,Title,Distance,Time\nPool Swim,2026-11-30 06:45:03,Swim,\"2,000\",00:40:00\n"
     #expect(try read(swims).rows.map(\.workout.meters) == [2_000])
+    // An account in German groups with a point: 2.000 m, not 2 m, when nothing else tells.
+    let german = swims.replacingOccurrences(of: "\"2,000\"", with: "2.000")
+    #expect(try read(german).rows.map(\.workout.meters) == [2_000])
+    // A run's decimal point elsewhere in the file still says a point is the decimal mark.
+    let withRun = german + "Running,2026-11-29 07:00:00,Run,10.02,00:50:00\n"
+    #expect(try read(withRun).rows.map(\.workout.meters) == [2, 10_020])
     #expect(
       try read(swims, .garmin(unit: .miles, timeZone: utc)).rows.map(\.workout.meters) == [1_828.8])
   }
