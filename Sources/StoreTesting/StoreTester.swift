@@ -203,15 +203,17 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
 
   /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action for
   /// which `matches` holds: `receive(where: { if case .showResults = $0 { true } else { false } })`.
+  /// A failure names the predicate as the call writes it (read from the test's source).
   public func receive(
     where matches: @escaping (S.Action) -> Bool, timeout: Duration? = nil,
     _ update: ((inout S.State) throws -> Void)? = nil,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      "an action that matches", where: matches, timeout: timeout, update,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      "an action that matches \(location.firstArgument ?? "the predicate")", where: matches,
+      timeout: timeout, update, at: location)
   }
 
   /// Like ``receive(_:timeout:_:fileID:filePath:line:column:)->()``, for the next action of the
@@ -451,6 +453,10 @@ public final class StoreTester<S: Store> where S.Action: Equatable {
       fail(
         "the closure asserting the state after \(step) changes nothing (it starts from the "
           + "state before the action); \(change)", location)
+    } else if actual != wanted && update == nil {
+      fail(
+        "the state changed after \(step), but no closure asserts a change (pass one that makes "
+          + "it): \(difference(actual, wanted))", location)
     } else if actual != wanted {
       fail("the state after \(step) differs: \(difference(actual, wanted))", location)
     }

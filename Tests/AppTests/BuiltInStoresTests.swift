@@ -143,7 +143,8 @@ struct TesterUndoTests {
     }
     #expect(
       failures == [
-        #"the state after undoing "Add Todo" differs: 1 difference from the expected value:"#
+        #"the state changed after undoing "Add Todo", but no closure asserts a change (pass one "#
+          + #"that makes it): 1 difference from the expected value:"#
           + "\n" + #"  .todos[0]: missing, expected Todo("Buy milk")"#
       ])
     await tester.finish()
