@@ -237,6 +237,18 @@ enum MinHeap {
   }
 }
 
+/// `Machine` without its coverage: programs are generated without steering, as for a machine
+/// that is not `Hashable` — how the rules alone (swarms, lengths, values) find the bug.
+@MainActor
+struct Unsteered<Machine: StateMachine>: StateMachine {
+  var machine: Machine
+
+  init() throws { machine = try Machine() }
+  var rules: [Rule<Machine.Command>] { machine.rules }
+  mutating func perform(_ command: Machine.Command) throws { try machine.perform(command) }
+  func checkInvariants() throws { try machine.checkInvariants() }
+}
+
 /// What 20 runs of one machine found: on how many seeds the bug, the shortest and longest
 /// minimal program, and the slowest run.
 struct MachineFigures {
@@ -264,7 +276,7 @@ struct MachineFigures {
     let milliseconds =
       Double(slowest.components.attoseconds) / 1e15
       + Double(slowest.components.seconds) * 1_000
-    return name.padding(toLength: 20, withPad: " ", startingAt: 0)
+    return name.padding(toLength: 30, withPad: " ", startingAt: 0)
       + "\(found)/20".padding(
         toLength: 8, withPad: " ", startingAt: 0)
       + range.padding(toLength: 10, withPad: " ", startingAt: 0)
@@ -301,7 +313,7 @@ struct MachineFigures {
       MachineFigures(DatabaseComparison.self), MachineFigures(CanSwarm.self),
     ]
     print(
-      (["machine             found   steps     slowest run (default budget, seeds 1-20)"]
+      (["machine                       found   steps     slowest run (default budget, seeds 1-20)"]
         + figures.map(\.row)).joined(separator: "\n"))
     for figure in figures {
       #expect(figure.found == 20, "\(figure.name)")
@@ -320,6 +332,21 @@ struct MachineFigures {
       guard let steps = shortest[figure.name] else { continue }
       #expect(figure.steps.allSatisfy { $0 == steps }, "\(figure.name): \(figure.steps)")
     }
+  }
+
+  /// `STORES_MACHINE_FIGURES=1` prints what the machines find without steering (no
+  /// coverage), as a machine that is not `Hashable` is tested.
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["STORES_MACHINE_FIGURES"] != nil))
+  func unsteeredFigures() {
+    let figures = [
+      MachineFigures(Unsteered<DieHard>.self), MachineFigures(Unsteered<BrokenHeap>.self),
+      MachineFigures(Unsteered<HeapMerge>.self), MachineFigures(Unsteered<NumberModifier>.self),
+      MachineFigures(Unsteered<DatabaseComparison>.self),
+      MachineFigures(Unsteered<CanSwarm>.self),
+    ]
+    print(
+      (["machine (unsteered)           found   steps     slowest run (default budget, seeds 1-20)"]
+        + figures.map(\.row)).joined(separator: "\n"))
   }
 
   @Test func theBreadthFirstSearchFindsTheShortestFailureBeyondALocalMinimum() {
