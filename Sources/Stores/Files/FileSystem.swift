@@ -104,12 +104,15 @@ enum FileSystem {
   /// on the first write into a folder), the content is hashed as it is written, so that the
   /// version returned can be confirmed by content.
   ///
-  /// - Parameter flushes: The two flushes (a seam for tests, which record them); by default
-  ///   ``Flushes/durable``, or none in a folder written without flushes.
+  /// - Parameters:
+  ///   - flushes: The two flushes (a seam for tests, which record them); by default
+  ///     ``Flushes/durable``, or none in a folder written without flushes.
+  ///   - committed: Called once the new file is in place (renamed, flushed), with its open
+  ///     descriptor (readable) and its size; not called when nothing was replaced.
   /// - Returns: The version of the new file.
   static func replace(
     _ name: String, in folder: DataFolder, creating: Bool, replacing read: FileIdentity? = nil,
-    path: String, flushes: Flushes? = nil,
+    path: String, flushes: Flushes? = nil, committed: ((_ file: Int32, _ size: Int) -> Void)? = nil,
     writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws -> FileVersion {
     let flushes = flushes ?? (folder.flushes ? Flushes.durable : Flushes.unflushed)
@@ -180,7 +183,10 @@ enum FileSystem {
     if failure == 0, fstat(descriptor, &written) != 0 { failure = errno }
     // Makes the rename durable (and, on Apple platforms, the file's data); done as far as the
     // file system allows, never an error: the new file is in place.
-    if failure == 0, !raced { flushes.afterRename(folder.descriptor, descriptor) }
+    if failure == 0, !raced {
+      flushes.afterRename(folder.descriptor, descriptor)
+      committed?(descriptor, Int(written.st_size))
+    }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     guard failure == 0, !raced else {
       unlinkat(folder.descriptor, temporary, 0)
@@ -213,7 +219,7 @@ enum FileSystem {
   /// Another writer created the file between the check that it was missing and the write.
   struct Raced: Error {}
 
-  /// The two flushes of ``replace(_:in:creating:replacing:path:flushes:writing:)``, in
+  /// The two flushes of ``replace(_:in:creating:replacing:path:flushes:committed:writing:)``, in
   /// their order: the platform's (see ``Platform``), none, or a test's that records them.
   struct Flushes: Sendable {
     /// Puts the new file's data, open at the descriptor given, on the drive before its rename;
@@ -372,7 +378,7 @@ enum FileSystem {
     while true {
       let temporary = temporaryName(of: name, UInt64.random(in: 0...UInt64.max))
       let descriptor = openat(
-        folder.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        folder.descriptor, temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if descriptor >= 0 {
         // Locked while it is written, so that a cleaner sees it is not stale. A cleaner that
         // took the lock in the moment between the file's making and its locking removes it

@@ -15,31 +15,46 @@ extension JSONFileBacking {
     var mustWrite: Bool
     /// Whether edits made without stamps were stamped, as this device's change.
     var stampedEdits = false
+    /// The device's outbox weighed against the file, when it was new to this store: its
+    /// identity, and the file's bytes — what the outbox holds from now on when nothing is
+    /// written (see ``JSONFileBacking/outboxSeen``).
+    var weighedOutbox: (identity: FileIdentity, file: Data)?
     /// How many of the removals the file may have forgotten the merge-back brought back (see
     /// ``StateSync/forgottenRemovals(_:_:)``).
     var forgottenRemovals = 0
   }
 
   /// Step 1: the state stored in `file` at `target` (open under the lock; `nil`: missing):
-  /// the state in memory, `current`, while the file still holds it; else the file's, read.
+  /// the state in memory, `current`, while the file still holds it and the device's outbox
+  /// (see ``Outbox``) holds nothing new to this store; else the file's, read.
   ///
   /// A sync engine checks the file, then renames another device's version over it: a write
-  /// that landed in between — this store's last one — is gone, though the engine thinks the
-  /// file held nothing new. So the version this store knew is merged back into a stamped file
-  /// it finds changed: a join, which changes nothing when the file descends from it. Only
+  /// that landed in between — this store's last one, or another process's of this device —
+  /// is gone, though the engine thinks the file held nothing new. So the version this store
+  /// knew, and the outbox when it is new to this store, are merged back into a stamped file
+  /// that does not descend from them: a join, which changes nothing when it does. Only
   /// between stamped versions: a file written without stamps (by hand, or by version 1) is
-  /// taken as it is.
+  /// taken as it is; so is a missing file (removed, by a person or an engine: the outbox
+  /// goes with it).
   func catchUp(
     with file: OpenFile?, in folder: DataFolder, at target: String, from current: State
   ) throws(StoreFileError) -> Stored {
-    if try isCurrent(
-      file?.identity,
-      reading: { () throws(StoreFileError) in try file?.contents(path: path) })
+    let outbox = newOutbox()
+    if outbox == nil,
+      try isCurrent(
+        file?.identity,
+        reading: { () throws(StoreFileError) in try file?.contents(path: path) })
     {
+      // Not read yet when a new outbox turned out not valid.
+      try readStamps { true }
       return Stored(
         state: current, stamps: stamps, version: version, isReloaded: false, mustWrite: false)
     }
     guard let file else {
+      // Removed — by a person, or by the engine as another device removed it: so is what this
+      // device last wrote to it.
+      self.outbox?.remove()
+      outboxSeen = nil
       return Stored(
         state: State(), stamps: Sync(unstamped: State()), version: nil, isReloaded: true,
         mustWrite: false)
@@ -52,49 +67,69 @@ extension JSONFileBacking {
         identity: file.identity, content: data,
         changeTimesAreExact: folder.changeTimesAreExact ?? false),
       isReloaded: true, mustWrite: false)
-    let isKnown = versionTarget == target
+    // What this store knew of the file — once it decoded its stamps: before, it wrote nothing.
+    let own =
+      versionTarget == target && version != nil && unreadStamps == nil ? (current, stamps) : nil
+    // The outbox, when new, is the latest version this device wrote: the one a hand edit
+    // changed, if any.
     let (adopted, isCovered, stampedEdits) = adopt(
-      read, readStamps, knowing: isKnown ? current : nil)
+      read, readStamps, knowing: outbox.map { ($0.state, $0.stamps) } ?? own)
     stored.stamps = adopted
     // Edits stamped now are written now, this device noted as their writer: so a version
     // from before them (the same writers) is never taken for another hand edit.
     (stored.stampedEdits, stored.mustWrite) = (stampedEdits, stampedEdits)
-    if !isCovered, isKnown, version != nil, Self.isStamped(stamps), Self.isStamped(readStamps),
-      !Sync.descends((read, stored.stamps), from: (current, stamps))
-    {
-      stored.forgottenRemovals = Sync.forgottenRemovals(
-        (read, stored.stamps), (current, stamps))
-      (stored.state, stored.stamps) = Sync.merge((read, stored.stamps), (current, stamps))
+    if !isCovered, Self.isStamped(readStamps) {
+      for known in [outbox.map { ($0.state, $0.stamps) }, own].compactMap({ $0 })
+      where Self.isStamped(known.1) && !Sync.descends((stored.state, stored.stamps), from: known) {
+        stored.forgottenRemovals += Sync.forgottenRemovals((read, stored.stamps), known)
+        (stored.state, stored.stamps) = Sync.merge((stored.state, stored.stamps), known)
+      }
       stored.mustWrite = stored.mustWrite || stored.state != read
     }
+    stored.weighedOutbox = outbox.map { ($0.identity, data) }
     return stored
   }
 
+  /// The device's outbox for the file, read and decoded, when it is new to this store — not
+  /// the one it last wrote or weighed (see ``outboxSeen``); `nil` otherwise, and when there is
+  /// none. An outbox that is not a valid file of this state (a crash cut it short) is passed
+  /// over, and replaced by the next write. O(1) when it is not new.
+  func newOutbox() -> (state: State, stamps: Sync, identity: FileIdentity)? {
+    guard let outbox, let identity = outbox.identity, identity != outboxSeen,
+      let (data, identity) = outbox.read()
+    else { return nil }
+    guard let (state, stamps) = try? decode(data, outbox.name) else {
+      outboxSeen = identity
+      return nil
+    }
+    if let latest = stamps.latest { clock.observe(latest) }
+    return (state, stamps, identity)
+  }
+
   /// The stamps of `state`, just read with `stamps` from the file, ready to use: the clock
-  /// moves past them; when this store knew a stamped version of the file, `known` (its
-  /// state in memory), that the file covers (see ``StateSync/isCovered(_:by:)``), the file was
-  /// changed by a program that does not stamp, and its differences from `known` are stamped
-  /// as this device's newest change (`isCovered`); otherwise its parts without a stamp are,
-  /// and, when `known` is given, those holding another value than `known` under the very
-  /// stamp it holds them with — edited by hand though their digests match (see
-  /// ``StateSync/noteEdits(of:underStampsOf:)``) — (`stampedEdits` says whether anything was
-  /// stamped).
-  /// So a hand edit or a script's is never undone by what this store remembered, nor by an
+  /// moves past them; when `known`, a stamped version of the file this device knew (the state
+  /// in memory with its stamps, or the outbox), covers the file (see
+  /// ``StateSync/isCovered(_:by:)``), the file was changed by a program that does not stamp,
+  /// and its differences from `known` are stamped as this device's newest change
+  /// (`isCovered`); otherwise its parts without a stamp are, and, when `known` is given, those
+  /// holding another value than `known` under the very stamp it holds them with — edited by
+  /// hand though their digests match (see ``StateSync/noteEdits(of:underStampsOf:)``) —
+  /// (`stampedEdits` says whether anything was stamped).
+  /// So a hand edit or a script's is never undone by what this device remembered, nor by an
   /// older value elsewhere.
   func adopt(
-    _ state: State, _ stamps: Sync, knowing known: State?
+    _ state: State, _ stamps: Sync, knowing known: (state: State, stamps: Sync)?
   ) -> (stamps: Sync, isCovered: Bool, stampedEdits: Bool) {
     if let latest = stamps.latest { clock.observe(latest) }
-    if let known, version != nil, Self.isStamped(self.stamps),
-      Sync.isCovered((state, stamps), by: (known, self.stamps))
-    {
-      guard state != known else { return (self.stamps, true, false) }
-      return (self.stamps.stamped(before: known, after: state, stamp: clock.stamp()), true, true)
+    let known = known.flatMap { Self.isStamped($0.stamps) ? $0 : nil }
+    if let known, Sync.isCovered((state, stamps), by: known) {
+      guard state != known.state else { return (known.stamps, true, false) }
+      return (
+        known.stamps.stamped(before: known.state, after: state, stamp: clock.stamp()), true, true
+      )
     }
     var stamps = stamps
-    if let known, version != nil, Self.isStamped(self.stamps) {
-      stamps.noteEdits(of: state, underStampsOf: (known, self.stamps))
-    }
+    if let known { stamps.noteEdits(of: state, underStampsOf: known) }
     guard stamps.hasUnstamped else { return (stamps, false, false) }
     stamps.stampUnstamped(clock.stamp())
     // This device's change, written with the next write: its writer is noted now, so that a
@@ -107,15 +142,16 @@ extension JSONFileBacking {
   /// The state stored at `target` (the empty state when there is no file), its stamps left as
   /// the text they are (`nil`: no file), and its version: what opening a store reads.
   func readState(_ target: String) throws(StoreFileError) -> (
-    state: State, stamps: StampsText<State, Sync>?, version: FileVersion?
+    state: State, stamps: StampsText<State, Sync>?, version: FileVersion?, data: Data?
   ) {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
-      return (State(), nil, nil)
+      return (State(), nil, nil, nil)
     }
     let (state, stamps) = try decodeState(data, path)
     let exact = folder?.changeTimesAreExact ?? false
     return (
-      state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact)
+      state, stamps, FileVersion(identity: identity, content: data, changeTimesAreExact: exact),
+      data
     )
   }
 
@@ -143,9 +179,10 @@ extension JSONFileBacking {
   }
 
   /// The state stored at `target` (the empty state when there is no file), its stamps made
-  /// ready to use knowing the state in memory, `known` (see ``adopt(_:_:knowing:)``), its
-  /// version, and whether edits made without stamps were stamped (in memory only).
-  func read(_ target: String, knowing known: State?) throws(StoreFileError) -> (
+  /// ready to use (see ``adopt(_:_:knowing:)``; known to a store that knew no stamped version
+  /// of it), its version, and whether edits made without stamps were stamped (in memory
+  /// only).
+  func read(_ target: String) throws(StoreFileError) -> (
     state: State, stamps: Sync, version: FileVersion?, stampedEdits: Bool
   ) {
     guard let (data, identity) = try FileSystem.read(target, path: path) else {
@@ -153,7 +190,7 @@ extension JSONFileBacking {
     }
     let exact = folder?.changeTimesAreExact ?? false
     let (state, read) = try decode(data, path)
-    let adopted = adopt(state, read, knowing: known)
+    let adopted = adopt(state, read, knowing: nil)
     return (
       state, adopted.stamps,
       FileVersion(identity: identity, content: data, changeTimesAreExact: exact),

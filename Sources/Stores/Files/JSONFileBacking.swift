@@ -15,7 +15,7 @@ import Foundation
 /// 4. if the state changed, write it to a new temporary file in the same folder (streamed as
 ///    it is encoded, see ``FileOutput``; a list's items the action did not change are copied
 ///    from the text of the last write, see ``EncodedList``), flush it, rename it over the
-///    data file, flush the folder (see ``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``:
+///    data file, flush the folder (see ``FileSystem/replace(_:in:creating:replacing:path:flushes:committed:writing:)``:
 ///    `fsync` twice on Linux, one flush of the drive's cache on Apple platforms);
 /// 5. release the lock; the store then notifies its observers.
 ///
@@ -97,6 +97,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// What the last write keeps for the next (see ``StateSync/WriteCache``): about the file's
   /// size in memory for a list; `nil` for a backing that keeps nothing between its writes.
   private let writeCache: Sync.WriteCache?
+  /// This device's outbox for the file (see ``Outbox``) at ``outboxTarget``; `nil` for a
+  /// state not merged across devices, and where the device has no local state folder.
+  private(set) var outbox: Outbox?
+  /// The target of the file whose outbox ``outbox`` is.
+  private var outboxTarget: String?
+  /// Makes this device's outbox for the file at a target.
+  private let makeOutbox: (String) -> Outbox?
+  /// The identity of the outbox as this store last wrote it or weighed the file against it:
+  /// an outbox of another identity is new to it (another process of the device wrote it).
+  var outboxSeen: FileIdentity?
   /// What the latest transaction or reload did with conflict copies.
   var mergeReport = MergeReport()
   /// The conflict copies beside the file that could not be merged, by name: the identity each
@@ -107,6 +117,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private init(
     path: String, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions,
     coordination: any FileCoordination, keepsWriteCache: Bool,
+    outbox: @escaping (String) -> Outbox?,
     decode: @escaping (Data, String) throws(StoreFileError) -> (State, Sync),
     decodeState:
       @escaping (Data, String) throws(StoreFileError) -> (
@@ -124,6 +135,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     self.decodeState = decodeState
     self.decodeStamps = decodeStamps
     self.encode = encode
+    makeOutbox = outbox
     writeCache = keepsWriteCache ? Sync.makeWriteCache() : nil
     stamps = Sync(unstamped: State())
   }
@@ -135,7 +147,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// timeout); the versions kept outside the folder are `versions`, or
   /// when `nil` those the chosen coordination knows. With `keepsWriteCache`, each write keeps
   /// the text it wrote for the next (see ``StateSync/WriteCache``); without, every write
-  /// encodes the whole state, streamed to the file, and nothing is kept.
+  /// encodes the whole state, streamed to the file, and nothing is kept. A state merged
+  /// across devices keeps an outbox (see ``Outbox``), made by `outbox` from the file's target
+  /// and the clock's device — in the local state folder by default: when it holds another version than the file, the first
+  /// transaction or refresh weighs the file against it.
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or its state is not valid
   ///   (its stamps are checked when read), or is in iCloud Drive and not downloaded yet
@@ -143,7 +158,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   ///   untouched.
   static func open(
     _ url: URL, lockTimeout: Duration, clock: HybridClock, versions: ConflictVersions?,
-    coordination choose: (URL, Duration) -> any FileCoordination, keepsWriteCache: Bool = true
+    coordination choose: (URL, Duration) -> any FileCoordination, keepsWriteCache: Bool = true,
+    outbox: @escaping (String, @escaping () -> DeviceID) -> Outbox? = Outbox.local(of:device:)
   ) throws(StoreFileError) -> (JSONFileBacking, State) {
     let path = url.standardizedFileURL.path
     let target = try FileSystem.resolvingLinks(path)
@@ -152,6 +168,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       path: path, lockTimeout: lockTimeout, clock: clock,
       versions: versions ?? ConflictVersions(coordination), coordination: coordination,
       keepsWriteCache: keepsWriteCache,
+      outbox: { Sync.self == NoSync<State>.self ? nil : outbox($0, { clock.device }) },
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },
@@ -171,10 +188,15 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     // Opening writes nothing, and reads no stamp: they are decoded when first needed (edits
     // made without stamps are stamped then, in memory, and written with the store's first
     // change or reload).
-    let (state, stamps, version) = try backing.coordinatedRead {
+    let (state, stamps, version, data) = try backing.coordinatedRead {
       () throws(StoreFileError) in try backing.readState(target)
     }
     (backing.version, backing.unreadStamps, backing.versionTarget) = (version, stamps, target)
+    // An outbox that holds the file as it is needs no weighing (one read, no decoding).
+    backing.useOutbox(of: target)
+    if let (held, identity) = backing.outbox?.read(), held == data {
+      backing.outboxSeen = identity
+    }
     return (backing, state)
   }
 
@@ -202,14 +224,19 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let target = try FileSystem.resolvingLinks(path)
     try requireLocalContents()
     // While the file holds the state in memory, the action runs before the lock: one that
-    // changes nothing needs no lock and no write, and so creates no file.
+    // changes nothing needs no lock and no write, and so creates no file. (A new outbox is
+    // weighed against the file, which is read again for it, under the lock.)
     var early: State?
-    if !mergingCopies, try isCurrent(at: target) {
+    useOutbox(of: target)
+    let isOutboxNew = isOutboxNew
+    if !mergingCopies, !isOutboxNew, try isCurrent(at: target) {
       var state = current
       guard try update(&state) else { return nil }
       early = state
     }
-    try readStamps { () throws(StoreFileError) in try isCurrent(at: target) }
+    if !isOutboxNew {
+      try readStamps { () throws(StoreFileError) in try isCurrent(at: target) }
+    }
     let folder = try dataFolder(for: target)
     let name = (target as NSString).lastPathComponent
     return try FileLock.withLock(of: name, in: folder, timeout: lockTimeout, path: path) {
@@ -232,8 +259,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
               continue  // another writer or a sync engine replaced the file: start again
             }
             leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
+          } else if let weighed = stored.weighedOutbox {
+            // The file holds the outbox: copied to it, so that a store opening the file later
+            // finds them equal and need not weigh them again.
+            outboxSeen = outbox?.write(weighed.file) ?? weighed.identity
           }
           (version, versionTarget, stamps) = (stored.version, target, applied.stamps)
+          unreadStamps = nil
           mergeReport = leftovers.report
           let reloaded = stored.state != current
           guard applied.changed || reloaded else { return nil }
@@ -307,8 +339,33 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     replacing file: OpenFile?
   ) throws -> FileVersion? {
     try FileSystem.replace(
-      name, in: folder, creating: file == nil, replacing: file?.identity, path: path, writing: write
-    )
+      name, in: folder, creating: file == nil, replacing: file?.identity, path: path,
+      committed: { [outbox] written, size in
+        // Copied to the outbox once in place: never a version the file did not get.
+        self.outboxSeen = outbox?.write(copying: written, size: size)
+      }, writing: write)
+  }
+
+  /// Whether `error` says a file is not valid (its JSON, or its content).
+  private static func isNotValid(_ error: StoreFileError) -> Bool {
+    switch error.problem {
+    case .malformedJSON, .invalidContent: true
+    default: false
+    }
+  }
+
+  /// Uses the device's outbox for the file at `target`: another than before when a link to
+  /// the file was pointed elsewhere since, which is then new to this store.
+  private func useOutbox(of target: String) {
+    guard target != outboxTarget else { return }
+    (outbox, outboxTarget, outboxSeen) = (makeOutbox(target), target, nil)
+  }
+
+  /// Whether the device's outbox for the file is one this store has not written or weighed:
+  /// another process of the device wrote the file since. One `stat`.
+  private var isOutboxNew: Bool {
+    guard let outbox, let identity = outbox.identity else { return false }
+    return identity != outboxSeen
   }
 
   /// Removes, once per backing, the temporary files that writers killed mid-write left.
@@ -379,6 +436,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     let name = (target as NSString).lastPathComponent
     mergeReport = MergeReport()
     try requireLocalContents()
+    useOutbox(of: target)
     if Sync.self != NoSync<State>.self,
       hasCopiesToRead(ConflictCopies.copies(of: name, inFolder: folderPath), inFolder: folderPath)
         || !conflictVersions.unresolved(URL(fileURLWithPath: target)).isEmpty
@@ -386,6 +444,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       // Copies to merge: under the lock, written back. (Copies refused before and unchanged
       // since are only reported: they need no lock.)
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
+    }
+    if isOutboxNew {
+      // An outbox to weigh the file against: under the lock, written back — unless the
+      // file's stamps are not valid, which only a change needs (and then fails on).
+      do {
+        return try transaction(from: current, mergingCopies: true) { _ in false }?.state
+      } catch let error as StoreFileError where error.path == path && Self.isNotValid(error) {}
     }
     let change = try coordinatedRead { () throws(StoreFileError) -> StoredChange in
       let identity = try FileSystem.identity(of: target)
@@ -396,8 +461,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       else { return .none }
       try readStamps { false }
       if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
-      let (state, stamps, version, stampedEdits) = try read(
-        target, knowing: versionTarget == target ? current : nil)
+      let (state, stamps, version, stampedEdits) = try read(target)
       // Edits made without stamps are stamped as this device's change and written at once,
       // as a transaction does: left unstamped in the file, they would be stamped by whichever
       // device read them next, as its change then.

@@ -4,7 +4,7 @@ import Foundation
 /// `diary`'s undo history, written with the data files' own machinery:
 ///
 /// - the folder and its missing parents are created `0700`;
-/// - a file is written as a data file is (``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``):
+/// - a file is written as a data file is (``FileSystem/replace(_:in:creating:replacing:path:flushes:committed:writing:)``):
 ///   a temporary file in the same folder, created `0600`, flushed, renamed, the folder
 ///   flushed — readers see the old content or the new, never a mix;
 /// - a lock (``FileLock``) is waited for at most a given time, then fails with
@@ -57,10 +57,21 @@ package final class PrivateFolder {
   /// Replaces the file `name` (or creates it, `0600`) with `data`, atomically and durably.
   /// O(size of `data`). On failure nothing is replaced and the temporary file is removed.
   package func write(_ data: Data, to name: String) throws {
-    _ = try FileSystem.replace(name, in: folder, creating: false, path: path(of: name)) {
-      output throws(StoreFileError) in
+    _ = try write(to: name, flushed: true) { output throws(StoreFileError) in
       data.withUnsafeBytes { output.append($0) }
     }
+  }
+
+  /// Replaces the file `name` (or creates it, `0600`) with what `body` writes, atomically —
+  /// and durably when `flushed` (without, a crash soon after may leave the old content, or an
+  /// empty file) — and returns its version. On failure nothing is replaced and the temporary
+  /// file is removed.
+  func write(
+    to name: String, flushed: Bool, writing body: (FileOutput) throws(StoreFileError) -> Void
+  ) throws -> FileVersion {
+    try FileSystem.replace(
+      name, in: folder, creating: false, path: path(of: name),
+      flushes: flushed ? nil : .unflushed, writing: body)
   }
 
   /// Removes the file `name`, if it is there. Not made durable: a removal lost in a crash

@@ -36,7 +36,7 @@ enum Platform {
   }
 
   /// The first of the two flushes of a durable replace (see
-  /// ``FileSystem/replace(_:in:creating:replacing:path:flushes:writing:)``): puts what was written to
+  /// ``FileSystem/replace(_:in:creating:replacing:path:flushes:committed:writing:)``): puts what was written to
   /// the new file open at `descriptor` on the drive ahead of anything written after it — the
   /// rename that gives it its name — so that after a crash the name holds the old file or the
   /// whole new one, never a new name on data that never reached the drive. Returns 0 or the

@@ -119,11 +119,22 @@ struct SyncthingTests {
     "diary and a library writer edit on both devices, linked and cut off: after reconnecting nothing is lost or revived, the folders agree byte for byte, no copy is left"
   )
   func acceptance() throws {
+    let environment = ProcessInfo.processInfo.environment
     let seed =
-      UInt64(ProcessInfo.processInfo.environment["STORES_PROPERTY_SEED"] ?? "")
-      ?? UInt64.random(in: 0...UInt64.max)
+      UInt64(environment["STORES_PROPERTY_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+    // `.ci/run` runs more rounds, under CPU load, as a soak: every one must lose nothing.
+    let rounds = max(Int(environment["STORES_SYNCTHING_ROUNDS"] ?? "") ?? 1, 1)
+    for round in 0..<rounds {
+      try acceptanceRound(seed: seed &+ UInt64(round), in: folder.file("round\(round)"))
+    }
+  }
+
+  /// One round of the acceptance test: a pair of new nodes in `roundFolder`, edits from
+  /// `seed`.
+  func acceptanceRound(seed: UInt64, in roundFolder: URL) throws {
     var random = SeededRandom(seed: seed)
-    let pair = try SyncthingPair(in: folder.url)
+    try FileManager.default.createDirectory(at: roundFolder, withIntermediateDirectories: true)
+    let pair = try SyncthingPair(in: roundFolder)
     defer { pair.stop() }
     let devices = pair.devices
     var ledger = Ledger()

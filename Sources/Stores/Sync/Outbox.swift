@@ -1,0 +1,133 @@
+import Foundation
+
+/// This device's outbox for one synced data file: a copy of the file as a process of this
+/// device last wrote it, kept in the device's local state folder, where no sync engine
+/// reaches (`stores/outbox/NAME-HASH` in ``DeviceID/localStateFolder(environment:)``; the
+/// hash is of the device's identity and the file's path, so each data file has its own, and
+/// so has each device a test runs in one process).
+///
+/// A sync engine checks a file, then renames another device's version over it: a write that
+/// lands in between is gone from the file — also after the process that made it exited,
+/// when no store remembers it. The outbox still holds it. Every store of the device weighs
+/// the file against the outbox when the outbox is new to it (at its first transaction or
+/// refresh, and whenever the file changed since) and merges the outbox back when the file
+/// does not descend from it — a join, which changes nothing when it does. So the outbox
+/// holds at least every write acknowledged on this device, and none is lost to that race.
+///
+/// Every write of the data file replaces the outbox with a copy of what it wrote (under the
+/// data file's lock, after its rename), made as a private file is (a new file renamed over
+/// the old) but not flushed: a write lost from the outbox needs a power cut in the seconds
+/// after it *and* an engine renaming over the file before it scans it. An outbox older than
+/// ``Stamp/tombstoneLifetime`` is removed unread: the file has long been synced since, and
+/// the removals made after it may be forgotten. So is the outbox of a file a store finds
+/// removed: a removal of the whole file is not a write lost. Without a local state folder, or where it
+/// cannot be written, a store keeps no outbox.
+final class Outbox {
+  private let target: String
+  private let folderPath: String
+  private let device: () -> DeviceID
+  private var folder: PrivateFolder?
+
+  /// The outbox of the device `device` names for the data file at `target` (its links
+  /// resolved) in the local state folder `stateFolder`. Creates nothing; `device` is asked
+  /// only once an outbox may exist — the outbox folder does — or is written: a process that
+  /// only reads makes no device identity.
+  init(of target: String, in stateFolder: URL, device: @escaping () -> DeviceID) {
+    self.target = target
+    folderPath = stateFolder.appendingPathComponent("stores/outbox", isDirectory: true).path
+    self.device = device
+  }
+
+  /// The outbox of the device `device` names for the data file at `target` in this device's
+  /// local state folder (see ``DeviceID/localStateFolder(environment:)``), or `nil` when there
+  /// is none.
+  static func local(of target: String, device: @escaping () -> DeviceID) -> Outbox? {
+    DeviceID.localStateFolder(environment: ProcessInfo.processInfo.environment).map {
+      Outbox(of: target, in: $0, device: device)
+    }
+  }
+
+  /// The outbox's name in the outbox folder.
+  private(set) lazy var name =
+    "\((target as NSString).lastPathComponent)-\(Self.hash(device().text + "/" + target))"
+
+  /// The outbox's path.
+  var path: String { (folderPath as NSString).appendingPathComponent(name) }
+
+  /// The outbox's identity, or `nil` when there is none (or it cannot be read). One or two
+  /// `stat`s.
+  var identity: FileIdentity? {
+    var info = stat()
+    guard stat(folderPath, &info) == 0, stat(path, &info) == 0 else { return nil }
+    return FileIdentity(info)
+  }
+
+  /// The outbox's bytes and identity, or `nil` when there is none, it cannot be read, or it
+  /// is older than ``Stamp/tombstoneLifetime`` (then it is removed). O(its size).
+  func read() -> (data: Data, identity: FileIdentity)? {
+    var info = stat()
+    guard stat(folderPath, &info) == 0,
+      let (data, identity) = try? FileSystem.read(path, path: path)
+    else { return nil }
+    let age = Date().timeIntervalSince1970 - Double(identity.modified.tv_sec)
+    guard age * 1000 < Double(Stamp.tombstoneLifetime) else {
+      unlink(path)
+      return nil
+    }
+    return (data, identity)
+  }
+
+  /// Removes the outbox, if there is one.
+  func remove() {
+    if identity != nil { unlink(path) }
+  }
+
+  /// Replaces the outbox with the `size` bytes of the file open at `descriptor` (a data file
+  /// just written), read from its start; returns the new outbox's identity, or `nil` when it
+  /// could not be written (the old one may stay). Unflushed. O(`size`).
+  @discardableResult
+  func write(copying descriptor: Int32, size: Int) -> FileIdentity? {
+    write { output throws(StoreFileError) in
+      var buffer = [UInt8](repeating: 0, count: min(size, FileOutput.partSize))
+      var offset = 0
+      while offset < size {
+        let read = buffer.withUnsafeMutableBytes {
+          pread(descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset))
+        }
+        if read < 0, errno == EINTR { continue }
+        guard read > 0 else {
+          throw StoreFileError(path: path, problem: .cannotRead(errno: read < 0 ? errno : EIO))
+        }
+        buffer.withUnsafeBytes { output.append(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
+        offset += read
+      }
+    }
+  }
+
+  /// Replaces the outbox with `data`; returns its identity, or `nil` when it could not be
+  /// written. Unflushed. O(size of `data`).
+  @discardableResult
+  func write(_ data: Data) -> FileIdentity? {
+    write { output throws(StoreFileError) in data.withUnsafeBytes { output.append($0) } }
+  }
+
+  private func write(_ body: (FileOutput) throws(StoreFileError) -> Void) -> FileIdentity? {
+    do {
+      if folder == nil { folder = try PrivateFolder(creating: folderPath) }
+      return try folder?.write(to: name, flushed: false, writing: body).identity
+    } catch {
+      return nil
+    }
+  }
+
+  /// A hash of `text` that is the same in every process and on every platform (FNV-1a, 64
+  /// bits), in 16 hexadecimal digits.
+  static func hash(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import StoreTesting
+import Testing
+
+@testable import Stores
+
+/// The device's outbox (see ``Outbox``): a write that a sync engine's rename took from the
+/// file after the process that made it exited is merged back by the device's next store.
+@Suite("Outbox: no write lost after its process exited")
+@MainActor
+struct OutboxTests: DeviceFolderSuite {
+  let folder = TemporaryFolder()
+  var file: URL { folder.file("todos.json") }
+
+  /// The phone's version of the file, a copy of the laptop's as it is now with `title` added
+  /// by the phone, made in `phone` beside the suite's file.
+  func phoneVersion(adding title: String) throws -> URL {
+    let phoneFile = try phoneFolder().appendingPathComponent("todos.json")
+    try? FileManager.default.removeItem(at: phoneFile)
+    if FileManager.default.fileExists(atPath: file.path) {
+      try FileManager.default.copyItem(at: file, to: phoneFile)
+    }
+    try deviceStore("phone", in: phoneFile.deletingLastPathComponent())
+      .trySend(.addTodo(Todo(title: title)))
+    return phoneFile
+  }
+
+  /// Puts `version` in place of the suite's file as Syncthing does: a new file renamed over it.
+  func engineRenames(_ version: URL) throws {
+    let incoming = folder.file(".syncthing.todos.json.incoming.tmp")
+    try FileManager.default.copyItem(at: version, to: incoming)
+    #expect(rename(incoming.path, file.path) == 0)
+  }
+
+  /// The outbox of the laptop for the suite's file.
+  var outbox: Outbox {
+    let target = (try? FileSystem.resolvingLinks(file.standardizedFileURL.path)) ?? file.path
+    return Outbox.local(of: target, device: { DeviceID("laptop")! })!
+  }
+
+  /// The laptop's write, by a store that is gone (a `diary` that exited), after which the
+  /// engine renames the phone's version — made before that write — over the file.
+  func writeLostToTheEngine() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneVersion(adding: "Call Ann")
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Water plants")))
+    try engineRenames(phone)
+    #expect(text(file)?.contains("Water plants") == false, "the engine took it from the file")
+  }
+
+  @Test("a write taken from the file after its process exited is merged back by the next refresh")
+  func mergedBackOnRefresh() throws {
+    try writeLostToTheEngine()
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
+    #expect(text(file)?.contains("Water plants") == true, "written back")
+    #expect(try deviceStore("phone", in: folder.url).todos.count == 3)
+  }
+
+  @Test("… and by the next action, which runs on the merge")
+  func mergedBackByAnAction() throws {
+    try writeLostToTheEngine()
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.trySend(.addTodo(Todo(title: "Pay rent")))
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title))
+        == ["Buy milk", "Call Ann", "Water plants", "Pay rent"])
+  }
+
+  @Test("… and by a store that was running all along, which never saw that write")
+  func mergedBackByARunningStore() throws {
+    let app = try deviceStore("laptop", in: folder.url)
+    try app.trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneVersion(adding: "Call Ann")
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Water plants")))
+    try engineRenames(phone)
+    try app.refresh()
+    #expect(Set(app.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
+  }
+
+  @Test(
+    "another device's later version that holds the write is taken as it is, and written nowhere")
+  func laterVersionHoldsTheWrite() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneVersion(adding: "Call Ann")
+    try engineRenames(phone)
+    let identity = try FileSystem.identity(of: file.path)
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+    #expect(try FileSystem.identity(of: file.path) == identity, "nothing written")
+    // The outbox now holds the file as it is: the next store need not weigh them.
+    #expect(outbox.read()?.data == (try Data(contentsOf: file)))
+  }
+
+  @Test("a todo removed by hand after the write stays removed: the outbox is the version edited")
+  func handRemovalAfterTheWrite() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["Buy milk", "Call Ann"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    try editByHand(file) { object in
+      object["todos"] = (object["todos"] as! [[String: Any]]).filter {
+        $0["title"] as? String != "Buy milk"
+      }
+    }
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(next.todos.map(\.title) == ["Call Ann"])
+    try next.trySend(.addTodo(Todo(title: "Pay rent")))
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title)) == ["Call Ann", "Pay rent"])
+  }
+
+  @Test("a data file removed is not made again from the outbox")
+  func removedFileStaysRemoved() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    try FileManager.default.removeItem(at: file)
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(next.todos.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    #expect(outboxPath() == nil, "the outbox goes with the file")
+    // A file made anew elsewhere (another device, after the removal) is taken as it is.
+    let phone = try phoneVersion(adding: "Call Ann")
+    try engineRenames(phone)
+    let later = try deviceStore("laptop", in: folder.url)
+    try later.refresh()
+    #expect(later.todos.map(\.title) == ["Call Ann"])
+  }
+
+  @Test("an outbox older than the tombstones' lifetime is removed unread")
+  func oldOutboxRemoved() throws {
+    try writeLostToTheEngine()
+    let old = Date().addingTimeInterval(-91 * 86_400).timeIntervalSince1970
+    var times = [timeval](repeating: timeval(tv_sec: Int(old), tv_usec: 0), count: 2)
+    let path = try #require(outboxPath())
+    #expect(utimes(path, &times) == 0)
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test("an outbox that is not a valid file is passed over, and replaced by the next write")
+  func invalidOutbox() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let path = try #require(outboxPath())
+    try Data("{\"todos\": [".utf8).write(to: URL(fileURLWithPath: path))
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(next.todos.map(\.title) == ["Buy milk"])
+    try next.trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(outbox.read()?.data == (try Data(contentsOf: file)))
+  }
+
+  @Test("where the outbox cannot be written, the write still succeeds")
+  func outboxNotWritable() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let path = try #require(outboxPath())
+    // A folder where the outbox goes: it cannot be replaced.
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title)) == ["Buy milk", "Call Ann"])
+  }
+
+  @Test("every write leaves the file's bytes in the outbox")
+  func outboxHoldsEachWrite() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["Buy milk", "Call Ann"] {
+      try laptop.trySend(.addTodo(Todo(title: title)))
+      #expect(outbox.read()?.data == (try Data(contentsOf: file)))
+    }
+    try laptop.trySend(.removeTodos(ids: [laptop.todos[0].id]))
+    #expect(outbox.read()?.data == (try Data(contentsOf: file)))
+  }
+
+  /// The path of the laptop's outbox for the suite's file, when there is one.
+  func outboxPath() -> String? {
+    let path = outbox.path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+  }
+}
