@@ -232,19 +232,22 @@ public enum WorkoutsCSV {
 
     /// The position of each field's column in `headers` (lowercased, trimmed) — the first
     /// column of its header (Strava's file has two called Distance), else of its fallback
-    /// header — and, for a distance whose column's header is the field's with a unit after it
-    /// (`Distance (km)`, `distance [mi]`), that unit.
+    /// header, else of its header in another language of the options' source (Garmin's
+    /// `Titel`) — and, for a distance whose column's header is the field's with a unit after
+    /// it (`Distance (km)`, `distance [mi]`), that unit.
     private static func positions(of headers: [String], _ options: WorkoutsImportOptions)
       -> ([WorkoutsImportOptions.Field: Int], DistanceUnit?)
     {
       var positions: [WorkoutsImportOptions.Field: Int] = [:]
+      func position(of header: String) -> Int? {
+        headers.firstIndex(of: header.trimmedOfSpaces.lowercased())
+      }
+      let localized = options.source?.localizedColumns ?? []
       for field in WorkoutsImportOptions.Field.allCases {
-        let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
         positions[field] =
-          headers.firstIndex(of: wanted)
-          ?? options.fallbackColumns[field].flatMap {
-            headers.firstIndex(of: $0.trimmedOfSpaces.lowercased())
-          }
+          position(of: options.header(for: field))
+          ?? options.fallbackColumns[field].flatMap(position(of:))
+          ?? localized.lazy.compactMap { $0[field]?.lazy.compactMap(position(of:)).first }.first
       }
       var unit: DistanceUnit?
       if let position = positions[.distance] {
