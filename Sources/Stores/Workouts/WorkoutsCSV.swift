@@ -17,8 +17,9 @@ import Foundation
 /// no time; `--` is empty too, as Garmin writes it). A distance is typed as `diary workouts
 /// add` takes it (`5.2`, `5km`, `1500 m`, `1650 yd`, `3.1 mi`, 0 to 100,000; in a file
 /// separated by `;` or tabs also `5,2`); a sport is any name (see ``Sport/init(_:)``); a time
-/// is seconds (`4742`, `4742.0`), `H:MM:SS`, `M:SS` or `1h2m` (see `DurationText`), and a time
-/// of 0 is not known (sources write it for "not measured"); a
+/// is seconds (`4742`, `4742.0`; a number read as distances are, with the same decimal mark),
+/// `H:MM:SS`, `M:SS` or `1h2m` (see `DurationText`), and a time of 0 is not known (sources
+/// write it for "not measured"); a
 /// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
 /// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format
 /// reads; a name is one line. Every row is checked: the import fails with all the problems
