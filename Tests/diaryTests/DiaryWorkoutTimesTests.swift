@@ -72,6 +72,25 @@ struct DiaryWorkoutTimesTests: DiaryFolderSuite {
         atPath: folder.url.appendingPathComponent("workouts.json").path))
   }
 
+  /// A sport without time has empty TIME and PACE cells at the end of its row of `stats`:
+  /// they were padded with spaces.
+  @Test("no line of workouts stats or list ends with spaces, with or without times")
+  func noTrailingSpaces() throws {
+    let date = ["--date", "2026-11-28T06:00:00Z"]
+    for arguments in [
+      ["Run", "--distance", "10km", "--time", "50:00", "--sport", "run"],
+      ["Lift", "--distance", "0", "--sport", "strength"], ["Walk", "--distance", "3km"],
+    ] {
+      #expect(diary.run(["workouts", "add"] + arguments + date).exitCode == 0)
+    }
+    for arguments in [["workouts", "stats"], ["workouts", "list"]] {
+      let output = diary.run(arguments).output
+      #expect(output.contains("strength"))
+      let padded = output.split(separator: "\n").filter { $0.last == " " }
+      #expect(padded.isEmpty, "\(arguments): \(padded)")
+    }
+  }
+
   func json(_ result: DiaryProcess.Result) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(result.output.utf8))
   }

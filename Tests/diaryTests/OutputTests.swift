@@ -194,6 +194,21 @@ struct OutputTests {
         10  ab    12
         """)
   }
+
+  /// Empty cells at the end of a row — a right-aligned one, or a left-aligned one before an
+  /// empty last cell — are not padded: no line ends with spaces.
+  @Test("no line of a table ends with spaces, whatever cells at its end are empty")
+  func noTrailingSpaces() {
+    var table = TextTable(
+      headers: ["SPORT", "TIME", "PACE"], alignments: [.left, .right, .left])
+    table.rows = [["run", "1:02:03", "5:12 /km"], ["ride", "", ""], ["swim", "12:00", ""]]
+    let lines = table.render(Terminal(usesColor: false)).split(separator: "\n")
+    #expect(
+      lines == ["SPORT     TIME  PACE", "run    1:02:03  5:12 /km", "ride", "swim     12:00"])
+    var right = TextTable(headers: ["#", "N"], alignments: [.right, .right])
+    right.rows = [["1", ""]]
+    #expect(right.render(Terminal(usesColor: false)) == "#  N\n1")
+  }
 }
 
 /// The output for people of the built `diary`: tables that fit the terminal.

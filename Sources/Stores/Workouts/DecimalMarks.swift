@@ -86,6 +86,25 @@ package enum DecimalText {
     return .ambiguous(separator: separator, asDecimal: asDecimal, asGrouping: asGrouping)
   }
 
+  /// The problem of `number`, a number that `mark` — the decimal mark the options give —
+  /// contradicts: one read without a mark (see ``read(_:mark:)``) but not with `mark`, as
+  /// `4742.0` with a decimal comma; the message says what `mark` means and the fix: the number
+  /// with its points and commas swapped (`4742,0`), which `mark` reads as the same number, or
+  /// the import without `--decimal`. `nil` when `number` is not such a number.
+  package static func contradiction(of number: String, mark: WorkoutsImportOptions.DecimalMark)
+    -> String?
+  {
+    guard read(number.utf8, mark: mark) == nil, case .number? = read(number.utf8, mark: nil)
+    else { return nil }
+    let swapped = String(number.map { $0 == "." ? "," : $0 == "," ? "." : $0 })
+    let meaning =
+      mark == .comma
+      ? "a comma before the decimals, points grouping thousands"
+      : "a point before the decimals, commas grouping thousands"
+    return "\(quoted(number)) is not a number as --decimal \(mark.rawValue) reads them (\(meaning))"
+      + " — write it \(swapped), or import without --decimal"
+  }
+
   /// Whether `text` is digits grouped by `separator` in threes: one to three digits, then
   /// three after each separator.
   private static func isGrouped(_ text: some Collection<UInt8>, by separator: UInt8) -> Bool {

@@ -1,19 +1,21 @@
-/// Times as people and files write them — `45:00`, `1:02:03`, `00:31:24.5`, `45m`, `1h2m`,
-/// `90s`, and in a file also plain seconds (`4742`, `4742.0`, as Strava writes them) — read
-/// the same way by `diary workouts add` and by the import, and written as `1:02:03`.
+/// Times as people and files write them — `45:00`, `1:02:03`, `00:31:24.5` (`00:31:24,5`),
+/// `45m`, `1h2m`, `90s` — read the same way by `diary workouts add` and by the import (which
+/// also reads plain seconds, `4742` or `4742.0`, as Strava writes them), and written as
+/// `1:02:03`.
 package enum DurationText {
   /// The seconds `text` spells, or `nil`: `M:SS` or `H:MM:SS` (the first part any number of
-  /// digits, the others two, seconds with an optional decimal part), or units in order —
-  /// `h`, `m`, `s`, each with whole digits, at least one (`1h2m`, `45m`, `1h 30m`, `90s`) —
-  /// or, when `allowsSeconds`, a number of seconds (`4742.0`). Spaces around are not taken.
+  /// digits, the others two, seconds with an optional decimal part after a point or a
+  /// comma), or units in order — `h`, `m`, `s`, each with whole digits, at least one (`1h2m`,
+  /// `45m`, `1h 30m`, `90s`). A bare number is not a time here (`45` could be minutes); the
+  /// import reads one as seconds, as its other numbers. Spaces around are not taken.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
-  package static func seconds(_ text: String, allowsSeconds: Bool = false) -> Double? {
+  package static func seconds(_ text: String) -> Double? {
     let bytes = Array(text.utf8)
     guard !bytes.isEmpty else { return nil }
     if bytes.contains(UInt8(ascii: ":")) { return clock(bytes) }
     if let last = bytes.last, last &- UInt8(ascii: "0") < 10 || last == UInt8(ascii: ".") {
-      return allowsSeconds ? Double(decimal: text).flatMap { $0 >= 0 ? $0 : nil } : nil
+      return nil
     }
     return units(bytes)
   }
@@ -31,10 +33,11 @@ package enum DurationText {
       guard !whole.isEmpty, isFirst ? whole.count <= 6 : whole.count == 2 else { return nil }
       var value = Double(Int(String(decoding: whole, as: UTF8.self)) ?? 0)
       if !rest.isEmpty {
-        // A decimal part, on the seconds only: `00:04:40.37`.
-        guard isLast, rest.first == UInt8(ascii: "."), rest.count > 1,
-          rest.dropFirst().allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }),
-          let fraction = Double("0" + String(decoding: rest, as: UTF8.self))
+        // A decimal part, on the seconds only: `00:04:40.37`, or `00:04:40,37` as a decimal
+        // comma writes it (in a clock, a comma cannot group thousands).
+        guard isLast, rest.first == UInt8(ascii: ".") || rest.first == UInt8(ascii: ","),
+          rest.count > 1, rest.dropFirst().allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }),
+          let fraction = Double("0." + String(decoding: rest.dropFirst(), as: UTF8.self))
         else { return nil }
         value += fraction
       }

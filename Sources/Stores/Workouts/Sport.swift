@@ -5,8 +5,8 @@ import Foundation
 /// its source gave it ("Yoga", "Rowing"). An open set, stored as its name.
 ///
 /// ``init(_:)`` knows the names Strava, Garmin Connect and GPX files give the known sports
-/// ("Running", "Trail Run", "Pool Swim", "Weight Training", …; see ``spellings``), in any
-/// case; any other name is kept as it was given, on one line and trimmed.
+/// ("Running", "Trail Run", "Pool Swim", "Weight Training", Garmin's German "Laufen" and
+/// French "Course à pied", …; see ``spellings``), in any case; any other name is kept as it was given, on one line and trimmed.
 public struct Sport: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The sport's name: `"run"`, `"ride"`, … for a known sport, else the source's own.
   public let name: String
@@ -37,24 +37,31 @@ public struct Sport: Hashable, Sendable, Codable, CustomStringConvertible {
   public var isKnown: Bool { Self.known.contains(self) }
 
   /// The names that mean each known sport, lowercased, the sport's own name first: what
-  /// people type and what Strava (`Activity Type`), Garmin Connect and GPX `<type>` write.
+  /// people type and what Strava (`Activity Type`), Garmin Connect (in English, German and
+  /// French: `Laufen`, `Schwimmbadschwimmen`, `Course à pied`) and GPX `<type>` write.
   public static let spellings: [Sport: [String]] = [
     .run: [
       "run", "running", "trail run", "trail running", "treadmill running", "virtual run",
-      "track running", "indoor running", "street running",
+      "track running", "indoor running", "street running", "laufen", "laufband", "trailrunning",
+      "course à pied", "course à pied sur tapis roulant", "trail",
     ],
     .ride: [
       "ride", "cycling", "biking", "road cycling", "road biking", "virtual ride",
       "indoor cycling", "mountain bike ride", "mountain biking", "gravel ride",
-      "gravel cycling",
+      "gravel cycling", "radfahren", "rennradfahren", "mountainbiken", "indoor radfahren",
+      "cyclisme", "cyclisme sur route", "vtt", "cyclisme en salle",
     ],
     .swim: [
       "swim", "swimming", "pool swim", "pool swimming", "lap swimming", "open water swim",
-      "open water swimming",
+      "open water swimming", "schwimmen", "schwimmbadschwimmen", "freiwasserschwimmen",
+      "natation", "natation en piscine", "natation en eau libre",
     ],
-    .walk: ["walk", "walking", "casual walking", "speed walking"],
-    .hike: ["hike", "hiking"],
-    .strength: ["strength", "strength training", "weight training", "weightlifting"],
+    .walk: ["walk", "walking", "casual walking", "speed walking", "gehen", "marche"],
+    .hike: ["hike", "hiking", "wandern", "randonnée"],
+    .strength: [
+      "strength", "strength training", "weight training", "weightlifting", "krafttraining",
+      "musculation",
+    ],
     .other: ["other", "workout"],
   ]
 

@@ -17,8 +17,9 @@ import Foundation
 /// no time; `--` is empty too, as Garmin writes it). A distance is typed as `diary workouts
 /// add` takes it (`5.2`, `5km`, `1500 m`, `1650 yd`, `3.1 mi`, 0 to 100,000; in a file
 /// separated by `;` or tabs also `5,2`); a sport is any name (see ``Sport/init(_:)``); a time
-/// is seconds (`4742`, `4742.0`), `H:MM:SS`, `M:SS` or `1h2m` (see `DurationText`), and a time
-/// of 0 is not known (sources write it for "not measured"); a
+/// is seconds (`4742`, `4742.0`; a number read as distances are, with the same decimal mark),
+/// `H:MM:SS`, `M:SS` or `1h2m` (see `DurationText`), and a time of 0 is not known (sources
+/// write it for "not measured"); a
 /// date is `YYYY-MM-DD`, a local time `YYYY-MM-DDTHH:MM[:SS]` or `YYYY-MM-DD HH:MM[:SS]`, ISO
 /// 8601 with a zone, `today`, `yesterday`, `tomorrow`, or what the options' date format
 /// reads; a name is one line. Every row is checked: the import fails with all the problems
@@ -232,19 +233,22 @@ public enum WorkoutsCSV {
 
     /// The position of each field's column in `headers` (lowercased, trimmed) — the first
     /// column of its header (Strava's file has two called Distance), else of its fallback
-    /// header — and, for a distance whose column's header is the field's with a unit after it
-    /// (`Distance (km)`, `distance [mi]`), that unit.
+    /// header, else of its header in another language of the options' source (Garmin's
+    /// `Titel`) — and, for a distance whose column's header is the field's with a unit after
+    /// it (`Distance (km)`, `distance [mi]`), that unit.
     private static func positions(of headers: [String], _ options: WorkoutsImportOptions)
       -> ([WorkoutsImportOptions.Field: Int], DistanceUnit?)
     {
       var positions: [WorkoutsImportOptions.Field: Int] = [:]
+      func position(of header: String) -> Int? {
+        headers.firstIndex(of: header.trimmedOfSpaces.lowercased())
+      }
+      let localized = options.source?.localizedColumns ?? []
       for field in WorkoutsImportOptions.Field.allCases {
-        let wanted = options.header(for: field).trimmedOfSpaces.lowercased()
         positions[field] =
-          headers.firstIndex(of: wanted)
-          ?? options.fallbackColumns[field].flatMap {
-            headers.firstIndex(of: $0.trimmedOfSpaces.lowercased())
-          }
+          position(of: options.header(for: field))
+          ?? options.fallbackColumns[field].flatMap(position(of:))
+          ?? localized.lazy.compactMap { $0[field]?.lazy.compactMap(position(of:)).first }.first
       }
       var unit: DistanceUnit?
       if let position = positions[.distance] {
@@ -462,9 +466,13 @@ public enum WorkoutsCSV {
           twoWays = ways
         }
       } else {
+        let number = distanceField.text.trimmedOfSpaces.utf8.prefix(while: DecimalText.isNumberByte)
         invalid(
           distanceField,
-          "expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, "
+          options.decimalMark.flatMap {
+            DecimalText.contradiction(of: String(decoding: number, as: UTF8.self), mark: $0)
+          }
+            ?? "expected a distance from 0 to 100,000 such as 5.2, 5km, 1500 m, 1650 yd or 3.1 mi, "
             + "found " + quoted(distanceField.text))
       }
       var date = now
@@ -497,8 +505,11 @@ public enum WorkoutsCSV {
         guard let timeField = field(fieldKind), let text = Self.value(of: timeField) else {
           continue
         }
-        guard let seconds = seconds(text) else {
-          invalid(timeField, Self.expectedTime + quoted(timeField.text))
+        let seconds: TimeField.Seconds
+        do {
+          seconds = try self.seconds(text)
+        } catch {
+          invalid(timeField, error.message ?? Self.expectedTime + quoted(timeField.text))
           continue
         }
         let read = TimeField(
@@ -556,29 +567,40 @@ public enum WorkoutsCSV {
       return text.isEmpty || text == "--" ? nil : text
     }
 
-    /// The seconds a time column's `text` holds (see `DurationText`; `4504,0` too, with a
-    /// decimal comma), when within a workout's ``WorkoutDuration/limit``; `nil` for anything
-    /// else. `4,742` — seconds with a decimal comma, or with a comma grouping thousands — and,
-    /// in a file whose distances may show a decimal comma, `4.742`, are both numbers, read at
-    /// the end of the file, as the options or the whole file tell (see ``readAmbiguous()``).
-    private func seconds(_ text: String) -> TimeField.Seconds? {
+    /// A time that is not valid: the message that says why, or `nil` for the usual one
+    /// (``expectedTime``).
+    private struct TimeRefusal: Error {
+      var message: String?
+    }
+
+    /// The seconds a time column's `text` holds, when within a workout's
+    /// ``WorkoutDuration/limit``: a clock or units (see `DurationText`: `1:02:03`, `00:31:24.5`
+    /// — or `00:31:24,5` — `1h2m`), or a number of seconds, read as distances are (see
+    /// `DecimalText`): `4742`, `4742.0`, `4742,0`. A number that could be read two ways —
+    /// `4,742` or `4.742`: 4.742 or 4742 seconds — follows the options' decimal mark (with
+    /// `--decimal comma`, `4.742` is 4742 seconds, as a distance `1.500` is 1500), else is
+    /// read at the end of the file, as the whole file tells (see ``readAmbiguous()``); a
+    /// number the options' mark contradicts (`4742.0` with `--decimal comma`) is refused,
+    /// as a distance is, with the fix.
+    private func seconds(_ text: String) throws(TimeRefusal) -> TimeField.Seconds {
       let bytes = text.utf8
-      let hasComma = bytes.contains(UInt8(ascii: ","))
-      if !bytes.contains(UInt8(ascii: ":")), hasComma || options.decimalMark == nil,
-        hasComma || bytes.allSatisfy(DecimalText.isNumberByte)
-      {
-        switch DecimalText.read(bytes, mark: options.decimalMark) {
-        case .number(let number, _)?:
-          return number.double <= WorkoutDuration.limit ? .read(number.double) : nil
-        case .ambiguous(let separator, let asDecimal, let asGrouping)?:
-          return .twoWays(separator: separator, asDecimal: asDecimal, asGrouping: asGrouping)
-        case nil:
-          guard hasComma else { break }
-          return nil
+      guard bytes.allSatisfy(DecimalText.isNumberByte) else {
+        guard let seconds = DurationText.seconds(text), seconds <= WorkoutDuration.limit else {
+          throw TimeRefusal()
         }
+        return .read(seconds)
       }
-      return DurationText.seconds(text, allowsSeconds: true).flatMap {
-        $0 <= WorkoutDuration.limit ? .read($0) : nil
+      switch DecimalText.read(bytes, mark: options.decimalMark) {
+      case .number(let number, _)?:
+        guard number.double <= WorkoutDuration.limit else { throw TimeRefusal() }
+        return .read(number.double)
+      case .ambiguous(let separator, let asDecimal, let asGrouping)?:
+        return .twoWays(separator: separator, asDecimal: asDecimal, asGrouping: asGrouping)
+      case nil:
+        throw TimeRefusal(
+          message: options.decimalMark.flatMap {
+            DecimalText.contradiction(of: text, mark: $0)
+          })
       }
     }
 
@@ -674,8 +696,8 @@ public enum WorkoutsCSV {
     }
 
     /// Makes the durations of the rows whose times could be read two ways (`4,742`), now that
-    /// the file has told its decimal mark (as for distances: its distances', else a point for
-    /// points and ``commaWhenUntold`` for commas) — or reports them, or leaves them out
+    /// the file has told its decimal mark (as for distances: its distances', else
+    /// ``pointWhenUntold`` for points and ``commaWhenUntold`` for commas) — or reports them, or leaves them out
     /// (`leftOut`) when rows that are not valid are skipped. O(*k*) for *k* such rows.
     private mutating func readAmbiguousTimes(leavingOut leftOut: inout Set<Int>) {
       for var times in ambiguousTimes {
@@ -685,7 +707,7 @@ public enum WorkoutsCSV {
             case .twoWays(let separator, let asDecimal, let asGrouping) = field.seconds
           else { continue }
           let untold: WorkoutsImportOptions.DecimalMark? =
-            separator == UInt8(ascii: ".") ? .point : commaWhenUntold
+            separator == UInt8(ascii: ".") ? pointWhenUntold : commaWhenUntold
           guard let mark = decimalMark(untold: untold) else {
             problem = (
               field,

@@ -69,7 +69,8 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
       timeZone: TimeZone(identifier: "UTC") ?? .current, source: .strava)
   }
 
-  /// Garmin Connect's activities CSV (Activities, "Export CSV"): `Title`, `Distance` (in
+  /// Garmin Connect's activities CSV (Activities, "Export CSV"), its header in English —
+  /// or in German or French (see ``Source/localizedColumns``): `Title`, `Distance` (in
   /// kilometres or miles as the account shows them), `Date` as `2026-11-29 07:30:00` in
   /// `timeZone` (Garmin writes the local time of the activity), `Activity Type` (the sport),
   /// `Elapsed Time` — or, in older files without it, `Time` — and `Moving Time` as
@@ -115,15 +116,47 @@ extension WorkoutsImportOptions {
     /// Garmin Connect's activities CSV.
     case garmin
 
-    /// The headers that tell the export, lowercased: all of them are in its header.
-    public var signature: [String] {
+    /// The headers that tell the export, lowercased, one list for each language it writes
+    /// its header in: all the headers of one list are in its header. Garmin Connect writes
+    /// its header in the account's language — English, German (`Aktivitätstyp`, `Datum`,
+    /// `Titel`, `Distanz`) or French (`Type d'activité`, `Date`, `Titre`, `Distance`).
+    public var signatures: [[String]] {
       switch self {
       case .strava:
         [
-          "activity id", "activity date", "activity name", "activity type", "elapsed time",
-          "distance",
+          [
+            "activity id", "activity date", "activity name", "activity type", "elapsed time",
+            "distance",
+          ]
         ]
-      case .garmin: ["activity type", "date", "title", "distance"]
+      case .garmin:
+        [
+          ["activity type", "date", "title", "distance"],
+          ["aktivitätstyp", "datum", "titel", "distanz"],
+          ["type d'activité", "date", "titre", "distance"],
+        ]
+      }
+    }
+
+    /// The headers of the export's columns in the languages other than English it writes
+    /// them in, each field's in the order they are looked for, after the options' own
+    /// (``WorkoutsImportOptions/columns`` and ``WorkoutsImportOptions/fallbackColumns``):
+    /// Garmin Connect's German and French files.
+    public var localizedColumns: [[Field: [String]]] {
+      switch self {
+      case .strava: []
+      case .garmin:
+        [
+          [
+            .name: ["Titel"], .distance: ["Distanz"], .date: ["Datum"], .sport: ["Aktivitätstyp"],
+            .time: ["Verstrichene Zeit", "Zeit"], .movingTime: ["Zeit in Bewegung"],
+          ],
+          [
+            .name: ["Titre"], .distance: ["Distance"], .date: ["Date"],
+            .sport: ["Type d'activité"], .time: ["Temps écoulé", "Durée"],
+            .movingTime: ["Temps de déplacement"],
+          ],
+        ]
       }
     }
 
@@ -136,11 +169,14 @@ extension WorkoutsImportOptions {
       }
     }
 
-    /// The export whose header `headers` is — every header of its ``signature`` is among
-    /// them (in any case, spaces around ignored) and no other export's is — or `nil`.
+    /// The export whose header `headers` is — every header of one of its ``signatures`` is
+    /// among them (in any case, spaces around ignored) and none of another export's are — or
+    /// `nil`.
     public init?(recognizing headers: [String]) {
       let names = Set(headers.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-      let matching = Self.allCases.filter { $0.signature.allSatisfy(names.contains) }
+      let matching = Self.allCases.filter {
+        $0.signatures.contains { $0.allSatisfy(names.contains) }
+      }
       guard matching.count == 1 else { return nil }
       self = matching[0]
     }

@@ -1,7 +1,8 @@
 /// Rows of text in aligned columns: the human output of the list commands.
 ///
 /// Cells are escaped (see ``Terminal/escaped(_:)``), each column is as wide as its widest
-/// cell and the last one is not padded; the terminal makes the header bold. Where the
+/// cell and no line ends with spaces (the last column is not padded, nor are empty cells at
+/// the end of a line); the terminal makes the header bold. Where the
 /// terminal limits the width (see ``Terminal/limitsWidth``), the widest columns are narrowed
 /// until a line fits, and cells cut with "…": a line never wraps.
 struct TextTable {
@@ -149,12 +150,16 @@ struct TextTable {
     return widths.map { min($0, low) }
   }
 
+  /// The cells of `row` in their columns, without spaces at the end: the padding of a last
+  /// column, or of columns whose cells after it are empty, would only add trailing spaces.
   private func line(_ row: [String], _ widths: [Int]) -> String {
-    row.indices.map { column in
+    let text = row.indices.map { column in
       let (cell, width) = fitted(row[column], to: widths[column], keeping: keptSuffixes[column])
       guard column < row.count - 1 || alignments[column] == .right else { return cell }
       let padding = String(repeating: " ", count: max(0, widths[column] - width))
       return alignments[column] == .right ? padding + cell : cell + padding
     }.joined(separator: String(repeating: " ", count: Self.gap))
+    guard text.last == " " else { return text }
+    return String(text.dropLast(text.reversed().prefix { $0 == " " }.count))
   }
 }

@@ -74,10 +74,14 @@ struct WorkoutTrainingDataTests {
     #expect(DurationText.seconds("45m") == 2_700)
     #expect(DurationText.seconds("1h2m") == 3_720)
     #expect(DurationText.seconds("1h 30m 5s") == 5_405)
+    #expect(DurationText.seconds("00:04:40,37") == 280.37)
     #expect(DurationText.seconds("4742") == nil)
-    #expect(DurationText.seconds("4742.0", allowsSeconds: true) == 4_742)
-    for wrong in ["", "1:60", "1:2", "2m1h", "1h1h", "h", "-5m", "1:02:03:04", "45:00x"] {
-      #expect(DurationText.seconds(wrong, allowsSeconds: true) == nil, "\(wrong)")
+    #expect(DurationText.seconds("4742.0") == nil)
+    for wrong in [
+      "", "1:60", "1:2", "2m1h", "1h1h", "h", "-5m", "1:02:03:04", "45:00x", "45:00,", "1:02,5:03",
+      "45:00.5.1",
+    ] {
+      #expect(DurationText.seconds(wrong) == nil, "\(wrong)")
     }
     #expect(DurationText.format(3_723) == "1:02:03")
     #expect(DurationText.format(2_700) == "45:00")
