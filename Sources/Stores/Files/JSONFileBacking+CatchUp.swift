@@ -16,9 +16,9 @@ extension JSONFileBacking {
     /// Whether edits made without stamps were stamped, as this device's change.
     var stampedEdits = false
     /// The device's outbox weighed against the file, when it was new to this store: its
-    /// identity, and the file's bytes — what the outbox holds from now on when nothing is
-    /// written (see ``JSONFileBacking/outboxSeen``).
-    var weighedOutbox: (identity: FileIdentity, file: Data)?
+    /// identity, and the file's bytes when they differ from it — what the outbox holds from
+    /// now on when nothing is written (see ``JSONFileBacking/outboxSeen``).
+    var weighedOutbox: (identity: FileIdentity, file: Data?)?
     /// How many of the removals the file may have forgotten the merge-back brought back (see
     /// ``StateSync/forgottenRemovals(_:_:)``).
     var forgottenRemovals = 0
@@ -39,13 +39,13 @@ extension JSONFileBacking {
   func catchUp(
     with file: OpenFile?, in folder: DataFolder, at target: String, from current: State
   ) throws(StoreFileError) -> Stored {
-    let outbox = newOutbox()
-    if outbox == nil,
+    let newOutbox = newOutbox()
+    if newOutbox == nil,
       try isCurrent(
         file?.identity,
         reading: { () throws(StoreFileError) in try file?.contents(path: path) })
     {
-      // Not read yet when a new outbox turned out not valid.
+      // Not read yet when the outbox was new as the transaction began, and is gone since.
       try readStamps { true }
       return Stored(
         state: current, stamps: stamps, version: version, isReloaded: false, mustWrite: false)
@@ -60,6 +60,7 @@ extension JSONFileBacking {
         mustWrite: false)
     }
     let data = try file.contents(path: path)
+    let outbox = weigh(newOutbox, against: data)
     let (read, readStamps) = try decode(data, path)
     var stored = Stored(
       state: read, stamps: readStamps,
@@ -73,37 +74,49 @@ extension JSONFileBacking {
     // The outbox, when new, is the latest version this device wrote: the one a hand edit
     // changed, if any.
     let (adopted, isCovered, stampedEdits) = adopt(
-      read, readStamps, knowing: outbox.map { ($0.state, $0.stamps) } ?? own)
+      read, readStamps, knowing: outbox ?? own)
     stored.stamps = adopted
     // Edits stamped now are written now, this device noted as their writer: so a version
     // from before them (the same writers) is never taken for another hand edit.
     (stored.stampedEdits, stored.mustWrite) = (stampedEdits, stampedEdits)
     if !isCovered, Self.isStamped(readStamps) {
-      for known in [outbox.map { ($0.state, $0.stamps) }, own].compactMap({ $0 })
+      for known in [outbox, own].compactMap({ $0 })
       where Self.isStamped(known.1) && !Sync.descends((stored.state, stored.stamps), from: known) {
         stored.forgottenRemovals += Sync.forgottenRemovals((read, stored.stamps), known)
         (stored.state, stored.stamps) = Sync.merge((stored.state, stored.stamps), known)
       }
       stored.mustWrite = stored.mustWrite || stored.state != read
     }
-    stored.weighedOutbox = outbox.map { ($0.identity, data) }
+    // Seen once the transaction ends on a file that holds it: not before, as the file may yet
+    // be replaced before it is written, and the outbox must then be weighed again.
+    stored.weighedOutbox = newOutbox.map { ($0.identity, $0.data == data ? nil : data) }
     return stored
   }
 
-  /// The device's outbox for the file, read and decoded, when it is new to this store — not
-  /// the one it last wrote or weighed (see ``outboxSeen``); `nil` otherwise, and when there is
-  /// none. An outbox that is not a valid file of this state (a crash cut it short) is passed
-  /// over, and replaced by the next write. O(1) when it is not new.
-  func newOutbox() -> (state: State, stamps: Sync, identity: FileIdentity)? {
-    guard let outbox, let identity = outbox.identity, identity != outboxSeen,
-      let (data, identity) = outbox.read()
-    else { return nil }
-    guard let (state, stamps) = try? decode(data, outbox.name) else {
-      outboxSeen = identity
+  /// The bytes of the device's outbox for the file, and its identity, when it is new to this
+  /// store — not the one it last wrote or weighed (see ``outboxSeen``); `nil` otherwise, and
+  /// when there is none. One or two `stat`s when it is not new.
+  func newOutbox() -> (data: Data, identity: FileIdentity)? {
+    guard let outbox, let identity = outbox.identity, identity != outboxSeen else { return nil }
+    return outbox.read()
+  }
+
+  /// The state of `outbox`, a new outbox (see ``newOutbox()``), to weigh the file, read as
+  /// `file`, against: `nil` when it holds the same bytes — the device's latest write is the
+  /// file, as when another process of the device wrote last, and nothing need be decoded —
+  /// and when it is not a valid file of this state (a crash cut it short: passed over, seen
+  /// now, and replaced by the next write). O(size of the file) to compare, and to decode when
+  /// they differ.
+  private func weigh(
+    _ outbox: (data: Data, identity: FileIdentity)?, against file: Data
+  ) -> (state: State, stamps: Sync)? {
+    guard let outbox, let name = self.outbox?.name, outbox.data != file else { return nil }
+    guard let (state, stamps) = try? decode(outbox.data, name) else {
+      outboxSeen = outbox.identity
       return nil
     }
     if let latest = stamps.latest { clock.observe(latest) }
-    return (state, stamps, identity)
+    return (state, stamps)
   }
 
   /// The stamps of `state`, just read with `stamps` from the file, ready to use: the clock

@@ -260,9 +260,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
             }
             leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
           } else if let weighed = stored.weighedOutbox {
-            // The file holds the outbox: copied to it, so that a store opening the file later
-            // finds them equal and need not weigh them again.
-            outboxSeen = outbox?.write(weighed.file) ?? weighed.identity
+            // The file holds the outbox: copied to it (when they differ), so that a store
+            // opening the file later finds them equal and need not weigh them again.
+            outboxSeen = weighed.file.flatMap { outbox?.write($0) } ?? weighed.identity
           }
           (version, versionTarget, stamps) = (stored.version, target, applied.stamps)
           unreadStamps = nil
