@@ -168,7 +168,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       path: path, lockTimeout: lockTimeout, clock: clock,
       versions: versions ?? ConflictVersions(coordination), coordination: coordination,
       keepsWriteCache: keepsWriteCache,
-      outbox: { Sync.self == NoSync<State>.self ? nil : outbox($0, { clock.device }) },
+      // A file in iCloud Drive needs none: its engine coordinates with the write.
+      outbox: {
+        Sync.self == NoSync<State>.self || !(coordination is LocalFile)
+          ? nil : outbox($0, { clock.device })
+      },
       decode: { data, path throws(StoreFileError) in
         try StateFileCoding.decode(data, path: path, sync: Sync.self)
       },

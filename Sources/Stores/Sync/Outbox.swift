@@ -3,7 +3,7 @@ import Foundation
 /// This device's outbox for one synced data file: a copy of the file as a process of this
 /// device last wrote it, kept in the device's local state folder, where no sync engine
 /// reaches (`stores/outbox/NAME-HASH` in ``DeviceID/localStateFolder(environment:)``; the
-/// hash is of the device's identity and the file's path, so each data file has its own, and
+/// hash is of the device's identity and the file's place, so each data file has its own, and
 /// so has each device a test runs in one process).
 ///
 /// A sync engine checks a file, then renames another device's version over it: a write that
@@ -18,10 +18,12 @@ import Foundation
 /// data file's lock, after its rename), made as a private file is (a new file renamed over
 /// the old) but not flushed: a write lost from the outbox needs a power cut in the seconds
 /// after it *and* an engine renaming over the file before it scans it. An outbox older than
-/// ``Stamp/tombstoneLifetime`` is removed unread: the file has long been synced since, and
-/// the removals made after it may be forgotten. So is the outbox of a file a store finds
-/// removed: a removal of the whole file is not a write lost. Without a local state folder, or where it
-/// cannot be written, a store keeps no outbox.
+/// ``Stamp/tombstoneLifetime`` is removed unread (and when a process first writes into the
+/// folder, see ``tidy(_:)``): the file has long been synced since, and the removals made
+/// after it may be forgotten. So is the outbox of a file a store finds removed: a removal of
+/// the whole file is not a write lost. Without a local state folder, or where it cannot be
+/// written, a store keeps no outbox; nor does a store of a file in iCloud Drive, whose engine
+/// coordinates its writes with the store's.
 final class Outbox {
   private let target: String
   private let folderPath: String
@@ -47,9 +49,27 @@ final class Outbox {
     }
   }
 
-  /// The outbox's name in the outbox folder.
+  /// The outbox's name in the outbox folder: the file's name, and a hash of the device and of
+  /// the file's place (see ``place(of:)``).
   private(set) lazy var name =
-    "\((target as NSString).lastPathComponent)-\(Self.hash(device().text + "/" + target))"
+    "\((target as NSString).lastPathComponent)-\(Self.hash(device().text + "/" + Self.place(of: target)))"
+
+  /// Where the file at `target` is, the same however its path is spelled: its folder's real
+  /// path (`realpath`: `/tmp` and `/private/tmp` on macOS are one), and, inside the home
+  /// folder, from there (an iOS app's container moves when the app is updated, its files
+  /// with it).
+  static func place(of target: String) -> String {
+    let folder = (target as NSString).deletingLastPathComponent
+    let real = realpath(folder, nil).map { pointer in
+      defer { free(pointer) }
+      return String(cString: pointer)
+    }
+    let path = ((real ?? folder) as NSString).appendingPathComponent(
+      (target as NSString).lastPathComponent)
+    let home = NSHomeDirectory()
+    guard home.count > 1, path.hasPrefix(home + "/") else { return path }
+    return "~" + path.dropFirst(home.count)
+  }
 
   /// The outbox's path.
   var path: String { (folderPath as NSString).appendingPathComponent(name) }
@@ -113,10 +133,32 @@ final class Outbox {
 
   private func write(_ body: (FileOutput) throws(StoreFileError) -> Void) -> FileIdentity? {
     do {
-      if folder == nil { folder = try PrivateFolder(creating: folderPath) }
+      if folder == nil {
+        let opened = try PrivateFolder(creating: folderPath)
+        folder = opened
+        Self.tidy(opened)
+      }
       return try folder?.write(to: name, flushed: false, writing: body).identity
     } catch {
       return nil
+    }
+  }
+
+  /// Tidies the outbox folder, when a store first writes into it: it is left out of backups
+  /// (a device restored from one has another identity, whose outboxes these are not), and
+  /// loses the temporary files of writers killed mid-copy and the outboxes older than
+  /// ``Stamp/tombstoneLifetime`` — of data files moved or removed since, which no store reads
+  /// again. One read of the folder.
+  private static func tidy(_ folder: PrivateFolder) {
+    Platform.excludeFromBackup(URL(fileURLWithPath: folder.path, isDirectory: true))
+    folder.removeStaleTemporaries()
+    let oldest = Date().timeIntervalSince1970 - Double(Stamp.tombstoneLifetime) / 1000
+    for name in folder.names() where !name.hasPrefix(".") {
+      var info = stat()
+      let path = folder.path(of: name)
+      if lstat(path, &info) == 0, Double(FileIdentity(info).modified.tv_sec) < oldest {
+        unlink(path)
+      }
     }
   }
 

@@ -178,6 +178,39 @@ struct OutboxTests: DeviceFolderSuite {
     #expect(outbox.read()?.data == (try Data(contentsOf: file)))
   }
 
+  @Test("the outbox is found whichever way the file's folder is spelled (a link to it)")
+  func folderSpelledTwoWays() throws {
+    let link = folder.file("link")
+    #expect(symlink(folder.url.path, link.path) == 0)
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneVersion(adding: "Call Ann")
+    try deviceStore("laptop", in: link).trySend(.addTodo(Todo(title: "Water plants")))
+    try engineRenames(phone)
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
+  }
+
+  @Test("a process's first write tidies the outbox folder: old outboxes and killed copies go")
+  func tidiedOnFirstWrite() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let outboxFolder = URL(fileURLWithPath: outbox.path).deletingLastPathComponent()
+    let orphan = outboxFolder.appendingPathComponent("todos.json-00000000000000aa")
+    let recent = outboxFolder.appendingPathComponent("todos.json-00000000000000bb")
+    let killed = outboxFolder.appendingPathComponent(
+      ".syncthing.todos.json-00000000000000cc.0000000000001.tmp")
+    for file in [orphan, recent, killed] { try Data("{}".utf8).write(to: file) }
+    let old = Date().addingTimeInterval(-91 * 86_400).timeIntervalSince1970
+    var times = [timeval](repeating: timeval(tv_sec: Int(old), tv_usec: 0), count: 2)
+    #expect(utimes(orphan.path, &times) == 0)
+    #expect(utimes(killed.path, &times) == 0)
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    #expect(!FileManager.default.fileExists(atPath: orphan.path))
+    #expect(!FileManager.default.fileExists(atPath: killed.path))
+    #expect(FileManager.default.fileExists(atPath: recent.path), "another file's, still young")
+    try? FileManager.default.removeItem(at: recent)
+  }
+
   /// The path of the laptop's outbox for the suite's file, when there is one.
   func outboxPath() -> String? {
     let path = outbox.path
