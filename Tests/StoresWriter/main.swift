@@ -11,6 +11,13 @@ import TestSupport
 // sleepGoal to N % 25; codable adds the note "TAG N" to a store on a `CodableState`
 // (CodableNotes.swift).
 //
+//   stores-writer remove-todo|remove-workout|toggle-todo FILE 1 NAME
+//
+// removes the todo titled (the workout named) NAME from FILE — or ticks the todo titled NAME
+// — in one transaction, and prints `ack 0` once that is on disk (`absent` when the file holds
+// none): a change by a short-lived process that names what it changed, whatever the file
+// holds by then.
+//
 //   stores-writer hold FILE SECONDS TAG
 //
 // takes the lock of the todos FILE, prints `locked`, and keeps it SECONDS before adding
@@ -60,6 +67,21 @@ MainActor.assumeIsolated {
         print("ack \(index)")
         fflush(nil)
       }
+    case "remove-todo":
+      let store = try TodosStore(contentsOf: url)
+      let ids = Set(store.todos.filter { $0.title == tag }.map(\.id))
+      if !ids.isEmpty { try store.trySend(.removeTodos(ids: ids)) }
+      print(ids.isEmpty ? "absent" : "ack 0")
+    case "toggle-todo":
+      let store = try TodosStore(contentsOf: url)
+      let todo = store.todos.first { $0.title == tag }
+      if let todo { try store.trySend(.toggleTodo(id: todo.id)) }
+      print(todo == nil ? "absent" : "ack 0")
+    case "remove-workout":
+      let store = try WorkoutsStore(contentsOf: url)
+      let ids = Set(store.state.workouts.filter { $0.name == tag }.map(\.id))
+      if !ids.isEmpty { try store.trySend(.removeWorkouts(ids: ids)) }
+      print(ids.isEmpty ? "absent" : "ack 0")
     case "keyvalue":
       let file = try SettingsStore(contentsOf: url)
       for index in 0..<count {

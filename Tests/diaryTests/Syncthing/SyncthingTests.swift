@@ -143,7 +143,8 @@ struct SyncthingTests {
       if cutOff { try pair.pause() }
       for step in 0..<10 {
         let device = devices[Int(random.next(below: 2))]
-        try edit(device, tag: "\(device.name)\(phase).\(step)", &random, &ledger)
+        try edit(
+          device, tag: "\(device.name)\(phase).\(step)", linked: !cutOff, &random, &ledger)
       }
       if cutOff { try pair.resume() }
     }
@@ -197,14 +198,26 @@ struct SyncthingTests {
 
   /// One random edit on `device`, by `diary` or by a library writer (`stores-writer`, a
   /// process of the device), recorded in `ledger` once acknowledged.
+  ///
+  /// While the devices are `linked`, a removal or a tick is made by a library writer that
+  /// names what it changes: `diary … remove N` changes the Nth of the list as the engine left
+  /// it when the command ran, which may no longer be the list listed just before — the
+  /// ledger could not tell what was changed.
   func edit(
-    _ device: SyncthingPair.Device, tag: String, _ random: inout SeededRandom,
+    _ device: SyncthingPair.Device, tag: String, linked: Bool, _ random: inout SeededRandom,
     _ ledger: inout Ledger
   ) throws {
     let diary = diary(device)
     switch random.next(below: 9) {
     case 0:
       if diary.run("todos", "add", tag).exitCode == 0 { ledger.todos.insert(tag) }
+    case 1 where linked:
+      let shown = try listed(device).todos.sorted()
+      guard !shown.isEmpty else { return }
+      let title = shown[random.next(in: 1...shown.count) - 1]
+      if try change("toggle-todo", title, on: device, diary), ledger.removedTodos.contains(title) {
+        ledger.editedAfterRemoval.insert(title)
+      }
     case 1:
       let shown = try Self.orderedTitles(diary.run("--json", "todos", "list").output)
       guard !shown.isEmpty else { return }
@@ -214,6 +227,11 @@ struct SyncthingTests {
       {
         ledger.editedAfterRemoval.insert(shown[number - 1])
       }
+    case 2 where linked:
+      let shown = try listed(device).todos.sorted()
+      guard !shown.isEmpty else { return }
+      let title = shown[random.next(in: 1...shown.count) - 1]
+      if try change("remove-todo", title, on: device, diary) { ledger.removedTodos.insert(title) }
     case 2:
       let before = try listed(device).todos
       guard !before.isEmpty else { return }
@@ -225,6 +243,13 @@ struct SyncthingTests {
         == 0
       {
         ledger.workouts.insert(tag)
+      }
+    case 4 where linked:
+      let shown = try listed(device).workouts.sorted()
+      guard !shown.isEmpty else { return }
+      let name = shown[random.next(in: 1...shown.count) - 1]
+      if try change("remove-workout", name, on: device, diary) {
+        ledger.removedWorkouts.insert(name)
       }
     case 4:
       let before = try listed(device).workouts
@@ -249,6 +274,20 @@ struct SyncthingTests {
   }
 
   static let writer = BuildProducts.executable("stores-writer")
+
+  /// Makes the `change` of a library writer (`remove-todo`, `remove-workout`, `toggle-todo`)
+  /// to the item named `name` in `device`'s file; whether it was there and is changed.
+  func change(
+    _ change: String, _ name: String, on device: SyncthingPair.Device, _ diary: DiaryProcess
+  ) throws -> Bool {
+    let kind = change.hasSuffix("workout") ? "workouts" : "todos"
+    let file = device.folder.appendingPathComponent("\(kind).json")
+    let writer = try WriterProcess(
+      Self.writer, [change, file.path, "1", name],
+      environment: device.environment(diary.environment))
+    while writer.process.isRunning { usleep(5_000) }
+    return writer.kill().acknowledged == [0]
+  }
 
   /// The todos' titles and the workouts' names `diary --json … list` shows on `device`.
   func listed(_ device: SyncthingPair.Device) throws -> (todos: Set<String>, workouts: Set<String>)
