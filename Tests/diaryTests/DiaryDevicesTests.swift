@@ -61,6 +61,34 @@ struct DiaryDevicesTests {
     #expect(diary.run("todos", "list").errorOutput.isEmpty, "said once")
   }
 
+  @Test("a todo removed by hand from a version the phone made since the laptop's last write")
+  func handRemovalFromThePhonesVersion() throws {
+    let onLaptop = DiaryProcess(folder: laptop.url)
+    for arguments in [
+      ["add", "Old"], ["remove", "1"], ["add", "Buy milk"], ["add", "Call Ann"],
+    ] {
+      #expect(onLaptop.run(["todos"] + arguments).exitCode == 0)
+    }
+    // The phone changes the laptop's version; the engine renames it over the laptop's file.
+    phone.copy(laptop.file("todos.json"), as: "todos.json")
+    #expect(DiaryProcess(folder: phone.url).run("todos", "add", "Pay rent").exitCode == 0)
+    laptop.copy(phone.file("todos.json"), as: ".syncthing.todos.json.tmp")
+    #expect(
+      rename(laptop.file(".syncthing.todos.json.tmp").path, laptop.file("todos.json").path) == 0)
+    // Removed by hand on the laptop, in an editor.
+    let data = try Data(contentsOf: laptop.file("todos.json"))
+    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    object["todos"] = (object["todos"] as! [[String: Any]]).filter {
+      $0["title"] as? String != "Buy milk"
+    }
+    try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      .write(to: laptop.file("todos.json"))
+    let result = onLaptop.run("todos", "list")
+    #expect(result.exitCode == 0)
+    #expect(!result.output.contains("Buy milk") && result.output.contains("Pay rent"))
+    #expect(!onLaptop.run("todos", "list").output.contains("Buy milk"))
+  }
+
   @Test("a copy that cannot be merged is named in one warning and left where it is")
   func warnsOfABrokenCopy() throws {
     let diary = DiaryProcess(folder: laptop.url)

@@ -32,7 +32,10 @@ extension JSONFileBacking {
   /// that landed in between — this store's last one, or another process's of this device —
   /// is gone, though the engine thinks the file held nothing new. So the version this store
   /// knew, and the outbox when it is new to this store, are merged back into a stamped file
-  /// that does not descend from them: a join, which changes nothing when it does. Only
+  /// that does not descend from them — a join, which changes nothing when it does, and is
+  /// written even when only stamps changed (a removal's tombstone) — unless the file's
+  /// writers include theirs (see ``WriterClocks/includes(_:)``): made from them or from a
+  /// later version, the file lacks of them only what was removed since, by hand too. Only
   /// between stamped versions: a file written without stamps (by hand, or by version 1) is
   /// taken as it is; so is a missing file (removed, by a person or an engine: the outbox
   /// goes with it).
@@ -80,12 +83,18 @@ extension JSONFileBacking {
     // from before them (the same writers) is never taken for another hand edit.
     (stored.stampedEdits, stored.mustWrite) = (stampedEdits, stampedEdits)
     if !isCovered, Self.isStamped(readStamps) {
+      // A version the file's writers include is one the file was made from, or from a later
+      // one: what it lacks of it was removed since — by hand, with no tombstone — not lost.
       for known in [outbox, own].compactMap({ $0 })
-      where Self.isStamped(known.1) && !Sync.descends((stored.state, stored.stamps), from: known) {
+      where Self.isStamped(known.1) && !readStamps.writers.includes(known.1.writers)
+        && !Sync.descends((stored.state, stored.stamps), from: known)
+      {
         stored.forgottenRemovals += Sync.forgottenRemovals((read, stored.stamps), known)
         (stored.state, stored.stamps) = Sync.merge((stored.state, stored.stamps), known)
+        // Written even when the state is the file's: the merge brought a stamp the file lacks
+        // — a removal's tombstone, which a version still holding the item must meet.
+        stored.mustWrite = true
       }
-      stored.mustWrite = stored.mustWrite || stored.state != read
     }
     // Seen once the transaction ends on a file that holds it: not before, as the file may yet
     // be replaced before it is written, and the outbox must then be weighed again.

@@ -350,14 +350,6 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       }, writing: write)
   }
 
-  /// Whether `error` says a file is not valid (its JSON, or its content).
-  private static func isNotValid(_ error: StoreFileError) -> Bool {
-    switch error.problem {
-    case .malformedJSON, .invalidContent: true
-    default: false
-    }
-  }
-
   /// Uses the device's outbox for the file at `target`: another than before when a link to
   /// the file was pointed elsewhere since, which is then new to this store.
   private func useOutbox(of target: String) {
@@ -450,11 +442,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
     }
     if isOutboxNew {
-      // An outbox to weigh the file against: under the lock, written back — unless the
-      // file's stamps are not valid, which only a change needs (and then fails on).
+      // An outbox to weigh the file against: under the lock, written back — unless that
+      // fails (the file's stamps are not valid, which only a change needs; the file or its
+      // folder cannot be written; the lock is held): the refresh then reads the file as it
+      // is, and the outbox stays new, to be weighed by the next store or action.
       do {
         return try transaction(from: current, mergingCopies: true) { _ in false }?.state
-      } catch let error as StoreFileError where error.path == path && Self.isNotValid(error) {}
+      } catch let error as StoreFileError where error.path == path {}
     }
     let change = try coordinatedRead { () throws(StoreFileError) -> StoredChange in
       let identity = try FileSystem.identity(of: target)

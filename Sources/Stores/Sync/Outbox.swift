@@ -11,8 +11,11 @@ import Foundation
 /// when no store remembers it. The outbox still holds it. Every store of the device weighs
 /// the file against the outbox when the outbox is new to it (at its first transaction or
 /// refresh, and whenever the file changed since) and merges the outbox back when the file
-/// does not descend from it — a join, which changes nothing when it does. So the outbox
-/// holds at least every write acknowledged on this device, and none is lost to that race.
+/// does not descend from it — a join, which changes nothing when it does — and was not made
+/// from it (its writers do not include the outbox's: what a version made from it lacks was
+/// removed since, by hand too). So the outbox holds at least every write acknowledged on
+/// this device, and none is lost to that race. A refresh that cannot write the merge back
+/// (a read-only file, the lock held) reads the file as it is, the outbox left for the next.
 ///
 /// Every write of the data file replaces the outbox with a copy of what it wrote (under the
 /// data file's lock, after its rename), made as a private file is (a new file renamed over

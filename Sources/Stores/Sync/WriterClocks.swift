@@ -42,6 +42,16 @@ package struct WriterClocks: Equatable, Sendable {
     !clocks.isEmpty && self == known
   }
 
+  /// Whether these clocks are at least `known`'s, device by device, and some device wrote:
+  /// a version with these writers was made from the version `known` belongs to, or from a
+  /// later one — a device notes a later clock on every change it writes, and clocks only
+  /// travel with the versions they were merged from. What that version held and this one
+  /// does not was removed since (by hand, when no tombstone says so), not lost.
+  package func includes(_ known: WriterClocks) -> Bool {
+    !known.clocks.isEmpty
+      && known.clocks.allSatisfy { device, clock in clocks[device].map { $0 >= clock } ?? false }
+  }
+
   /// These clocks and `other`'s, the later of each device's.
   package func merged(with other: WriterClocks) -> WriterClocks {
     var result = self

@@ -191,6 +191,63 @@ struct OutboxTests: DeviceFolderSuite {
     #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
   }
 
+  @Test("a todo removed by hand from another device's later version stays removed")
+  func handRemovalFromALaterVersion() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    for title in ["Buy milk", "Call Ann", "Old"] {
+      try laptop.trySend(.addTodo(Todo(title: title)))
+    }
+    // A removal: the file's stamps are more than its items' (a tombstone).
+    try laptop.trySend(.removeTodos(ids: Set(laptop.todos.filter { $0.title == "Old" }.map(\.id))))
+    // The phone's version, made from the laptop's write, synced while no store of the laptop
+    // ran: the outbox still holds the laptop's write.
+    try engineRenames(try phoneVersion(adding: "Pay rent"))
+    try editByHand(file) { object in
+      object["todos"] = (object["todos"] as! [[String: Any]]).filter {
+        $0["title"] as? String != "Buy milk"
+      }
+    }
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Call Ann", "Pay rent"])
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title)) == ["Call Ann", "Pay rent"])
+  }
+
+  @Test("a removal taken from the file by the engine is written back, not only kept in memory")
+  func lostRemovalWrittenBack() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let phone = try phoneVersion(adding: "Call Ann")
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
+    // The tablet has synced the laptop's version with "Water plants".
+    let tablet = try subfolder("tablet").appendingPathComponent("todos.json")
+    try FileManager.default.copyItem(at: file, to: tablet)
+    let removed = try #require(laptop.todos.first { $0.title == "Water plants" }).id
+    try deviceStore("laptop", in: folder.url).trySend(.removeTodos(ids: [removed]))
+    // The phone's version, made before "Water plants" was added, takes the removal away.
+    try engineRenames(phone)
+    try deviceStore("laptop", in: folder.url).refresh()
+    // The tablet's version comes in as a conflict copy: the removal must still win.
+    try FileManager.default.copyItem(at: tablet, to: folder.file(copyName()))
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+  }
+
+  @Test("a refresh that cannot write the merge back still reads the file; a later one merges")
+  func readOnlyFileStillRead() throws {
+    try writeLostToTheEngine()
+    #expect(chmod(file.path, 0o444) == 0)
+    let reader = try deviceStore("laptop", in: folder.url)
+    try reader.refresh()
+    #expect(Set(reader.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+    #expect(chmod(file.path, 0o644) == 0)
+    let next = try deviceStore("laptop", in: folder.url)
+    try next.refresh()
+    #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
+  }
+
   @Test("a process's first write tidies the outbox folder: old outboxes and killed copies go")
   func tidiedOnFirstWrite() throws {
     try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
