@@ -121,7 +121,7 @@ struct DiaryImportSourcesTests: DiaryFolderSuite {
     #expect(result.exitCode == 0, "\(result.errorOutput)")
     #expect(
       result.output.hasPrefix(
-        "Added 3 workouts from /dev/stdin, read as Garmin Connect's activities CSV"))
+        "Added 3 workouts from standard input, read as Garmin Connect's activities CSV"))
     if TestPlatform.hasScript {
       let terminal = try diary.runOnATerminal(["workouts", "import", "-"], exitCode: 66)
       #expect(terminal.contains("- reads the workouts from standard input, which is the terminal"))

@@ -42,11 +42,14 @@ struct DiaryProcess {
 
   /// Runs `diary` with `arguments` and waits for it; its standard output goes to
   /// `standardOutput` when one is given (the result's output is empty then); `input`, when
-  /// given, is written to its standard input, a pipe.
+  /// given, is written to its standard input, a pipe; else `standardInput`, when given, is its
+  /// standard input as the test set it up (a file at some offset, a pipe it writes to); else
+  /// the null device.
   @discardableResult
-  func run(_ arguments: [String], standardOutput: FileHandle? = nil, input: Data? = nil)
-    -> Result
-  {
+  func run(
+    _ arguments: [String], standardOutput: FileHandle? = nil, input: Data? = nil,
+    standardInput: FileHandle? = nil
+  ) -> Result {
     let process = Process()
     if let first = launcher.first {
       process.executableURL = URL(fileURLWithPath: first)
@@ -62,7 +65,7 @@ struct DiaryProcess {
     process.standardOutput = standardOutput.map { $0 as Any } ?? output
     process.standardError = errorOutput
     let inputPipe = input.map { _ in Pipe() }
-    process.standardInput = inputPipe.map { $0 as Any } ?? FileHandle.nullDevice
+    process.standardInput = inputPipe.map { $0 as Any } ?? standardInput ?? FileHandle.nullDevice
     do {
       try process.run()
     } catch {

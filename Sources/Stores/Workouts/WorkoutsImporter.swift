@@ -6,10 +6,11 @@ import Foundation
 /// Each file is CSV (see ``WorkoutsCSV``) or GPX (see `WorkoutsGPX`) — told by its `.gpx`
 /// name or its text starting with `<` — read in turn, a part at a time so that progress can be
 /// shown and the work cancelled between parts. A folder stands for its `.csv` and `.gpx`
-/// files, by name. A pipe (`/dev/stdin`, `<(command)`) is read as a stream, to its end; a
-/// named FIFO without a writer reads as empty rather than waiting. The first file that cannot be
-/// read, is larger than ``maximumFileSize`` or has rows that are not valid fails the whole
-/// import; ``readAll(rowsPerPart:now:makeID:goOn:)`` returns every workout of every file.
+/// files, by name. ``standardInput`` stands for standard input, read from its current offset.
+/// A pipe (`<(command)`) is read as a stream, to its end; a named FIFO without a writer reads
+/// as empty rather than waiting. The first file that cannot be read, is larger than
+/// ``maximumFileSize`` or has rows that are not valid fails the whole import;
+/// ``readAll(rowsPerPart:now:makeID:goOn:)`` returns every workout of every file.
 public struct WorkoutsImporter {
   /// The largest file an import reads: 50 MB, some 500,000 CSV rows or a GPX track of a
   /// week at a point a second.
@@ -34,7 +35,8 @@ public struct WorkoutsImporter {
     var expanded: [URL] = []
     for url in files {
       var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
+      guard url != Self.standardInput,
+        FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
         isFolder.boolValue
       else {
         expanded.append(url)
@@ -63,14 +65,14 @@ public struct WorkoutsImporter {
     self.options = options
     pending = expanded
     isSeveral = expanded.count > 1
-    name = files.count == 1 ? files[0].relativePath : "\(files.count) files"
+    name = files.count == 1 ? Self.name(of: files[0]) : "\(files.count) files"
   }
 
   /// How far the reading of the current file is.
   public var progress: WorkoutsImportProgress {
     if let reader { return reader.progress }
     return WorkoutsImportProgress(
-      file: current?.relativePath ?? name, bytesRead: 0, totalBytes: 0,
+      file: current.map(Self.name) ?? name, bytesRead: 0, totalBytes: 0,
       rows: done.reduce(0) { $0 + $1.rows.count })
   }
 
@@ -134,10 +136,10 @@ public struct WorkoutsImporter {
       current = url
       let data = try Self.contents(of: url)
       if Self.isGPX(url, data) {
-        done.append(try WorkoutsGPX.read(data, path: url.relativePath, makeID: makeID))
+        done.append(try WorkoutsGPX.read(data, path: Self.name(of: url), makeID: makeID))
         return !pending.isEmpty
       }
-      reader = try WorkoutsCSV.Reader(data, path: url.relativePath, options: options)
+      reader = try WorkoutsCSV.Reader(data, path: Self.name(of: url), options: options)
     }
     guard var reading = reader else { return false }
     reader = nil
@@ -157,34 +159,70 @@ public struct WorkoutsImporter {
     return text.first == UInt8(ascii: "<")
   }
 
-  /// The bytes of the file at `url`: a regular file, or a pipe or socket read to its end —
-  /// never a folder or a device.
+  /// Stands for standard input among the files of an import (`diary workouts import -`):
+  /// file descriptor 0, read from its current offset to its end, never opened by a path and
+  /// never changed but for that offset — as `cat` reads it — on every platform. (Opening
+  /// `/dev/stdin` differs: Linux opens a regular file anew, from its start; Apple platforms
+  /// duplicate descriptor 0, sharing its offset and flags with the parent process.) Messages
+  /// call it "standard input". An import reads it once: give it once.
+  public static let standardInput = URL(string: "stdin:")!
+
+  /// What messages call the file at `url`: the path as it was given (`Fixtures/runs.csv`,
+  /// not its absolute path), or "standard input" for ``standardInput``.
+  static func name(of url: URL) -> String {
+    url == standardInput ? "standard input" : url.relativePath
+  }
+
+  /// The bytes of the file at `url` — a regular file, or a pipe or socket read to its end,
+  /// never a folder or a device — or of standard input for ``standardInput``. A named FIFO
+  /// is opened without waiting for a writer (without one it reads as empty) and read as its
+  /// writer writes.
   ///
   /// - Throws: ``WorkoutsImportError`` when it cannot be read or holds more than
   ///   ``maximumFileSize`` bytes.
   public static func contents(of url: URL) throws(WorkoutsImportError) -> Data {
-    // Messages name the file as it was given (`Fixtures/runs.csv`), not its absolute path.
-    let path = url.relativePath
-    func unreadable(_ problem: StoreFileError.Problem) -> WorkoutsImportError {
-      WorkoutsImportError(
-        file: path, problem: .unreadable(StoreFileError(path: path, problem: problem)))
+    if url == standardInput {
+      return try contents(ofDescriptor: STDIN_FILENO, name: name(of: url))
     }
-    // Opening a FIFO must not wait for a writer: O_NONBLOCK. Reading it then blocks, as its
-    // writer writes — and ends at once when it has none.
+    // Opening a FIFO must not wait for a writer: O_NONBLOCK, kept for the reading, which
+    // waits in `poll` (the descriptor is this process's own; its flags are left alone).
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard descriptor >= 0 else { throw unreadable(.cannotRead(errno: errno)) }
+    guard descriptor >= 0 else {
+      throw unreadable(name(of: url), .cannotRead(errno: errno))
+    }
     defer { close(descriptor) }
+    return try contents(ofDescriptor: descriptor, name: name(of: url))
+  }
+
+  /// The bytes of the open `descriptor` — a regular file from its current offset, a pipe or
+  /// a socket — read to its end; `name` is what messages call it. Its flags are never
+  /// changed: when it is non-blocking and has nothing to read yet, the reading waits in
+  /// `poll` (no busy loop); a read or wait cut by a signal is retried. Memory: the bytes go
+  /// into one `Data` — its capacity reserved when the size is known (a regular file) — which
+  /// is returned without a copy; a 64 KB buffer beside it.
+  ///
+  /// - Throws: ``WorkoutsImportError`` when it is not a regular file, pipe or socket, cannot
+  ///   be read, or holds more than ``maximumFileSize`` bytes.
+  /// - Complexity: O(*n*) in the bytes read.
+  static func contents(ofDescriptor descriptor: Int32, name: String)
+    throws(WorkoutsImportError) -> Data
+  {
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw unreadable(.cannotRead(errno: errno)) }
+    guard fstat(descriptor, &info) == 0 else { throw unreadable(name, .cannotRead(errno: errno)) }
     let type = info.st_mode & S_IFMT
     guard type == S_IFREG || type == S_IFIFO || type == S_IFSOCK else {
-      throw unreadable(.notARegularFile)
+      throw unreadable(name, .notARegularFile)
     }
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-    if type == S_IFREG, Int(info.st_size) > maximumFileSize {
-      throw WorkoutsImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+    var data = Data()
+    if type == S_IFREG {
+      // What is left from the current offset (0 for a file just opened).
+      let offset = lseek(descriptor, 0, SEEK_CUR)
+      let left = Int(info.st_size) - max(Int(offset), 0)
+      if left > maximumFileSize {
+        throw WorkoutsImportError(file: name, problem: .tooLarge(limit: maximumFileSize))
+      }
+      data.reserveCapacity(max(left, 0))
     }
-    var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = buffer.withUnsafeMutableBytes {
@@ -192,14 +230,31 @@ public struct WorkoutsImporter {
       }
       if count == 0 { break }
       if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw unreadable(.cannotRead(errno: errno))
+        switch errno {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK:
+          // Non-blocking and nothing yet: wait until there is something to read, or the end.
+          var wait = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+          if poll(&wait, 1, -1) < 0, errno != EINTR {
+            throw unreadable(name, .cannotRead(errno: errno))
+          }
+          continue
+        default: throw unreadable(name, .cannotRead(errno: errno))
+        }
       }
-      bytes += buffer[..<count]
-      if bytes.count > maximumFileSize {
-        throw WorkoutsImportError(file: path, problem: .tooLarge(limit: maximumFileSize))
+      if data.count + count > maximumFileSize {
+        throw WorkoutsImportError(file: name, problem: .tooLarge(limit: maximumFileSize))
       }
+      buffer.withUnsafeBufferPointer { data.append($0.baseAddress!, count: count) }
     }
-    return Data(bytes)
+    return data
+  }
+
+  /// The error of a file that cannot be read, named `name`.
+  private static func unreadable(_ name: String, _ problem: StoreFileError.Problem)
+    -> WorkoutsImportError
+  {
+    WorkoutsImportError(
+      file: name, problem: .unreadable(StoreFileError(path: name, problem: problem)))
   }
 }

@@ -563,18 +563,26 @@ enum WorkoutsCommands {
       return options
     }
 
-    /// The files to read: `-` is standard input, which must not be the terminal.
+    /// The files to read: `-` is standard input (``WorkoutsImporter/standardInput``: read
+    /// from its current offset, its flags untouched), which must not be the terminal and is
+    /// read once.
     ///
-    /// - Throws: For `-` on a terminal (exit 66), where nothing would ever be read.
+    /// - Throws: For `-` given twice (exit 64: the second would read nothing); for `-` on a
+    ///   terminal (exit 66), where nothing would ever be read.
     func urls() throws -> [URL] {
-      try files.map { file in
+      guard files.count(where: { $0 == "-" }) < 2 else {
+        throw DiaryError.usage(
+          "- (standard input) is given twice, but it can be read only once: give it once, "
+            + "or save the input to a file and import that", Self.usage(in: "workouts"))
+      }
+      return try files.map { file in
         guard file == "-" else { return URL(fileURLWithPath: file) }
         guard isatty(STDIN_FILENO) != 1 else {
           throw DiaryError(
             "- reads the workouts from standard input, which is the terminal: pipe a file in, "
               + "such as diary workouts import - < activities.csv", exitCode: .noInput)
         }
-        return URL(fileURLWithPath: "/dev/stdin")
+        return WorkoutsImporter.standardInput
       }
     }
 
