@@ -42,8 +42,8 @@ extension JSONFileBacking {
   func catchUp(
     with file: OpenFile?, in folder: DataFolder, at target: String, from current: State
   ) throws(StoreFileError) -> Stored {
-    let newOutbox = newOutbox()
-    if newOutbox == nil,
+    let isOutboxNew = isOutboxNew
+    if !isOutboxNew,
       try isCurrent(
         file?.identity,
         reading: { () throws(StoreFileError) in try file?.contents(path: path) })
@@ -63,7 +63,7 @@ extension JSONFileBacking {
         mustWrite: false)
     }
     let data = try file.contents(path: path)
-    let outbox = weigh(newOutbox, against: data)
+    let (outbox, weighed) = isOutboxNew ? weighOutbox(against: data) : (nil, nil)
     let (read, readStamps) = try decode(data, path)
     var stored = Stored(
       state: read, stamps: readStamps,
@@ -98,34 +98,29 @@ extension JSONFileBacking {
     }
     // Seen once the transaction ends on a file that holds it: not before, as the file may yet
     // be replaced before it is written, and the outbox must then be weighed again.
-    stored.weighedOutbox = newOutbox.map { ($0.identity, $0.data == data ? nil : data) }
+    stored.weighedOutbox = weighed
     return stored
   }
 
-  /// The bytes of the device's outbox for the file, and its identity, when it is new to this
-  /// store — not the one it last wrote or weighed (see ``outboxSeen``); `nil` otherwise, and
-  /// when there is none. One or two `stat`s when it is not new.
-  func newOutbox() -> (data: Data, identity: FileIdentity)? {
-    guard let outbox, let identity = outbox.identity, identity != outboxSeen else { return nil }
-    return outbox.read()
-  }
-
-  /// The state of `outbox`, a new outbox (see ``newOutbox()``), to weigh the file, read as
-  /// `file`, against: `nil` when it holds the same bytes — the device's latest write is the
-  /// file, as when another process of the device wrote last, and nothing need be decoded —
-  /// and when it is not a valid file of this state (a crash cut it short: passed over, seen
-  /// now, and replaced by the next write). O(size of the file) to compare, and to decode when
-  /// they differ.
-  private func weigh(
-    _ outbox: (data: Data, identity: FileIdentity)?, against file: Data
-  ) -> (state: State, stamps: Sync)? {
-    guard let outbox, let name = self.outbox?.name, outbox.data != file else { return nil }
-    guard let (state, stamps) = try? decode(outbox.data, name) else {
-      outboxSeen = outbox.identity
-      return nil
+  /// The device's outbox, new to this store (see ``isOutboxNew``), weighed against the file,
+  /// read as `file`: its state to merge — `nil` when it holds the same bytes (the device's
+  /// latest write is the file, as when another process of the device wrote last: nothing is
+  /// decoded) or is not a valid file of this state (a crash cut it short: passed over, seen
+  /// now, and replaced by the next write) — and what to note of it once the transaction ends
+  /// (see ``Stored/weighedOutbox``). O(size of the file) to compare, in parts; to read and
+  /// decode when they differ.
+  private func weighOutbox(against file: Data) -> (
+    known: (state: State, stamps: Sync)?, weighed: (identity: FileIdentity, file: Data?)?
+  ) {
+    guard let outbox else { return (nil, nil) }
+    if let identity = outbox.identity(holding: file) { return (nil, (identity, nil)) }
+    guard let (data, identity) = outbox.read() else { return (nil, nil) }
+    guard let (state, stamps) = try? decode(data, outbox.name) else {
+      outboxSeen = identity
+      return (nil, nil)
     }
     if let latest = stamps.latest { clock.observe(latest) }
-    return (state, stamps)
+    return ((state, stamps), (identity, file))
   }
 
   /// The stamps of `state`, just read with `stamps` from the file, ready to use: the clock

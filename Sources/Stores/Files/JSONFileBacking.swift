@@ -196,9 +196,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       () throws(StoreFileError) in try backing.readState(target)
     }
     (backing.version, backing.unreadStamps, backing.versionTarget) = (version, stamps, target)
-    // An outbox that holds the file as it is needs no weighing (one read, no decoding).
+    // An outbox that holds the file as it is needs no weighing (compared in parts, not
+    // decoded).
     backing.useOutbox(of: target)
-    if let (held, identity) = backing.outbox?.read(), held == data {
+    if let data, let identity = backing.outbox?.identity(holding: data) {
       backing.outboxSeen = identity
     }
     return (backing, state)
@@ -357,9 +358,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     (outbox, outboxTarget, outboxSeen) = (makeOutbox(target), target, nil)
   }
 
-  /// Whether the device's outbox for the file is one this store has not written or weighed:
-  /// another process of the device wrote the file since. One `stat`.
-  private var isOutboxNew: Bool {
+  /// Whether the device's outbox for the file is one this store has not written or weighed
+  /// (see ``outboxSeen``): another process of the device wrote the file since. One or two
+  /// `stat`s.
+  var isOutboxNew: Bool {
     guard let outbox, let identity = outbox.identity else { return false }
     return identity != outboxSeen
   }

@@ -100,6 +100,33 @@ final class Outbox {
     return (data, identity)
   }
 
+  /// The outbox's identity when it holds exactly `data`, else `nil`: compared in parts of
+  /// ``FileOutput/partSize`` (so no second copy of the file is held), after the sizes. O(size
+  /// of `data`) at most.
+  func identity(holding data: Data) -> FileIdentity? {
+    guard identity?.size == Int64(data.count),
+      let file = try? OpenFile(path, in: AT_FDCWD, path: path),
+      file.identity.size == Int64(data.count)
+    else { return nil }
+    var buffer = [UInt8](repeating: 0, count: min(data.count, FileOutput.partSize))
+    var offset = 0
+    while offset < data.count {
+      let read = buffer.withUnsafeMutableBytes {
+        pread(file.descriptor, $0.baseAddress, min($0.count, data.count - offset), off_t(offset))
+      }
+      if read < 0, errno == EINTR { continue }
+      guard read > 0,
+        buffer.withUnsafeBytes({ part in
+          data.withUnsafeBytes { whole in
+            memcmp(part.baseAddress!, whole.baseAddress! + offset, read) == 0
+          }
+        })
+      else { return nil }
+      offset += read
+    }
+    return file.identity
+  }
+
   /// Removes the outbox, if there is one.
   func remove() {
     if identity != nil { unlink(path) }
