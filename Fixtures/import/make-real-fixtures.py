@@ -6,6 +6,12 @@
   "10,02" quoted in a comma-separated file; "Jan 7, 2024, 12:05:00 AM" dates in UTC.
 - garmin-pool-swim.csv: Garmin Connect's activities CSV with pool swims in metres written
   with a thousands separator ("1,500"), a run in kilometres, hh:mm:ss times, -- for none.
+- strava-german.csv, strava-french.csv: Strava's activities.csv from accounts in German and
+  French: the columns whose German and French headers the sources show, in the order of
+  Strava's English header (both Distanz / Distance and both Verstrichene Zeit / Temps écoulé);
+  German dates "07.01.2024, 00:05:00", French "7 janv. 2024 à 00:05:00", in UTC; distances in
+  km with a decimal comma ("10,02"); German detailed columns with a point ("3118.0"), French
+  ones with a comma ("3118,0"); the activity types in the account's language.
 - apple-watch-run.gpx: a run as Apple Health exports a watch's route: no <type>, points with
   speed/course/accuracy extensions, lon before lat, one point every 10 s along a meridian,
   with a pause (a second segment).
@@ -65,6 +71,44 @@ for (aid, date, name, kind, elapsed, km, moving) in activities:
     lines.append(",".join(quote(f) for f in row))
 with open(os.path.join(here, "strava-comma-decimal.csv"), "w", newline="") as f:
     f.write("\n".join(lines) + "\n")
+
+# (id, German date, French date, name, German type, French type, elapsed, km, moving seconds)
+localized = [
+    ("11250000001", "07.01.2024, 00:05:00", "7 janv. 2024 à 00:05:00", "Nachtlauf", "Lauf",
+     "Course à pied", 3182, "10,02", "3118.0"),
+    ("11250000002", "07.01.2024, 09:41:13", "7 janv. 2024 à 09:41:13",
+     "Runde um den See, Gegenwind", "Radfahrt", "Vélo", 9067, "64,31", "8310.0"),
+    ("11250000003", "08.01.2024, 18:30:00", "8 janv. 2024 à 18:30:00", "Piscine", "Schwimmen",
+     "Natation", 2220, "1,50", "1985.5"),
+    ("11250000004", "09.01.2024, 12:00:59", "9 janv. 2024 à 12:00:59", "Mittagsspaziergang",
+     "Spaziergang", "Marche", 2496, "3,48", "2451.0"),
+    ("11250000005", "13.02.2024, 10:15:00", "13 févr. 2024 à 10:15:00", "Randonnée, Taunus",
+     "Wandern", "Randonnée", 14530, "14,87", "12604.0"),
+    ("11250000006", "01.08.2024, 17:45:30", "1 août 2024 à 17:45:30", "Oberkörper",
+     "Gewichtstraining", "Musculation", 2700, "0,00", "2700.0"),
+]
+german_header = ("Aktivitäts-ID,Aktivitätsdatum,Name der Aktivität,Aktivitätsart,"
+    "Aktivitätsbeschreibung,Verstrichene Zeit,Distanz,Max. Herzfrequenz,Dateiname,"
+    "Sportlergewicht,Fahrradgewicht,Verstrichene Zeit,Bewegungszeit,Distanz,Höchstgeschw.,"
+    "Durchschnittliche Geschwindigkeit,Höhenzunahme,Höhenunterschied,Max. Herzfrequenz,"
+    "Durchschnittliche Herzfrequenz,Kalorien")
+french_header = ("ID de l'activité,Date de l'activité,Nom de l'activité,Type d'activité,"
+    "Temps écoulé,Distance,Nom du fichier,Temps écoulé,Durée de déplacement,Distance,"
+    "Vitesse max.,Vitesse moyenne,Dénivelé positif,Fréquence cardiaque moyenne")
+german_lines, french_lines = [german_header], [french_header]
+for (aid, de_date, fr_date, name, de_kind, fr_kind, elapsed, km, moving) in localized:
+    meters = str(int(km.replace(",", "")) * 10) + ".0"  # 10,02 km is 10020.0
+    german_lines.append(",".join(quote(f) for f in [
+        aid, de_date, name, de_kind, "", str(elapsed), km, "171,0", f"activities/{aid}.fit.gz",
+        "", "", f"{elapsed}.0", moving, meters, "4.2", "3.142", "52.0", "48.0", "171.0",
+        "142.0", "689.0"]))
+    french_lines.append(",".join(quote(f) for f in [
+        aid, fr_date, name, fr_kind, str(elapsed), km, f"activities/{aid}.fit.gz",
+        f"{elapsed},0", moving.replace(".", ","), meters.replace(".", ","), "4,2", "3,142",
+        "52,0", "142,0"]))
+for (name, lines) in [("strava-german.csv", german_lines), ("strava-french.csv", french_lines)]:
+    with open(os.path.join(here, name), "w", newline="", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
 
 garmin_header = ("Activity Type,Date,Favorite,Title,Distance,Calories,Time,Avg HR,Max HR,"
     "Aerobic TE,Avg Run Cadence,Max Run Cadence,Avg Pace,Best Pace,Total Ascent,Total Descent,"

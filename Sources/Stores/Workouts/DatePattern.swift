@@ -2,14 +2,17 @@ import Foundation
 
 /// A date format in the style of `strptime`, for the dates of files that use none of the forms
 /// import reads by itself (ISO 8601, `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`): `%m/%d/%Y`,
-/// `%d.%m.%Y %H:%M`, Strava's `%b %d, %Y, %I:%M:%S %p`.
+/// `%d.%m.%Y %H:%M`, Strava's `%b %d, %Y, %I:%M:%S %p` (and, from accounts in German and
+/// French, `%d.%m.%Y, %H:%M:%S` and `%d %b %Y à %H:%M:%S`).
 ///
 /// Directives: `%Y` year (1–4 digits), `%y` two-digit year (69–99: 19xx, else 20xx), `%m`
 /// month, `%d` / `%e` day, `%H` hour 0–23, `%I` hour 1–12 with `%p` (`AM`/`PM`), `%M`
-/// minute, `%S` second (1–2 digits each), `%b` / `%h` / `%B` an English month name, full or
-/// its first three letters, `%%` a percent sign. A space matches one or more spaces; any
-/// other character matches itself. Letters are read in any case; the day and time are in the
-/// time zone given. Missing fields are the start of the day or year.
+/// minute, `%S` second (1–2 digits each), `%b` / `%h` / `%B` a month name — English, full or
+/// its first three letters (`Jan`), or French, full or as French abbreviates it (`janv.`,
+/// `févr.`, `mars`, `août`), a point after it taken too —, `%%` a percent sign. A space
+/// matches one or more spaces; any other character matches itself. Letters are read in any
+/// case; the day and time are in the time zone given. Missing fields are the start of the
+/// day or year.
 public struct DatePattern: Equatable, Hashable, Sendable {
   /// The pattern as written.
   public let pattern: String
@@ -78,6 +81,22 @@ public struct DatePattern: Equatable, Hashable, Sendable {
     "october", "november", "december",
   ]
 
+  /// The French names of the months, full and abbreviated as French writes them (the point
+  /// after the abbreviation is read apart), lowercased: Strava's dates from an account in
+  /// French (`7 janv. 2024 à 00:05:00`).
+  private static let frenchMonths = [
+    ["janvier", "janv"], ["février", "févr"], ["mars"], ["avril", "avr"], ["mai"], ["juin"],
+    ["juillet", "juil"], ["août"], ["septembre", "sept"], ["octobre", "oct"],
+    ["novembre", "nov"], ["décembre", "déc"],
+  ]
+
+  /// The month `name` (lowercased) names: English, full or its first three letters, or
+  /// French (see ``frenchMonths``); `nil` for none.
+  private static func month(named name: String) -> Int? {
+    let english = months.firstIndex { $0 == name || name.count == 3 && $0.hasPrefix(name) }
+    return (english ?? frenchMonths.firstIndex { $0.contains(name) }).map { $0 + 1 }
+  }
+
   /// The instant `text` names in `timeZone`, or `nil` when it does not match or is not a real
   /// date. O(*n*) in the length of `text`.
   public func date(from text: String, in timeZone: TimeZone) -> Date? {
@@ -97,7 +116,7 @@ public struct DatePattern: Equatable, Hashable, Sendable {
     }
     var (year, month, day, hour, minute, second) = (0, 1, 1, 0, 0, 0)
     var isPM: Bool?
-    for part in parts {
+    for (position, part) in parts.enumerated() {
       switch part {
       case .literal(let character):
         guard index < characters.count, characters[index].lowercased() == character.lowercased()
@@ -121,13 +140,14 @@ public struct DatePattern: Equatable, Hashable, Sendable {
           letters.append(characters[index])
           index += 1
         }
-        let name = letters.lowercased()
-        guard
-          let found = Self.months.firstIndex(where: {
-            $0 == name || name.count == 3 && $0.hasPrefix(name)
-          })
-        else { return nil }
-        month = found + 1
+        guard let found = Self.month(named: letters.lowercased()) else { return nil }
+        month = found
+        // The point of an abbreviation (`janv.`, `Jan.`), unless the pattern writes it.
+        if index < characters.count, characters[index] == ".",
+          parts.dropFirst(position + 1).first != .literal(".")
+        {
+          index += 1
+        }
       case .day:
         guard let value = number(maxDigits: 2), value >= 1 else { return nil }
         day = value

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// ``init(_:)`` knows the names Strava, Garmin Connect and GPX files give the known sports
 /// ("Running", "Trail Run", "Pool Swim", "Weight Training", Garmin's German "Laufen" and
-/// French "Course à pied", …; see ``spellings``), in any case; any other name is kept as it was given, on one line and trimmed.
+/// French "Course à pied", Strava's German "Radfahrt" and French "Vélo", …; see
+/// ``spellings``), in any case; any other name is kept as it was given, on one line and
+/// trimmed.
 public struct Sport: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The sport's name: `"run"`, `"ride"`, … for a known sport, else the source's own.
   public let name: String
@@ -37,32 +39,39 @@ public struct Sport: Hashable, Sendable, Codable, CustomStringConvertible {
   public var isKnown: Bool { Self.known.contains(self) }
 
   /// The names that mean each known sport, lowercased, the sport's own name first: what
-  /// people type and what Strava (`Activity Type`), Garmin Connect (in English, German and
+  /// people type and what Strava (`Activity Type`; from accounts in German, `Lauf`,
+  /// `Radfahrt`, `Spaziergang`, `Gewichtstraining`, in French, `Course à pied`, `Vélo`,
+  /// `Natation`, `Marche`, `Randonnée`, `Musculation`), Garmin Connect (in English, German and
   /// French: `Laufen`, `Schwimmbadschwimmen`, `Course à pied`) and GPX `<type>` write.
   public static let spellings: [Sport: [String]] = [
     .run: [
       "run", "running", "trail run", "trail running", "treadmill running", "virtual run",
       "track running", "indoor running", "street running", "laufen", "laufband", "trailrunning",
-      "course à pied", "course à pied sur tapis roulant", "trail",
+      "course à pied", "course à pied sur tapis roulant", "trail", "lauf",
+      "course sur sentier", "course à pied virtuelle",
     ],
     .ride: [
       "ride", "cycling", "biking", "road cycling", "road biking", "virtual ride",
       "indoor cycling", "mountain bike ride", "mountain biking", "gravel ride",
       "gravel cycling", "radfahren", "rennradfahren", "mountainbiken", "indoor radfahren",
-      "cyclisme", "cyclisme sur route", "vtt", "cyclisme en salle",
+      "cyclisme", "cyclisme sur route", "vtt", "cyclisme en salle", "radfahrt",
+      "virtuelle radfahrt", "e bike radfahrt", "mountainbike fahrt", "schotterfahrt", "vélo",
+      "vélo virtuel",
     ],
     .swim: [
       "swim", "swimming", "pool swim", "pool swimming", "lap swimming", "open water swim",
       "open water swimming", "schwimmen", "schwimmbadschwimmen", "freiwasserschwimmen",
       "natation", "natation en piscine", "natation en eau libre",
     ],
-    .walk: ["walk", "walking", "casual walking", "speed walking", "gehen", "marche"],
+    .walk: [
+      "walk", "walking", "casual walking", "speed walking", "gehen", "marche", "spaziergang",
+    ],
     .hike: ["hike", "hiking", "wandern", "randonnée"],
     .strength: [
       "strength", "strength training", "weight training", "weightlifting", "krafttraining",
-      "musculation",
+      "musculation", "gewichtstraining",
     ],
-    .other: ["other", "workout"],
+    .other: ["other", "workout", "training"],
   ]
 
   /// The known sport each spelling names: the inverse of ``spellings``.

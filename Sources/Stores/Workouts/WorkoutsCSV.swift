@@ -99,6 +99,9 @@ public enum WorkoutsCSV {
     private let recognized: WorkoutsImportOptions.Source?
     /// The unit the distance column's header names (`Distance (km)`), if any.
     private let headerUnit: DistanceUnit?
+    /// The forms of dates read after the options' own: the source's in its other languages
+    /// (see ``WorkoutsImportOptions/Source/localizedDateFormats``), made once.
+    private let localizedDateFormats: [DatePattern]
     /// What a comma followed by three digits (`1,500`) is when nothing else tells: grouping
     /// thousands in Garmin Connect's files, the decimal mark in files separated by `;` or
     /// tabs; `nil`: nothing tells (a file separated by commas).
@@ -225,6 +228,7 @@ public enum WorkoutsCSV {
       ignoredColumns = ignored
       self.recognized = recognized
       self.headerUnit = headerUnit
+      localizedDateFormats = options.source?.localizedDateFormats ?? []
       commaWhenUntold =
         options.source == .garmin
         ? .point : csv.delimiter == UInt8(ascii: ",") ? nil : .comma
@@ -479,14 +483,18 @@ public enum WorkoutsCSV {
       let dateField = field(.date)
       let hasDate = dateField.map { !$0.text.trimmedOfSpaces.isEmpty } ?? false
       if let dateField, hasDate {
-        if let parsed = Self.date(dateField.text.trimmedOfSpaces, options, now: now) {
+        if let parsed = readDate(dateField.text.trimmedOfSpaces, now: now) {
           date = parsed
         } else {
+          // Several patterns are quoted: Strava's have commas of their own.
+          let forms = [options.dateFormat].compactMap { $0 } + localizedDateFormats
+          let patterns = forms.map { forms.count == 1 ? $0.pattern : quoted($0.pattern) }
           invalid(
             dateField,
             "expected a date such as 2026-11-29, 2026-11-29 07:30 or 2026-11-29T07:30:00Z"
-              + (options.dateFormat.map { ", or as \($0.pattern)" }
-                ?? ", or give its form as a date format such as %d/%m/%Y")
+              + (patterns.isEmpty
+                ? ", or give its form as a date format such as %d/%m/%Y"
+                : ", or as " + patterns.joined(separator: " or "))
               + ", found " + quoted(dateField.text))
         }
       }
@@ -756,10 +764,13 @@ public enum WorkoutsCSV {
       ambiguousTimes = []
     }
 
-    /// The date `text` names: a form `LocalDate` reads, `today`, `yesterday`, `tomorrow`,
-    /// or the options' date format.
-    private static func date(_ text: String, _ options: WorkoutsImportOptions, now: Date) -> Date? {
+    /// The date `text` names: the options' date format, the source's in its other languages,
+    /// a form `LocalDate` reads, `today`, `yesterday` or `tomorrow`.
+    private func readDate(_ text: String, now: Date) -> Date? {
       if let date = options.dateFormat?.date(from: text, in: options.timeZone) { return date }
+      for pattern in localizedDateFormats {
+        if let date = pattern.date(from: text, in: options.timeZone) { return date }
+      }
       if let date = LocalDate.date(from: text, in: options.timeZone) { return date }
       let days = ["yesterday": -1, "today": 0, "tomorrow": 1][text.lowercased()]
       return days.map { LocalDate.startOfDay($0, from: now, in: options.timeZone) }

@@ -56,7 +56,9 @@ public struct WorkoutsImportOptions: Equatable, Hashable, Sendable {
   /// first column of that name, in kilometres or miles as the account shows them),
   /// `Activity Date` as `Nov 29, 2026, 7:30:00 AM` in UTC, `Activity Type` (the sport),
   /// `Elapsed Time` (the first column of that name) and `Moving Time` in seconds; the other
-  /// columns are ignored. Bare distances are in `unit` (`nil`: kilometres).
+  /// columns are ignored. Bare distances are in `unit` (`nil`: kilometres). From an account
+  /// in German or French, the headers and dates are the account's language's (see
+  /// ``Source/localizedColumns`` and ``Source/localizedDateFormats``).
   public static func strava(unit: DistanceUnit? = nil) -> WorkoutsImportOptions {
     WorkoutsImportOptions(
       columns: [
@@ -117,9 +119,11 @@ extension WorkoutsImportOptions {
     case garmin
 
     /// The headers that tell the export, lowercased, one list for each language it writes
-    /// its header in: all the headers of one list are in its header. Garmin Connect writes
-    /// its header in the account's language — English, German (`Aktivitätstyp`, `Datum`,
-    /// `Titel`, `Distanz`) or French (`Type d'activité`, `Date`, `Titre`, `Distance`).
+    /// its header in: all the headers of one list are in its header. Strava and Garmin
+    /// Connect write their header in the account's language — English, German (Strava's
+    /// `Aktivitäts-ID`, `Aktivitätsdatum`, …; Garmin's `Aktivitätstyp`, `Datum`, `Titel`,
+    /// `Distanz`) or French (Strava's `ID de l'activité`, `Date de l'activité`, …; Garmin's
+    /// `Type d'activité`, `Date`, `Titre`, `Distance`).
     public var signatures: [[String]] {
       switch self {
       case .strava:
@@ -127,7 +131,15 @@ extension WorkoutsImportOptions {
           [
             "activity id", "activity date", "activity name", "activity type", "elapsed time",
             "distance",
-          ]
+          ],
+          [
+            "aktivitäts-id", "aktivitätsdatum", "name der aktivität", "aktivitätsart",
+            "verstrichene zeit", "distanz",
+          ],
+          [
+            "id de l'activité", "date de l'activité", "nom de l'activité", "type d'activité",
+            "temps écoulé", "distance",
+          ],
         ]
       case .garmin:
         [
@@ -141,10 +153,27 @@ extension WorkoutsImportOptions {
     /// The headers of the export's columns in the languages other than English it writes
     /// them in, each field's in the order they are looked for, after the options' own
     /// (``WorkoutsImportOptions/columns`` and ``WorkoutsImportOptions/fallbackColumns``):
-    /// Garmin Connect's German and French files.
+    /// Strava's and Garmin Connect's German and French files. Strava's, as its English
+    /// header, has two columns each of `Verstrichene Zeit` / `Temps écoulé` and `Distanz` /
+    /// `Distance`: the first is read (the distance in the account's unit, with its decimal
+    /// mark: `"10,02"`); its French moving time has been `Durée de déplacement` and `Temps en
+    /// mouvement`.
     public var localizedColumns: [[Field: [String]]] {
       switch self {
-      case .strava: []
+      case .strava:
+        [
+          [
+            .name: ["Name der Aktivität"], .distance: ["Distanz"], .date: ["Aktivitätsdatum"],
+            .sport: ["Aktivitätsart"], .time: ["Verstrichene Zeit"],
+            .movingTime: ["Bewegungszeit"],
+          ],
+          [
+            .name: ["Nom de l'activité"], .distance: ["Distance"],
+            .date: ["Date de l'activité"], .sport: ["Type d'activité"],
+            .time: ["Temps écoulé"],
+            .movingTime: ["Durée de déplacement", "Temps en mouvement"],
+          ],
+        ]
       case .garmin:
         [
           [
@@ -157,6 +186,22 @@ extension WorkoutsImportOptions {
             .movingTime: ["Temps de déplacement"],
           ],
         ]
+      }
+    }
+
+    /// The forms of the export's dates in the languages other than English it writes them
+    /// in, read after the options' ``WorkoutsImportOptions/dateFormat``, in UTC as the
+    /// English ones: Strava's German `07.01.2024, 00:05:00` and French `7 janv. 2024 à
+    /// 00:05:00` (also written `7 janv. 2024, 00:05:00`). Garmin Connect writes
+    /// `2026-11-29 07:30:00` in every language: none.
+    public var localizedDateFormats: [DatePattern] {
+      switch self {
+      // The patterns are valid: each has a year, a month and a day.
+      case .strava:
+        ["%d.%m.%Y, %H:%M:%S", "%d %b %Y à %H:%M:%S", "%d %b %Y, %H:%M:%S"].compactMap {
+          try? DatePattern($0)
+        }
+      case .garmin: []
       }
     }
 
