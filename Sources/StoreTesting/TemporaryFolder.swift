@@ -8,7 +8,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// A fresh, empty folder for one test, removed with everything in it when released: a
+/// A fresh, empty folder for one test, removed with everything in it when released — and with
+/// the outboxes this process wrote for its files in the local state folder: a
 /// place for the files of file-backed stores.
 ///
 /// ```swift
@@ -91,6 +92,8 @@ public final class TemporaryFolder: Sendable {
 
   deinit {
     if durability == .unflushed { UnflushedFolders.unregister(url) }
+    // The outboxes of its files (in the test state folder, kept between runs) go with them.
+    Outbox.removeAll(under: url)
     TemporaryFolder.makeWritable(url)
     try? FileManager.default.removeItem(at: url)
   }

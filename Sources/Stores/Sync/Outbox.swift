@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// This device's outbox for one synced data file: a copy of the file as a process of this
 /// device last wrote it, kept in the device's local state folder, where no sync engine
@@ -27,7 +28,7 @@ import Foundation
 /// the whole file is not a write lost. Without a local state folder, or where it cannot be
 /// written, a store keeps no outbox; nor does a store of a file in iCloud Drive, whose engine
 /// coordinates its writes with the store's.
-final class Outbox {
+package final class Outbox {
   private let target: String
   private let folderPath: String
   private let device: () -> DeviceID
@@ -47,7 +48,14 @@ final class Outbox {
   /// local state folder (see ``DeviceID/localStateFolder(environment:)``), or `nil` when there
   /// is none.
   static func local(of target: String, device: @escaping () -> DeviceID) -> Outbox? {
-    DeviceID.localStateFolder(environment: ProcessInfo.processInfo.environment).map {
+    // The few variables that name the folder, read alone: the whole environment copied into a
+    // dictionary for every store opened would cost more than the rest of the opening.
+    let names = [DeviceID.stateHomeVariable, "XDG_STATE_HOME", "HOME"]
+    let environment = Dictionary(
+      uniqueKeysWithValues: names.compactMap { name in
+        getenv(name).map { (name, String(cString: $0)) }
+      })
+    return DeviceID.localStateFolder(environment: environment).map {
       Outbox(of: target, in: $0, device: device)
     }
   }
@@ -62,26 +70,40 @@ final class Outbox {
   /// folder, from there (an iOS app's container moves when the app is updated, its files
   /// with it).
   static func place(of target: String) -> String {
-    let folder = (target as NSString).deletingLastPathComponent
-    let real = realpath(folder, nil).map { pointer in
-      defer { free(pointer) }
-      return String(cString: pointer)
-    }
-    let path = ((real ?? folder) as NSString).appendingPathComponent(
-      (target as NSString).lastPathComponent)
-    let home = NSHomeDirectory()
+    let path = realPath(of: target)
+    let home = Self.home
     guard home.count > 1, path.hasPrefix(home + "/") else { return path }
     return "~" + path.dropFirst(home.count)
   }
 
-  /// The outbox's path.
-  var path: String { (folderPath as NSString).appendingPathComponent(name) }
+  /// The home folder, looked up once (on Linux, Foundation reads the user database for it).
+  private static let home = NSHomeDirectory()
 
-  /// The outbox's identity, or `nil` when there is none (or it cannot be read). One or two
-  /// `stat`s.
+  /// The path of the file at `target` with its folder's links resolved (`realpath`).
+  private static func realPath(of target: String) -> String {
+    (realFolder((target as NSString).deletingLastPathComponent) as NSString)
+      .appendingPathComponent((target as NSString).lastPathComponent)
+  }
+
+  /// The folder at `path` with its links resolved (`realpath`), or as it is when it cannot be.
+  private static func realFolder(_ path: String) -> String {
+    realpath(path, nil).map { pointer in
+      defer { free(pointer) }
+      return String(cString: pointer)
+    } ?? path
+  }
+
+  /// The outbox's path.
+  private(set) lazy var path = (folderPath as NSString).appendingPathComponent(name)
+
+  /// The outbox's identity, or `nil` when there is none (or it cannot be read). One `stat`,
+  /// two before this outbox first wrote (the folder's: no device identity is asked for while
+  /// there is no outbox folder).
   var identity: FileIdentity? {
     var info = stat()
-    guard stat(folderPath, &info) == 0, stat(path, &info) == 0 else { return nil }
+    guard folder != nil || stat(folderPath, &info) == 0, stat(path, &info) == 0 else {
+      return nil
+    }
     return FileIdentity(info)
   }
 
@@ -166,7 +188,12 @@ final class Outbox {
       if folder == nil {
         let opened = try PrivateFolder(creating: folderPath)
         folder = opened
-        Self.tidy(opened)
+        // Once per process and folder: one read of the folder, and a `stat` of each outbox
+        // in it, for every store would cost more than its writes.
+        if Self.tidied.withLock({ $0.insert(folderPath).inserted }) { Self.tidy(opened) }
+        let place = Self.realPath(of: target)
+        let path = path
+        Self.written.withLock { $0[path] = place }
       }
       return try folder?.write(to: name, flushed: false, writing: body).identity
     } catch {
@@ -174,7 +201,28 @@ final class Outbox {
     }
   }
 
-  /// Tidies the outbox folder, when a store first writes into it: it is left out of backups
+  /// The outbox folders this process has tidied (see ``tidy(_:)``).
+  private static let tidied = Mutex<Set<String>>([])
+
+  /// The outboxes this process has written, by path, each with the real path of its data
+  /// file (see ``removeAll(under:)``).
+  private static let written = Mutex<[String: String]>([:])
+
+  /// Removes the outboxes this process wrote for data files in the folder at `url` or below
+  /// it — a folder being removed with its files (a test's ``TemporaryFolder``), whose outboxes
+  /// no store will read again. O(outboxes this process wrote).
+  package static func removeAll(under url: URL) {
+    let folder = realFolder(url.path)
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    let removed = written.withLock { written in
+      let paths = written.filter { $0.value.hasPrefix(prefix) }.map(\.key)
+      for path in paths { written[path] = nil }
+      return paths
+    }
+    for path in removed { unlink(path) }
+  }
+
+  /// Tidies the outbox folder, when a process first writes into it: it is left out of backups
   /// (a device restored from one has another identity, whose outboxes these are not), and
   /// loses the temporary files of writers killed mid-copy and the outboxes older than
   /// ``Stamp/tombstoneLifetime`` — of data files moved or removed since, which no store reads

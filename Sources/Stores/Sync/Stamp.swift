@@ -144,17 +144,24 @@ package final class HybridClock: Sendable {
   private let wallClock: @Sendable () -> Int64
   private let latest = Mutex<(milliseconds: Int64, counter: Int)>((0, 0))
   /// The file where the device's processes keep the latest stamp one of them made ahead of
-  /// the wall clock (see ``init(device:sharingWith:wallClock:)``), if any.
+  /// the wall clock — or the millisecond one of them reserved — (see
+  /// ``init(device:sharingWith:wallClock:)``), if any.
   private let shared: URL?
+  /// The folder of ``shared``, opened at the first stamp ahead of the wall clock, and the
+  /// latest millisecond this clock reserved in ``shared`` (as the stamp it wrote there).
+  private let sharing = Mutex<(folder: PrivateFolder?, reserved: Stamp?)>((nil, nil))
 
   /// A clock of `device`, reading `wallClock` (milliseconds since 1970), and sharing with the
   /// device's other processes, through the file `shared`, the latest stamp any of them made
   /// ahead of its wall clock (one that follows a device whose clock runs ahead): so a process
   /// that never saw that stamp — a `diary` started after the engine renamed another version
   /// over the file that held it — still stamps later. Stamps that follow the wall clock need
-  /// no file: a later process reads a later clock. One read of the small file per stamp, and
-  /// a write only for a stamp ahead of the wall clock, made as a data file's is (see
-  /// ``PrivateFolder/write(_:to:)``).
+  /// no file: a later process reads a later clock. One read of the small file per stamp; a
+  /// stamp ahead of the wall clock takes the file's lock (`NAME.lock`) and, when its
+  /// millisecond is not reserved by this clock yet, reserves it: writes the millisecond's
+  /// largest stamp, made as a data file's is (see ``PrivateFolder/write(_:to:)``), so that
+  /// this clock's further stamps in that millisecond write nothing, and every other process
+  /// stamps after all of them.
   package init(
     device: @autoclosure @escaping @Sendable () -> DeviceID, sharingWith shared: URL? = nil,
     wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -178,11 +185,82 @@ package final class HybridClock: Sendable {
   /// ``Stamp/latestFollowedMilliseconds``).
   package func stamp() -> Stamp {
     let now = min(wallClock(), Stamp.latestFollowedMilliseconds)
-    if let shared, let text = try? String(contentsOf: shared, encoding: .utf8),
-      let stamp = Stamp(Substring(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-    {
-      observe(stamp)
+    guard let shared else { return next(now) }
+    // Ahead of the wall clock already (observing only moves the clock on): straight to the
+    // lock, where the file is read.
+    if latest.withLock({ $0.milliseconds }) < now {
+      observeShared(shared, reserved: sharing.withLock { $0.reserved })
+      let stamp = next(now)
+      guard stamp.milliseconds > now else { return stamp }
+      // Made ahead of the wall clock from the file as it was read without the lock: made
+      // again under it.
     }
+    return sharing.withLock { sharing in
+      let folderPath = shared.deletingLastPathComponent().path
+      if sharing.folder == nil { sharing.folder = try? PrivateFolder(creating: folderPath) }
+      guard let folder = sharing.folder else {
+        // No folder to lock: every stamp ahead is written, as it is made.
+        observeShared(shared, reserved: nil)
+        let stamp = next(now)
+        if stamp.milliseconds > now {
+          try? PrivateFolder(creating: folderPath).write(
+            Data((stamp.description + "\n").utf8), to: shared.lastPathComponent)
+        }
+        return stamp
+      }
+      let reserve = { (stamp: Stamp, reserved: inout Stamp?) in
+        let reservation = Stamp(
+          milliseconds: stamp.milliseconds, counter: Stamp.largestCounter, device: stamp.device)
+        // Written whole (a new file renamed over the old, as a data file is), or not at all.
+        if (try? folder.write(
+          Data((reservation.description + "\n").utf8), to: shared.lastPathComponent)) != nil
+        {
+          reserved = reservation
+        }
+      }
+      do {
+        return try folder.withLock(of: shared.lastPathComponent, timeout: .seconds(2)) {
+          // Under the lock every process that reserves writes: the file holds this clock's
+          // reservation only while no other process reserved since.
+          let held = observeShared(shared, reserved: sharing.reserved)
+          let stamp = next(now)
+          let isReserved = held.map {
+            $0 == sharing.reserved && $0.milliseconds >= stamp.milliseconds
+          }
+          if stamp.milliseconds > now, isReserved != true {
+            reserve(stamp, &sharing.reserved)
+          }
+          return stamp
+        }
+      } catch {
+        // The lock not had (a stopped holder): the stamp is written as it is made — and this
+        // clock's reservation, no longer known to be the file's, is dropped.
+        sharing.reserved = nil
+        observeShared(shared, reserved: nil)
+        let stamp = next(now)
+        if stamp.milliseconds > now {
+          try? folder.write(Data((stamp.description + "\n").utf8), to: shared.lastPathComponent)
+        }
+        return stamp
+      }
+    }
+  }
+
+  /// Reads the stamp in `shared` and observes it — unless it is `reserved`, this clock's own
+  /// reservation, whose millisecond is this clock's to stamp in; returns it.
+  @discardableResult
+  private func observeShared(_ shared: URL, reserved: Stamp?) -> Stamp? {
+    guard let data = try? FileSystem.read(shared.path, path: shared.path)?.0, data.count <= 128,
+      let stamp = Stamp(
+        Substring(
+          String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    else { return nil }
+    if stamp != reserved { observe(stamp) }
+    return stamp
+  }
+
+  /// The next stamp of this clock, at `now` or later.
+  private func next(_ now: Int64) -> Stamp {
     let (milliseconds, counter) = latest.withLock { latest in
       if now > latest.milliseconds {
         latest = (now, 0)
@@ -193,13 +271,7 @@ package final class HybridClock: Sendable {
       }
       return latest
     }
-    let stamp = Stamp(milliseconds: milliseconds, counter: counter, device: device)
-    if let shared, milliseconds > now {
-      // Written whole (a new file renamed over the old, as a data file is), or not at all.
-      try? PrivateFolder(creating: shared.deletingLastPathComponent().path)
-        .write(Data((stamp.description + "\n").utf8), to: shared.lastPathComponent)
-    }
-    return stamp
+    return Stamp(milliseconds: milliseconds, counter: counter, device: device)
   }
 
   /// Notes `stamp`, seen in a file, so that the next stamp is later.

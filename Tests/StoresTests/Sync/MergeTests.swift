@@ -104,6 +104,36 @@ struct MergeTests {
     #expect(!FileManager.default.fileExists(atPath: local.path))
   }
 
+  @Test(
+    "a clock ahead reserves its millisecond in the shared file: its further stamps there write nothing, and another process stamps after them all"
+  )
+  func sharedClockReservation() throws {
+    let folder = TemporaryFolder()
+    let file = folder.file("clock")
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    func process() -> HybridClock {
+      HybridClock(device: DeviceID("laptop")!, sharingWith: file) { now }
+    }
+    func identity() -> FileKey? {
+      var info = stat()
+      return stat(file.path, &info) == 0 ? FileKey(info) : nil
+    }
+    let app = process()
+    app.observe(Stamp(milliseconds: now + 30 * 86_400_000, device: DeviceID("phone")!))
+    var stamps = [app.stamp()]
+    let reserved = identity()
+    #expect(reserved != nil)
+    for _ in 0..<20 { stamps.append(app.stamp()) }
+    #expect(identity() == reserved, "stamps in a reserved millisecond write nothing")
+    #expect(stamps == stamps.sorted() && Set(stamps).count == stamps.count)
+    let tool = process()
+    let toolStamp = tool.stamp()
+    #expect(stamps.allSatisfy { $0 < toolStamp })
+    // The tool reserved the next millisecond: the app, reading it, stamps after it.
+    #expect(app.stamp() > toolStamp)
+    #expect(tool.stamp() > toolStamp)
+  }
+
   @Test("todos: the merge is commutative, associative and idempotent, to the byte")
   func todoLaws() {
     check(Self.histories, iterations: 300) { base, histories in

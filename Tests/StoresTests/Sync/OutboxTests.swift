@@ -248,10 +248,27 @@ struct OutboxTests: DeviceFolderSuite {
     #expect(Set(next.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
   }
 
+  @Test("a temporary folder released takes the outboxes of its files with it")
+  func temporaryFolderTakesItsOutboxes() throws {
+    var outboxPath: String?
+    do {
+      let temporary = TemporaryFolder()
+      let file = temporary.file("todos.json")
+      try TodosStore(contentsOf: file).trySend(.addTodo(Todo(title: "Buy milk")))
+      let target = try FileSystem.resolvingLinks(file.standardizedFileURL.path)
+      outboxPath = Outbox.local(of: target, device: { HybridClock.local.device })?.path
+      #expect(outboxPath.map { FileManager.default.fileExists(atPath: $0) } == true)
+    }
+    #expect(outboxPath.map { FileManager.default.fileExists(atPath: $0) } == false)
+  }
+
   @Test("a process's first write tidies the outbox folder: old outboxes and killed copies go")
   func tidiedOnFirstWrite() throws {
-    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
-    let outboxFolder = URL(fileURLWithPath: outbox.path).deletingLastPathComponent()
+    // A state folder this process has not written an outbox into yet (the test state folder
+    // was tidied by the first test that wrote one).
+    let state = folder.file("state")
+    let outboxFolder = state.appendingPathComponent("stores/outbox")
+    try FileManager.default.createDirectory(at: outboxFolder, withIntermediateDirectories: true)
     let orphan = outboxFolder.appendingPathComponent("todos.json-00000000000000aa")
     let recent = outboxFolder.appendingPathComponent("todos.json-00000000000000bb")
     let killed = outboxFolder.appendingPathComponent(
@@ -261,11 +278,17 @@ struct OutboxTests: DeviceFolderSuite {
     var times = [timeval](repeating: timeval(tv_sec: Int(old), tv_usec: 0), count: 2)
     #expect(utimes(orphan.path, &times) == 0)
     #expect(utimes(killed.path, &times) == 0)
-    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    let target = (try? FileSystem.resolvingLinks(file.standardizedFileURL.path)) ?? file.path
+    let first = Outbox(of: target, in: state, device: { DeviceID("laptop")! })
+    #expect(first.write(Data("{}".utf8)) != nil)
     #expect(!FileManager.default.fileExists(atPath: orphan.path))
     #expect(!FileManager.default.fileExists(atPath: killed.path))
     #expect(FileManager.default.fileExists(atPath: recent.path), "another file's, still young")
-    try? FileManager.default.removeItem(at: recent)
+    // Once per process: a later store's first write reads the folder no more.
+    #expect(utimes(recent.path, &times) == 0)
+    let second = Outbox(of: target, in: state, device: { DeviceID("laptop")! })
+    #expect(second.write(Data("{}".utf8)) != nil)
+    #expect(FileManager.default.fileExists(atPath: recent.path))
   }
 
   /// The path of the laptop's outbox for the suite's file, when there is one.
