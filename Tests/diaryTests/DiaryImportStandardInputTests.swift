@@ -63,6 +63,24 @@ struct DiaryImportStandardInputTests: DiaryFolderSuite {
     #expect(try Int(input.offset()) == size)
   }
 
+  @Test("- on a device or a folder (/dev/null, a closed input) says so and how to pipe a file in")
+  func deviceOrFolder() throws {
+    // No input given: the process's standard input is /dev/null.
+    let fix = "such as diary workouts import - < activities.csv"
+    let null = diary.run("workouts", "import", "-")
+    #expect(null.exitCode == 66)
+    #expect(
+      null.errorOutput.hasPrefix(
+        "diary: error: - reads the workouts from standard input, which is a device or a folder, "
+          + "not a file, pipe or socket: pipe a file in, \(fix)\n"), "\(null.errorOutput)")
+    #expect(!null.errorOutput.contains("choose another path"))
+    let input = try #require(FileHandle(forReadingAtPath: folder.url.path))
+    defer { try? input.close() }
+    let directory = diary.run(["workouts", "import", "-"], standardInput: input)
+    #expect(directory.exitCode == 66)
+    #expect(directory.errorOutput.contains(fix), "\(directory.errorOutput)")
+  }
+
   @Test("- given twice is refused: it can be read only once")
   func twice() {
     let file = folder.write(runs(2), to: "runs.csv")

@@ -568,7 +568,8 @@ enum WorkoutsCommands {
     /// read once.
     ///
     /// - Throws: For `-` given twice (exit 64: the second would read nothing); for `-` on a
-    ///   terminal (exit 66), where nothing would ever be read.
+    ///   terminal, a device such as /dev/null or a folder (exit 66), where nothing would ever
+    ///   be read.
     func urls() throws -> [URL] {
       guard files.count(where: { $0 == "-" }) < 2 else {
         throw DiaryError.usage(
@@ -581,6 +582,16 @@ enum WorkoutsCommands {
           throw DiaryError(
             "- reads the workouts from standard input, which is the terminal: pipe a file in, "
               + "such as diary workouts import - < activities.csv", exitCode: .noInput)
+        }
+        // /dev/null (also what a closed standard input is reopened as) or a folder: the
+        // file's "remove it or choose another path" would not help.
+        var info = stat()
+        let type = fstat(STDIN_FILENO, &info) == 0 ? info.st_mode & S_IFMT : 0
+        guard type == S_IFREG || type == S_IFIFO || type == S_IFSOCK else {
+          throw DiaryError(
+            "- reads the workouts from standard input, which is a device or a folder, not a "
+              + "file, pipe or socket: pipe a file in, such as diary workouts import - < "
+              + "activities.csv", exitCode: .noInput)
         }
         return WorkoutsImporter.standardInput
       }
