@@ -30,7 +30,24 @@ struct ReadmeTranscriptTests {
 
   @Test("the transcript replays with the same output, on any day")
   func transcript() throws {
-    let block = try #require(try Self.blocks().first)
+    try replay(try #require(try Self.blocks().first), atLeast: 10)
+  }
+
+  @Test("the README's workouts transcript replays with the same output, on any day")
+  func readmeWorkouts() throws {
+    let readme = try String(
+      contentsOf: fixturesFolder.deletingLastPathComponent().appendingPathComponent("README.md"),
+      encoding: .utf8)
+    let block = try #require(
+      readme.components(separatedBy: "```\n").first {
+        $0.hasPrefix("$ diary workouts import Fixtures/")
+      }, "the README shows imports as they run")
+    try replay(block, atLeast: 4)
+  }
+
+  /// Replays `block`, a transcript of at least `count` `diary` commands, each followed by
+  /// what it printed, on an empty data folder, and expects the same output.
+  func replay(_ block: String, atLeast count: Int) throws {
     var steps: [(command: String, output: [String])] = []
     for line in block.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
       if line.hasPrefix("$ ") {
@@ -40,7 +57,7 @@ struct ReadmeTranscriptTests {
         steps[steps.count - 1].output.append(String(line))
       }
     }
-    try #require(steps.count >= 10, "the transcript has its commands")
+    try #require(steps.count >= count, "the transcript has its commands")
     var diary = DiaryProcess(folder: folder.url)
     // Paths such as Fixtures/import/… are the repository's.
     diary.currentDirectory = fixturesFolder.deletingLastPathComponent()
