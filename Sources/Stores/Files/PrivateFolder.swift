@@ -74,6 +74,68 @@ package final class PrivateFolder {
       flushes: flushed ? nil : .unflushed, writing: body)
   }
 
+  /// Writes what `body` writes over the file `name` in place (or creates it, `0600`), cut to
+  /// that length, holding the file's own `flock` meanwhile, and returns its identity —
+  /// another than the file had before, even where the clock's tick is coarser than two writes
+  /// (its modification time is moved past the old one). Unflushed and not atomic: a reader
+  /// that does not take the file's lock, or a crash, may see old and new bytes mixed — for a
+  /// file whose content proves itself whole (a checksum), in exchange for no new file per
+  /// write (a file renamed over another has its new blocks flushed with the next flush of
+  /// anything on the drive, on ext4). A write that fails removes the file. O(size written).
+  ///
+  /// - Throws: `notARegularFile` when `name` is not a regular file (a link is not followed);
+  ///   `cannotWrite` when it cannot be opened or written.
+  func overwrite(
+    _ name: String, writing body: (FileOutput) throws(StoreFileError) -> Void
+  ) throws(StoreFileError) -> FileIdentity {
+    let path = path(of: name)
+    let descriptor = openat(
+      folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      if errno == ELOOP { throw StoreFileError(path: path, problem: .notARegularFile) }
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw StoreFileError(path: path, problem: .notARegularFile)
+    }
+    let before = FileIdentity(info).modified
+    let output = FileOutput(descriptor)
+    do throws(StoreFileError) {
+      try body(output)
+      guard output.failure == 0, ftruncate(descriptor, off_t(output.count)) == 0,
+        fstat(descriptor, &info) == 0
+      else {
+        throw StoreFileError(
+          path: path, problem: .cannotWrite(errno: output.failure == 0 ? errno : output.failure))
+      }
+      let after = FileIdentity(info).modified
+      if (after.tv_sec, after.tv_nsec) <= (before.tv_sec, before.tv_nsec) {
+        let moved = Self.nanosecond(after: before)
+        let times = [moved, moved]
+        guard futimens(descriptor, times) == 0, fstat(descriptor, &info) == 0 else {
+          throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+        }
+      }
+      return FileIdentity(info)
+    } catch {
+      unlinkat(folder.descriptor, name, 0)
+      throw error
+    }
+  }
+
+  /// The time one nanosecond after `time`.
+  private static func nanosecond(after time: timespec) -> timespec {
+    time.tv_nsec < 999_999_999
+      ? timespec(tv_sec: time.tv_sec, tv_nsec: time.tv_nsec + 1)
+      : timespec(tv_sec: time.tv_sec + 1, tv_nsec: 0)
+  }
+
   /// Removes the file `name`, if it is there. Not made durable: a removal lost in a crash
   /// leaves the file, which its owner must then be able to recognise as left over.
   package func remove(_ name: String) {
