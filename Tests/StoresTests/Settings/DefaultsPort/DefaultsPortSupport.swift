@@ -4,8 +4,9 @@ import Stores
 import Testing
 
 // The port of sindresorhus/Defaults' own tests to `SettingsStore` (issue 38). Each test names
-// the Defaults test it adapts in a `/// Defaults: File.testName` line; count them with
-// `grep -rh '/// Defaults: ' Tests/StoresTests/Settings/DefaultsPort | sort -u | wc -l`.
+// the Defaults test it adapts in a doc comment line "Defaults: File.testName"; count them with
+// grep -rhoE '^ */// Defaults: [A-Za-z]+\.test[A-Za-z]+' Tests/StoresTests/Settings/DefaultsPort \
+//   | sed 's/^ *//' | sort -u | wc -l
 //
 // Where Defaults reads a fresh `UserDefaults` suite, a test here opens a store on a file in a
 // fresh folder, and reads back from a second store on that file what it checks in the first:
