@@ -44,7 +44,7 @@ struct DiarySettingTypesTests: DiaryFolderSuite {
   /// Values of `keyPath` from `gen` go both ways: set by diary as `text(value)` with `--type
   /// type`, read by the app; set by the app, shown by `diary settings get` as `text(value)`.
   @MainActor
-  func roundTrip<Value>(
+  func roundTrip<Value: Equatable>(
     _ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, _ gen: Gen<Value>, type: String,
     _ text: @escaping (Value) -> String
   ) {

@@ -1,6 +1,6 @@
 import Foundation
 
-extension SettingValue {
+extension SettingForm {
   /// Why the value cannot be stored as its `json`, so that a settings file holding it reads
   /// back the same value, or `nil` when it can: what ``SettingsStore/set(_:for:)`` checks
   /// before anything is stored.
@@ -13,11 +13,11 @@ extension SettingValue {
   /// (`Optional.none`, whose JSON is `null`) is stored: it removes the key.
   ///
   /// - Complexity: O(*n*) in the size of the value: its JSON is read back and compared.
-  func storageProblem(json: JSONValue) -> String? {
+  func storageProblem(_ value: Value, json: JSONValue) -> String? {
     if let problem = json.storageProblem(depth: 0) { return problem }
-    guard let read = Self(json: json), read == self else {
+    guard let read = decode(json), same(read, value) else {
       if json.containsNull {
-        return self is Date
+        return value is Date
           ? "cannot be written to a settings file: a date must be in the years 1 to 9999"
           : "cannot be written to a settings file: a part of it has no JSON form (a date "
             + "outside the years 1 to 9999 or not a number, or a value JSONEncoder cannot "
@@ -32,12 +32,12 @@ extension SettingValue {
   /// The value for an error message, without asking the value to describe itself (a `Date`
   /// that is not finite or far outside the calendar traps when it does): the JSON it is
   /// written as, or for a value that has none, the seconds of a date or the type's name.
-  func storageText(json: JSONValue) -> String {
+  func storageText(_ value: Value, json: JSONValue) -> String {
     if json.storageProblem(depth: 0) == nil, !json.containsNull { return json.text }
-    if let date = self as? Date {
+    if let date = value as? Date {
       return "\(JSONNumber(date.timeIntervalSinceReferenceDate).text) seconds after 2001"
     }
-    return "a value of type \(Self.self)"
+    return "a value of type \(Value.self)"
   }
 }
 

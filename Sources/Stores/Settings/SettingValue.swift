@@ -5,13 +5,20 @@ import Foundation
 /// Out of the box: `Bool`, `Int`, `Double`, `String`, `Date` (an ISO 8601 timestamp, exact
 /// as the store files write dates), `Data` (base64 text), `URL`, `UUID`, `Optional` of any
 /// setting value (`nil` removes the key), `Array`, `Set` and `String`-keyed `Dictionary` of
-/// setting values, `Range` and `ClosedRange` of comparable ones (`[lower, upper]`). Any other
-/// type conforms with one line, `extension T: SettingValue {}`, when it is:
+/// setting values, `Range` and `ClosedRange` of comparable ones (`[lower, upper]`).
+///
+/// An app's own types need no conformance: a ``SettingsKey`` takes, as they are,
 ///
 /// - an enumeration with raw values of a setting type (`Int`, `String`…), `CaseIterable` or
 ///   not — stored as its raw value; a `CaseIterable` one allows only its cases;
-/// - `Codable` (and `Sendable` and `Equatable`) — stored as the JSON `JSONEncoder` makes
-///   of it, keys sorted, dates as ISO 8601 timestamps, data as base64, so people can read it.
+/// - any `Codable` type, and lists, sets, dictionaries and optionals of them — stored as the
+///   JSON `JSONEncoder` makes of it, keys sorted, dates as ISO 8601 timestamps, data as
+///   base64, so people can read it; compared with `==` when `Equatable`, else by that JSON.
+///
+/// (An enumeration with raw values inside a list, a dictionary or an optional needs
+/// `Codable`, which it gets by naming it, and is then stored by its raw values too.) A type
+/// conforms to `SettingValue` itself only to choose another JSON form; with
+/// `extension T: SettingValue {}`, a type of either kind above keeps the same form.
 ///
 /// A stored value that is not one of the type — the wrong JSON type, truncated base64, a URL
 /// that is not one, a range whose bounds are the wrong way round, a list of more than

@@ -7,7 +7,7 @@
 ///   ["light", "dark"].contains($0) ? nil : "must be light or dark"
 /// }
 /// ```
-public struct SettingsKey<Value: SettingValue>: Sendable {
+public struct SettingsKey<Value: Sendable>: Sendable {
   /// The key's name in the file.
   public let name: String
   /// The value when none is set (or the stored one is not allowed): a value, computed once
@@ -22,32 +22,22 @@ public struct SettingsKey<Value: SettingValue>: Sendable {
   /// Whether the key has a rule of code (a `problem` closure) beyond ``allowedValues``: a
   /// rule other programs cannot check, only the app (see the key catalog).
   let hasRule: Bool
+  /// How the key's values are stored (see ``SettingForm``).
+  let form: SettingForm<Value>
   private let problem: @Sendable (Value) -> String?
 
-  /// A key whose values are allowed when `problem` returns `nil` for them (it returns what is
-  /// wrong otherwise, such as "must be light or dark"); `allowedValues` says which they are,
-  /// for people and tools (by default every value of the type, or its few values).
-  public init(
-    _ name: String, default defaultValue: Value, summary: String,
-    allowedValues: AllowedValues? = nil,
-    problem: (@Sendable (Value) -> String?)? = nil
-  ) {
-    self.init(
-      name, defaultValue, summary, allowedValues: allowedValues, hasRule: problem != nil,
-      problem: problem ?? { _ in nil })
-  }
-
   private init(
-    _ name: String, _ defaultValue: Value, _ summary: String, allowedValues: AllowedValues?,
-    hasRule: Bool, problem: @escaping @Sendable (Value) -> String?
+    _ name: String, _ defaultValue: Value, _ summary: String, form: SettingForm<Value>,
+    allowedValues: AllowedValues?, hasRule: Bool, problem: (@Sendable (Value) -> String?)?
   ) {
     self.name = name
     self.defaultValue = defaultValue
     self.summary = summary
+    self.form = form
     self.allowedValues =
-      allowedValues ?? Value.allowedValues.map { .oneOf($0.map(\.json)) } ?? .any
+      allowedValues ?? form.allValues.map { .oneOf($0.map(form.encode)) } ?? .any
     self.hasRule = hasRule
-    self.problem = problem
+    self.problem = problem ?? { _ in nil }
   }
 
   /// Why `value` is not allowed for this key, or `nil` when it is.
@@ -60,20 +50,96 @@ public struct SettingsKey<Value: SettingValue>: Sendable {
   /// - Throws: ``SettingsError/invalidValue(key:value:problem:)``.
   public func validate(_ value: Value) throws(SettingsError) {
     if let problem = problem(value) {
-      throw .invalidValue(key: name, value: value.json.text, problem: problem)
+      throw .invalidValue(key: name, value: form.encode(value).text, problem: problem)
     }
+  }
+
+  /// `value` as the file stores it.
+  func json(_ value: Value) -> JSONValue { form.encode(value) }
+
+  /// The default as the file would store it.
+  var defaultJSON: JSONValue { form.encode(defaultValue) }
+}
+
+// One initialiser per way a type can be stored (see `SettingForm`): the type needs no
+// conformance of its own. A type that is several of these is stored the first way it can be:
+// as a `SettingValue`, else by its raw value, else as `Codable`.
+
+extension SettingsKey where Value: SettingValue {
+  /// A key whose values are allowed when `problem` returns `nil` for them (it returns what is
+  /// wrong otherwise, such as "must be light or dark"); `allowedValues` says which they are,
+  /// for people and tools (by default every value of the type, or its few values).
+  public init(
+    _ name: String, default defaultValue: Value, summary: String,
+    allowedValues: AllowedValues? = nil,
+    problem: (@Sendable (Value) -> String?)? = nil
+  ) {
+    self.init(
+      name, defaultValue, summary, form: .setting, allowedValues: allowedValues,
+      hasRule: problem != nil, problem: problem)
   }
 }
 
-extension SettingsKey where Value: Comparable {
+extension SettingsKey where Value: Comparable & SettingValue {
   /// A key whose allowed values are those in `range`.
   public init(
     _ name: String, default defaultValue: Value, in range: ClosedRange<Value>, summary: String
   ) {
     let allowed = AllowedValues.range(min: range.lowerBound.json, max: range.upperBound.json)
-    self.init(name, defaultValue, summary, allowedValues: allowed, hasRule: false) { value in
+    self.init(
+      name, defaultValue, summary, form: .setting, allowedValues: allowed, hasRule: false
+    ) { value in
       range.contains(value) ? nil : "is out of range \(allowed)"
     }
+  }
+}
+
+extension SettingsKey where Value: RawRepresentable, Value.RawValue: SettingValue {
+  /// A key of an enumeration with raw values (`enum Sort: String { … }`), stored as its raw
+  /// value; a `CaseIterable` one allows only its cases. The enumeration needs no conformance
+  /// of its own. `problem` and `allowedValues` as for any key.
+  @_disfavoredOverload
+  public init(
+    _ name: String, default defaultValue: Value, summary: String,
+    allowedValues: AllowedValues? = nil,
+    problem: (@Sendable (Value) -> String?)? = nil
+  ) {
+    self.init(
+      name, defaultValue, summary, form: .rawValue, allowedValues: allowedValues,
+      hasRule: problem != nil, problem: problem)
+  }
+}
+
+extension SettingsKey where Value: Codable {
+  /// A key of a `Codable` type — a struct, an enumeration with associated values, or a list,
+  /// set, dictionary or optional of them — stored as the JSON `JSONEncoder` makes of it, keys
+  /// sorted, dates as ISO 8601 timestamps, so people can read it. The type needs no
+  /// conformance of its own (`Equatable` is used to compare values when it is there; else
+  /// values are compared by their JSON). `problem` and `allowedValues` as for any key.
+  @_disfavoredOverload
+  public init(
+    _ name: String, default defaultValue: Value, summary: String,
+    allowedValues: AllowedValues? = nil,
+    problem: (@Sendable (Value) -> String?)? = nil
+  ) {
+    self.init(
+      name, defaultValue, summary, form: .codable, allowedValues: allowedValues,
+      hasRule: problem != nil, problem: problem)
+  }
+}
+
+extension SettingsKey where Value: Codable & RawRepresentable, Value.RawValue: SettingValue {
+  /// A key of a `Codable` enumeration with raw values: stored as its raw value, as one that
+  /// is not `Codable` is.
+  @_disfavoredOverload
+  public init(
+    _ name: String, default defaultValue: Value, summary: String,
+    allowedValues: AllowedValues? = nil,
+    problem: (@Sendable (Value) -> String?)? = nil
+  ) {
+    self.init(
+      name, defaultValue, summary, form: .rawValue, allowedValues: allowedValues,
+      hasRule: problem != nil, problem: problem)
   }
 }
 
@@ -122,29 +188,31 @@ public struct AnySettingsKey: Sendable {
     name = key.name
     summary = key.summary
     allowedValues = key.allowedValues
-    defaultValue = key.defaultValue.json
+    defaultValue = key.defaultJSON
     keyDescription = SettingsKeyDescription(key)
     typeName = String(reflecting: Value.self)
     let expected: String
-    switch (key.allowedValues, key.defaultValue.json) {
+    let form = key.form
+    switch (key.allowedValues, key.defaultJSON) {
     case (.oneOf(let values), _):
       expected = "one of " + values.map(\.text).joined(separator: ", ")
-    case _ where Value.expectedJSON != nil: expected = Value.expectedJSON ?? ""
+    case _ where form.expectedJSON != nil: expected = form.expectedJSON ?? ""
     case (_, .number):
       // A type that refuses a fraction takes whole numbers only.
-      expected = Value(json: .number(0.5)) == nil ? "a whole number" : "a number"
+      expected = form.decode(.number(0.5)) == nil ? "a whole number" : "a number"
     case (_, .bool): expected = "true or false"
     case (_, .string): expected = "text"
-    default: expected = "a value such as \(key.defaultValue.json.shortDescription())"
+    default: expected = "a value such as \(key.defaultJSON.shortDescription())"
     }
     checkJSON = { json in
-      guard let value = Value(json: json) else {
+      guard let value = form.decode(json) else {
         return "expected \(expected), found \(json.shortDescription())"
       }
       return key.problem(with: value).map { "\(json.shortDescription()) \($0)" }
     }
     sameValue = { a, b in
-      a == b || KeyValues.value(for: key, stored: a) == KeyValues.value(for: key, stored: b)
+      a == b
+        || form.same(KeyValues.value(for: key, stored: a), KeyValues.value(for: key, stored: b))
     }
   }
 

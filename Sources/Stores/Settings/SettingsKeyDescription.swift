@@ -68,14 +68,15 @@ package struct SettingsKeyDescription: Equatable, Sendable {
 
   /// The description of `key`.
   init<Value>(_ key: SettingsKey<Value>) {
-    let defaultJSON = key.defaultValue.json
+    let defaultJSON = key.defaultJSON
+    let form = key.form
     let (kind, isEnumeration) =
-      Self.kind(of: Value.self)
+      form.storedType.flatMap(Self.kind(of:)).map { ($0.0, $0.1 || form.isEnumeration) }
       ?? Self.kind(ofStored: defaultJSON) {
-        Value(json: .number(0.5)) != nil
+        form.decode(.number(0.5)) != nil
       }
     self.init(
-      name: key.name, kind: kind, isOptional: Value(json: .null) != nil,
+      name: key.name, kind: kind, isOptional: form.decode(.null) != nil,
       isEnumeration: isEnumeration, defaultValue: defaultJSON, summary: key.summary,
       allowedValues: key.allowedValues, hasRule: key.hasRule,
       shape: kind == .json ? Self.shape(of: key.defaultValue, stored: defaultJSON) : nil)
@@ -85,7 +86,7 @@ package struct SettingsKeyDescription: Equatable, Sendable {
   /// ``SettingShape/recording(_:)``), when it is `Encodable` and its stored JSON, `stored`,
   /// fits that shape (a type whose ``SettingValue/json`` is not its `Codable` form is not
   /// checked); else `nil`.
-  private static func shape(of value: some SettingValue, stored: JSONValue) -> SettingShape? {
+  private static func shape(of value: Any, stored: JSONValue) -> SettingShape? {
     guard stored != .null, let encodable = value as? any Encodable,
       let shape = SettingShape.recording(encodable), shape != .any,
       shape.problem(with: stored) == nil

@@ -38,10 +38,10 @@ extension SettingsStore {
   /// - Complexity: O(*n*) in the size of the value.
   public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws {
     noteUse(of: key)
-    let json = value.json
-    if let problem = value.storageProblem(json: json) {
+    let json = key.json(value)
+    if let problem = key.form.storageProblem(value, json: json) {
       throw SettingsError.invalidValue(
-        key: key.name, value: value.storageText(json: json), problem: problem)
+        key: key.name, value: key.form.storageText(value, json: json), problem: problem)
     }
     try key.validate(value)
     if json == .null { return try trySend(.remove(keys: [key.name])) }

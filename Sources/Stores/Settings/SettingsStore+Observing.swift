@@ -15,7 +15,7 @@ extension SettingsStore {
     // Each value as it is when it changes, not when the consumer gets to it.
     let token = onChange { _, state in
       let value = state.value(for: key)
-      guard value != last else { return }
+      guard !key.form.same(value, last) else { return }
       last = value
       continuation.yield(value)
     }
@@ -76,7 +76,7 @@ extension SettingsStore {
     var last = core.storedState.value(for: key)
     return onChange { [weak self] _, state in
       let value = state.value(for: key)
-      guard value != last, let self else { return }
+      guard !key.form.same(value, last), let self else { return }
       let old = last
       last = value
       callback(old, value)

@@ -38,7 +38,7 @@ extension SettingsStore {
 
     /// The value of `key` when the file holds `stored` for it (`nil`: not set).
     static func value<Value>(for key: SettingsKey<Value>, stored: JSONValue?) -> Value {
-      guard let json = stored, let value = Value(json: json), key.problem(with: value) == nil
+      guard let json = stored, let value = key.form.decode(json), key.problem(with: value) == nil
       else { return key.defaultValue }
       return value
     }

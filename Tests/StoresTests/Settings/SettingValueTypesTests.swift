@@ -91,7 +91,7 @@ struct SettingValueTypesTests {
 
   /// Sets `value` for the key at `keyPath`, then reads it back from a store opened on the
   /// file, and checks the file holds `json`.
-  func roundTrip<Value>(
+  func roundTrip<Value: Equatable>(
     _ keyPath: KeyPath<SettingsKeys, SettingsKey<Value>>, _ value: Value, url: URL
   ) throws {
     let settings = try SettingsStore(contentsOf: url, keys: SettingsKeys.app)
