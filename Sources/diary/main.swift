@@ -1,5 +1,6 @@
 import Foundation
 
+Platform.giveLargeBuffersBackWhenFreed()
 // A reader that goes away (`diary todos list | head -1`) makes a write fail with EPIPE, which
 // `Diary.run` handles, rather than kill the process.
 signal(SIGPIPE, SIG_IGN)

@@ -570,6 +570,9 @@ package struct ListSync<State: SyncedList>: StateSync {
     {
       return false
     }
+    // One buffer for the changes and the insertion: copied (when shared) straight to the size
+    // it ends at, not copied and then grown to twice that.
+    items.reserveCapacity(items.count + inserted)
     let fields = State.itemFields
     for offset in start..<old.count where old[offset] != new[offset + inserted] {
       for field in 0..<fields.count
