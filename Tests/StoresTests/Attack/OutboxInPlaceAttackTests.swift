@@ -1,6 +1,7 @@
 import Foundation
 import StoreTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Stores
@@ -190,6 +191,77 @@ struct OutboxInPlaceAttackTests: DeviceFolderSuite {
     #expect(!FileManager.default.fileExists(atPath: temporary.path))
   }
 
+  // MARK: - Processes of one device
+
+  /// `stores-writer todos FILE COUNT TAG` started with its local state in `state` (shared:
+  /// one device).
+  func writer(_ tag: String, count: Int, state: URL) throws -> Process {
+    let process = Process()
+    process.environment = ProcessInfo.processInfo.environment.merging([
+      "STORES_STATE_HOME": state.path
+    ]) { $1 }
+    process.executableURL = BuildProducts.executable("stores-writer")
+    process.arguments = ["todos", file.path, "\(count)", tag]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  /// The one outbox in `state`, split into its copy and whether its checksum holds.
+  func outboxCopy(in state: URL) throws -> (data: Data, isWhole: Bool) {
+    let outboxes = state.appendingPathComponent("stores/outbox")
+    let names = try FileManager.default.contentsOfDirectory(atPath: outboxes.path)
+      .filter { !$0.hasPrefix(".") }
+    try #require(names.count == 1, "one outbox: \(names)")
+    let bytes = try Data(contentsOf: outboxes.appendingPathComponent(names[0]))
+    let size = bytes.count - 25
+    guard size >= 0 else { return (bytes, false) }
+    var checksum = Outbox.Checksum()
+    bytes.prefix(size).withUnsafeBytes { checksum.combine($0) }
+    let hex = String(checksum.finalize(), radix: 16)
+    let trailer = "\noutbox \(String(repeating: "0", count: 16 - hex.count) + hex)\n"
+    return (bytes.prefix(size), bytes.suffix(25) == Data(trailer.utf8))
+  }
+
+  /// Two processes of one device writing at once leave the outbox whole, holding the file.
+  @Test("two processes writing at once leave the outbox whole and equal to the file")
+  func twoProcesses() throws {
+    let state = folder.file("state-shared")
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Start")))
+    let writers = try ["A", "B"].map { try writer($0, count: 40, state: state) }
+    for process in writers { process.waitUntilExit() }
+    #expect(writers.allSatisfy { $0.terminationStatus == 0 })
+    let (data, isWhole) = try outboxCopy(in: state)
+    #expect(isWhole)
+    #expect(data == (try Data(contentsOf: file)))
+    #expect(try deviceStore("laptop", in: folder.url).todos.count == 81)
+  }
+
+  /// A writer killed at any moment leaves a whole outbox that is a version of the file, or
+  /// one that fails its checksum — never a mix that passes; the next write makes it whole.
+  @Test("a writer killed mid-write leaves no outbox that passes for a mix", arguments: 0..<6)
+  func killedWriter(round: Int) throws {
+    let state = folder.file("state-killed")
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Start")))
+    let process = try writer("K", count: 100_000, state: state)
+    Thread.sleep(forTimeInterval: 0.3 + Double(round) * 0.07)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    let file = try Data(contentsOf: file)
+    let (data, isWhole) = try outboxCopy(in: state)
+    if isWhole {
+      // The file's version, or the one before (killed between the file's rename and the
+      // outbox's write): a valid file either way.
+      let isValid = (try? JSONSerialization.jsonObject(with: data)) != nil
+      #expect(data == file || isValid)
+    }
+    let again = try writer("L", count: 1, state: state)
+    again.waitUntilExit()
+    let after = try outboxCopy(in: state)
+    let written = try Data(contentsOf: self.file)
+    #expect(after.isWhole && after.data == written)
+  }
+
   // MARK: - An outbox written before b30e5fb
 
   /// An outbox written before b30e5fb (the file's bytes, no trailer) fails the checksum: a
@@ -228,7 +300,9 @@ final class CoarseClockFolder {
       "coarse-\(UUID().uuidString)")
     image = base.appendingPathExtension("img")
     url = base
-    guard (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)) != nil,
+    guard
+      (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true))
+        != nil,
       FileManager.default.createFile(atPath: image.path, contents: nil),
       truncate(image.path, 16 << 20) == 0,
       Self.run("/usr/sbin/mkfs.ext4", ["-q", "-F", "-I", "128", image.path]),
