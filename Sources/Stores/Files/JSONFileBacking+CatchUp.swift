@@ -105,16 +105,25 @@ extension JSONFileBacking {
   /// The device's outbox, new to this store (see ``isOutboxNew``), weighed against the file,
   /// read as `file`: its state to merge — `nil` when it holds the same bytes (the device's
   /// latest write is the file, as when another process of the device wrote last: nothing is
-  /// decoded) or is not a valid file of this state (a crash cut it short: passed over, seen
-  /// now, and replaced by the next write) — and what to note of it once the transaction ends
-  /// (see ``Stored/weighedOutbox``). O(size of the file) to compare, in parts; to read and
-  /// decode when they differ.
+  /// decoded) or is not a valid file of this state, or fails its checksum (a crash cut it
+  /// short: passed over, seen now, and replaced by the next write) — and what to note of it
+  /// once the transaction ends (see ``Stored/weighedOutbox``). O(size of the file) to
+  /// compare, in parts; to read and decode when they differ.
   private func weighOutbox(against file: Data) -> (
     known: (state: State, stamps: Sync)?, weighed: (identity: FileIdentity, file: Data?)?
   ) {
     guard let outbox else { return (nil, nil) }
     if let identity = outbox.identity(holding: file) { return (nil, (identity, nil)) }
-    guard let (data, identity) = outbox.read() else { return (nil, nil) }
+    let data: Data
+    let identity: FileIdentity
+    switch outbox.contents() {
+    case .whole(let whole, let wholeIdentity): (data, identity) = (whole, wholeIdentity)
+    case .torn(let tornIdentity):
+      // Cut short by a crash: passed over, and seen now — no later read makes it whole.
+      outboxSeen = tornIdentity
+      return (nil, nil)
+    case nil: return (nil, nil)  // none, or not readable now: new still, weighed again later
+    }
     guard let (state, stamps) = try? decode(data, outbox.name) else {
       outboxSeen = identity
       return (nil, nil)

@@ -77,34 +77,39 @@ package final class PrivateFolder {
   /// Writes what `body` writes over the file `name` in place (or creates it, `0600`), cut to
   /// that length, holding the file's own `flock` meanwhile, and returns its identity —
   /// another than the file had before, even where the clock's tick is coarser than two writes
-  /// (its modification time is moved past the old one). Unflushed and not atomic: a reader
-  /// that does not take the file's lock, or a crash, may see old and new bytes mixed — for a
-  /// file whose content proves itself whole (a checksum), in exchange for no new file per
-  /// write (a file renamed over another has its new blocks flushed with the next flush of
-  /// anything on the drive, on ext4). A write that fails removes the file. O(size written).
+  /// (its modification time is moved past the old one, by as much as the file system keeps:
+  /// a nanosecond, or up to two seconds where times have whole seconds). Unflushed and not
+  /// atomic: a reader that does not take the file's lock, or a crash, may see old and new
+  /// bytes mixed — for a file whose content proves itself whole (a checksum), in exchange for
+  /// no new file per write (a file renamed over another has its new blocks flushed with the
+  /// next flush of anything on the drive, on ext4). A write that fails removes the file.
+  /// O(size written).
   ///
-  /// - Throws: `notARegularFile` when `name` is not a regular file (a link is not followed);
-  ///   `cannotWrite` when it cannot be opened or written.
+  /// Never waits: while a reader holds the file's lock (one that is stopped may hold it for
+  /// ever), the file is removed and the write goes to a new one — the reader keeps the old.
+  /// So is anything at `name` that is not a regular file (a link, a FIFO): replaced, as a
+  /// rename would, never followed or opened.
+  ///
+  /// - Throws: `notARegularFile` when `name` is a folder; `cannotWrite` when it cannot be
+  ///   opened, locked or written.
   func overwrite(
     _ name: String, writing body: (FileOutput) throws(StoreFileError) -> Void
   ) throws(StoreFileError) -> FileIdentity {
     let path = path(of: name)
-    let descriptor = openat(
-      folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      if errno == ELOOP { throw StoreFileError(path: path, problem: .notARegularFile) }
-      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
-    }
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw StoreFileError(path: path, problem: .notARegularFile)
-    }
+    var descriptor = try openToOverwrite(name, info: &info)
+    defer { close(descriptor) }
     let before = FileIdentity(info).modified
+    if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      // A reader holds it (a store opening compares it with its file): a new file, unlocked.
+      close(descriptor)
+      descriptor = -1
+      unlinkat(folder.descriptor, name, 0)
+      descriptor = try openToOverwrite(name, info: &info)
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
+      }
+    }
     let output = FileOutput(descriptor)
     do throws(StoreFileError) {
       try body(output)
@@ -114,13 +119,16 @@ package final class PrivateFolder {
         throw StoreFileError(
           path: path, problem: .cannotWrite(errno: output.failure == 0 ? errno : output.failure))
       }
-      let after = FileIdentity(info).modified
-      if (after.tv_sec, after.tv_nsec) <= (before.tv_sec, before.tv_nsec) {
-        let moved = Self.nanosecond(after: before)
+      // The first step past the old time that the file system keeps (it truncates finer ones).
+      for step in Self.timeSteps where !Self.isTime(FileIdentity(info).modified, after: before) {
+        let moved = Self.time(before, plus: step)
         let times = [moved, moved]
         guard futimens(descriptor, times) == 0, fstat(descriptor, &info) == 0 else {
           throw StoreFileError(path: path, problem: .cannotWrite(errno: errno))
         }
+      }
+      guard Self.isTime(FileIdentity(info).modified, after: before) else {
+        throw StoreFileError(path: path, problem: .cannotWrite(errno: EINVAL))
       }
       return FileIdentity(info)
     } catch {
@@ -129,11 +137,52 @@ package final class PrivateFolder {
     }
   }
 
-  /// The time one nanosecond after `time`.
-  private static func nanosecond(after time: timespec) -> timespec {
-    time.tv_nsec < 999_999_999
-      ? timespec(tv_sec: time.tv_sec, tv_nsec: time.tv_nsec + 1)
-      : timespec(tv_sec: time.tv_sec + 1, tv_nsec: 0)
+  /// Opens the regular file `name` to write it over (creating it, `0600`), with its `stat` in
+  /// `info`; whatever else is at `name` — a link, a FIFO, a device — is removed first, never
+  /// followed or opened for writing (a FIFO is opened without blocking, and closed).
+  ///
+  /// - Throws: `notARegularFile` for a folder; `cannotWrite` when it cannot be opened.
+  private func openToOverwrite(
+    _ name: String, info: inout stat
+  ) throws(StoreFileError) -> Int32 {
+    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    for attempt in 0..<2 {
+      let descriptor = openat(folder.descriptor, name, flags | (attempt == 0 ? 0 : O_EXCL), 0o600)
+      if descriptor >= 0 {
+        guard fstat(descriptor, &info) == 0 else {
+          let code = errno
+          close(descriptor)
+          throw StoreFileError(path: path(of: name), problem: .cannotWrite(errno: code))
+        }
+        if info.st_mode & S_IFMT == S_IFREG { return descriptor }
+        close(descriptor)
+      } else if errno == EISDIR {
+        throw StoreFileError(path: path(of: name), problem: .notARegularFile)
+      } else if errno != ELOOP, errno != ENXIO {
+        throw StoreFileError(path: path(of: name), problem: .cannotWrite(errno: errno))
+      }
+      // A link (ELOOP), a FIFO or socket that cannot be opened (ENXIO), or opened and not a
+      // regular file: removed, as the rename that wrote it before replaced it.
+      unlinkat(folder.descriptor, name, 0)
+    }
+    throw StoreFileError(path: path(of: name), problem: .notARegularFile)
+  }
+
+  /// The steps a modification time is moved past the last by (see ``overwrite(_:writing:)``):
+  /// a nanosecond, then coarser, for file systems that keep whole microseconds, milliseconds,
+  /// seconds (ext3, ext4 with small inodes, HFS+), or two seconds (FAT).
+  private static let timeSteps = [1, 1_000, 1_000_000, 1_000_000_000, 2_000_000_000]
+
+  /// Whether `time` is later than `other`.
+  private static func isTime(_ time: timespec, after other: timespec) -> Bool {
+    (time.tv_sec, time.tv_nsec) > (other.tv_sec, other.tv_nsec)
+  }
+
+  /// `time` plus `nanoseconds`.
+  private static func time(_ time: timespec, plus nanoseconds: Int) -> timespec {
+    let total = Int(time.tv_nsec) + nanoseconds
+    return timespec(
+      tv_sec: time.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
   }
 
   /// Removes the file `name`, if it is there. Not made durable: a removal lost in a crash

@@ -115,6 +115,24 @@ package final class Outbox {
   /// crash), or it is older than ``Stamp/tombstoneLifetime`` (then it is removed). Read under
   /// the data file's lock, which its writers hold. O(its size).
   func read() -> (data: Data, identity: FileIdentity)? {
+    guard case .whole(let data, let identity) = contents() else { return nil }
+    return (data, identity)
+  }
+
+  /// What ``contents()`` finds in an outbox that is there and young enough.
+  enum Contents {
+    /// A whole copy: the file's bytes (without the checksum), and the outbox's identity.
+    case whole(Data, FileIdentity)
+    /// A copy that fails its checksum (a write cut short by a crash), with the outbox's
+    /// identity: never a version of the file, and no read of it will make it one — only a
+    /// write, which gives the outbox another identity.
+    case torn(FileIdentity)
+  }
+
+  /// The outbox's contents (see ``Contents``), or `nil` when there is none, it cannot be read
+  /// (which may pass), or it is older than ``Stamp/tombstoneLifetime`` (then it is removed).
+  /// Read under the data file's lock, which its writers hold. O(its size).
+  func contents() -> Contents? {
     var info = stat()
     guard stat(folderPath, &info) == 0, let opened = try? OpenFile(path, in: AT_FDCWD, path: path),
       var data = try? opened.contents(path: path)
@@ -132,9 +150,9 @@ package final class Outbox {
         checksum.combine(UnsafeRawBufferPointer(rebasing: bytes[..<size]))
         return bytes[size...].elementsEqual(Self.trailer(checksum).utf8)
       }
-    guard isWhole else { return nil }
+    guard isWhole else { return .torn(opened.identity) }
     data.count = size
-    return (data, opened.identity)
+    return .whole(data, opened.identity)
   }
 
   /// The outbox's identity when it holds exactly `data`, else `nil` — also while a writer
@@ -268,9 +286,13 @@ package final class Outbox {
   /// Tidies the outbox folder, when a process first writes into it: it is left out of backups
   /// (a device restored from one has another identity, whose outboxes these are not), and
   /// loses the outboxes older than ``Stamp/tombstoneLifetime`` — of data files moved or
-  /// removed since, which no store reads again. One read of the folder.
+  /// removed since, which no store reads again — and the temporary files that writers of
+  /// earlier versions, killed mid-copy, left. Two reads of the folder.
   private static func tidy(_ folder: PrivateFolder) {
     Platform.excludeFromBackup(URL(fileURLWithPath: folder.path, isDirectory: true))
+    // Outboxes were written as new files renamed over the old before they were written in
+    // place: the temporary files of those writers killed mid-copy go too.
+    folder.removeStaleTemporaries()
     let oldest = Date().timeIntervalSince1970 - Double(Stamp.tombstoneLifetime) / 1000
     for name in folder.names() where !name.hasPrefix(".") {
       var info = stat()
