@@ -38,7 +38,9 @@ extension SettingsStore {
         change(restored.key, to: restored.to)
       }
     }
-    return inverse.isEmpty ? nil : .restore(ValueChanges(inverse.reversed()))
+    // Nothing to reverse where every key the action touched ends as it was.
+    guard inverse.contains(where: { current($0.key) != state.values[$0.key] }) else { return nil }
+    return .restore(ValueChanges(inverse.reversed()))
   }
 
   /// Applies `action` to `state` and puts its inverse in `inverse` (see

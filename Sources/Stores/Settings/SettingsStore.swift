@@ -231,10 +231,11 @@ public final class SettingsStore: Store {
     }
   }
 
-  /// Applies `action` to the values. Setting a key to the value it holds, or removing keys
-  /// that are not set, changes nothing.
+  /// Applies `action` to the values. Setting a key to the value it holds, removing keys that
+  /// are not set, or a restore that leaves each key as it was, changes nothing.
   ///
-  /// - Complexity: O(*k*) for *k* keys in the action.
+  /// - Complexity: O(*k*) for *k* keys in the action; O(*k*²) for a restore (an undo's, of
+  ///   the few keys one action changed).
   @discardableResult
   public nonisolated static func reduce(_ state: inout State, _ action: Action) -> Bool {
     switch action {
@@ -245,13 +246,17 @@ public final class SettingsStore: Store {
       for key in keys where state.values.removeValue(forKey: key) != nil { changed = true }
       return changed
     case .restore(let changes):
-      var changed = false
+      // Changed only where a key ends with another value than it had: a restore that sets a
+      // key and sets it back changes nothing.
+      var before: [(key: String, value: JSONValue?)] = []
       for change in changes
       where change.from != change.to && state.values[change.key] == change.from {
+        if !before.contains(where: { $0.key == change.key }) {
+          before.append((change.key, change.from))
+        }
         state.values[change.key] = change.to
-        changed = true
       }
-      return changed
+      return before.contains { state.values[$0.key] != $0.value }
     }
   }
 }

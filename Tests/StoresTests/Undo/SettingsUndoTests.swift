@@ -18,6 +18,22 @@ struct SettingsUndoTests {
     }
   }
 
+  @Test("a restore that sets a key and sets it back changes nothing and records no step")
+  func restoreThereAndBack() {
+    let settings = SettingsStore(values: ["theme": "dark".json])
+    var changes = 0
+    let token = settings.onChange { _, _ in changes += 1 }
+    let thereAndBack = SettingsStore.Action.restore([
+      .init(key: "window", from: nil, to: .null), .init(key: "window", from: .null, to: nil),
+    ])
+    settings.send(thereAndBack)
+    #expect(settings.state.values == ["theme": "dark".json])
+    #expect(changes == 0)
+    #expect(settings.undoHistory.undoSteps.isEmpty)
+    #expect(SettingsStore.inverse(of: thereAndBack, in: settings.state) == nil)
+    withExtendedLifetime(token) {}
+  }
+
   @Test("the inverse recorded while reducing is the one inverse(of:in:) gives")
   func inverseWhileReducing() {
     check(Self.actions.array(maxCount: 12)) { actions in
