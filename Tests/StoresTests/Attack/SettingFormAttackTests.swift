@@ -1,0 +1,119 @@
+import Foundation
+import StoreTesting
+import Testing
+
+@testable import Stores
+
+/// A setting of the app's own, `Codable` but not `Equatable`: compared by its JSON.
+struct Gauge: Codable, Sendable {
+  var level: Double
+}
+
+/// The same, `Equatable`.
+struct EquatableGauge: Codable, Sendable, Equatable {
+  var level: Double
+}
+
+/// A `Codable` struct whose encoding always fails.
+struct Unwritable: Codable, Sendable, Equatable {
+  var x = 1
+  struct Refused: Error {}
+  func encode(to encoder: any Encoder) throws { throw Refused() }
+}
+
+/// A `Hashable` struct, kept in sets.
+struct Tag: Codable, Sendable, Hashable {
+  var name: String
+}
+
+/// Problems found by attacking how a key's values are stored (`SettingForm`): each test
+/// fails on the code it was written against.
+@Suite("Attack on SettingForm")
+@MainActor
+struct SettingFormAttackTests {
+  let folder = TemporaryFolder()
+  var url: URL { folder.file("settings.json") }
+
+  /// Setting an optional value of the app's type that has a part with no JSON form (a
+  /// number that is not finite) is refused and keeps the stored value — not taken for `nil`,
+  /// which would remove the key.
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func optionalWithUnwritablePartIsRefused(level: Double) throws {
+    let key = SettingsKey<Gauge?>("gauge", default: nil, summary: "")
+    let store = try SettingsStore(contentsOf: url)
+    try store.set(Gauge(level: 3), for: key)
+    #expect(throws: SettingsError.self) { try store.set(Gauge(level: level), for: key) }
+    #expect(try SettingsStore(contentsOf: url).value(for: key)?.level == 3)
+  }
+
+  /// The same for an `Equatable` type.
+  @Test(arguments: [Double.nan, .infinity])
+  func optionalEquatableWithUnwritablePartIsRefused(level: Double) throws {
+    let key = SettingsKey<EquatableGauge?>("gauge", default: nil, summary: "")
+    let store = try SettingsStore(contentsOf: url)
+    try store.set(EquatableGauge(level: 3), for: key)
+    #expect(throws: SettingsError.self) { try store.set(EquatableGauge(level: level), for: key) }
+    #expect(try SettingsStore(contentsOf: url).value(for: key)?.level == 3)
+  }
+
+  /// A value whose `encode(to:)` throws is refused, optional or not.
+  @Test func throwingEncodeIsRefused() throws {
+    let plain = SettingsKey<Unwritable>("plain", default: Unwritable(x: 0), summary: "")
+    let optional = SettingsKey<Unwritable?>("optional", default: nil, summary: "")
+    let optionals = SettingsKey<[Unwritable?]>("optionals", default: [], summary: "")
+    let store = try SettingsStore(contentsOf: url)
+    #expect(throws: SettingsError.self) { try store.set(Unwritable(), for: plain) }
+    #expect(throws: SettingsError.self) { try store.set(Unwritable(), for: optional) }
+    #expect(throws: SettingsError.self) { try store.set([Unwritable()], for: optionals) }
+  }
+
+  /// `equalIfEquatable` on optionals, nested optionals and classes.
+  @Test func equalityOfOptionals() {
+    let form = SettingForm<EquatableGauge?>.codable
+    let some = EquatableGauge(level: 1)
+    #expect(form.same(nil, nil))
+    #expect(form.same(some, some))
+    #expect(!form.same(some, nil))
+    #expect(!form.same(nil, some))
+    #expect(!form.same(some, EquatableGauge(level: 2)))
+    let nested = SettingForm<EquatableGauge??>.codable
+    #expect(!nested.same(.some(nil), nil))
+    #expect(nested.same(.some(some), .some(some)))
+    let plain = SettingForm<Gauge?>.codable
+    #expect(!plain.same(Gauge(level: .nan), nil))
+    #expect(!plain.same(nil, Gauge(level: .nan)))
+  }
+
+  /// A set of the app's values is written alike whatever order it was built in, as a set of
+  /// setting values is: the file's bytes do not change with the set's history nor from one
+  /// process (or device) to another.
+  @Test func setsOfCodableValuesAreWrittenInOneOrder() throws {
+    let names = (0..<40).map { "tag\($0)" }
+    var one = Set<Tag>()
+    for name in names { one.insert(Tag(name: name)) }
+    var other = Set<Tag>(minimumCapacity: 1000)
+    for name in names.reversed() { other.insert(Tag(name: name)) }
+    #expect(one == other)
+    // Not fixed: `JSONEncoder` writes a set in the order it iterates, which depends on its
+    // history and on the process's hash seed; sorting the sets of a `Codable` value needs an
+    // encoder that knows where they are.
+    withKnownIssue("a set of Codable values is written in its iteration order") {
+      let form = SettingForm<Set<Tag>>.codable
+      #expect(form.encode(one) == form.encode(other))
+      let nested = SettingForm<[String: Set<Tag>]>.codable
+      #expect(nested.encode(["a": one]) == nested.encode(["a": other]))
+    }
+  }
+
+  /// A key used as a value (`value(for:)`, `set(_:for:)`) with a built-in setting's name is a
+  /// programmer error, as it is when registered: it would write over the built-in setting.
+  @Test func keyValueNamedAsBuiltInIsRefused() async {
+    await #expect(processExitsWith: .failure) {
+      await MainActor.run {
+        let store = SettingsStore()
+        let key = SettingsKey<Gauge>("sleepGoal", default: Gauge(level: 1), summary: "")
+        try? store.set(Gauge(level: 2), for: key)
+      }
+    }
+  }
+}
