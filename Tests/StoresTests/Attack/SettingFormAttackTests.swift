@@ -26,6 +26,22 @@ struct Tag: Codable, Sendable, Hashable {
   var name: String
 }
 
+/// A `Codable` struct with whole numbers a `Double` cannot hold exactly.
+struct BigCounter: Codable, Sendable, Equatable {
+  var signed: Int64
+  var unsigned: UInt64
+}
+
+/// A `Codable` class, `Equatable` through its base class.
+class Animal: Codable, Equatable, @unchecked Sendable {
+  var name: String
+  init(name: String) { self.name = name }
+  static func == (a: Animal, b: Animal) -> Bool { a.name == b.name }
+}
+
+/// A subclass of ``Animal``.
+final class Cat: Animal, @unchecked Sendable {}
+
 /// Problems found by attacking how a key's values are stored (`SettingForm`): each test
 /// fails on the code it was written against.
 @Suite("Attack on SettingForm")
@@ -115,5 +131,56 @@ struct SettingFormAttackTests {
         try? store.set(Gauge(level: 2), for: key)
       }
     }
+  }
+
+  /// Keys of the package's setting types keep the form they had before a key took any type:
+  /// their `json`, so files written before read the same and are written with the same bytes.
+  @Test func settingTypesKeepTheirForm() {
+    func check<V: SettingValue>(_ value: V, _ line: Int = #line) {
+      let key = SettingsKey<V>("k", default: value, summary: "")
+      #expect(key.form.storedType != nil || V.self is any Codable.Type, "line \(line)")
+      #expect(key.json(value) == value.json, "line \(line)")
+      #expect(key.form.decode(value.json) == value, "line \(line)")
+    }
+    check(5)
+    check(-0.0)
+    check(0.1)
+    check("text")
+    check(true)
+    check(Date(timeIntervalSinceReferenceDate: 816_000_000.125))
+    check(URL(string: "https://example.com/a b?x")!)
+    check(UUID())
+    check(Data([0, 1, 255]))
+    check(Int?.none)
+    check(Int?.some(3))
+    check(["a", "b"])
+    check(["b": 2, "a": 1])
+    check(Set([3, 1, 2]))
+    check(1...5)
+    check(1..<5)
+    check(DistanceUnit.miles)
+    check([Date(timeIntervalSinceReferenceDate: 0)])
+  }
+
+  /// Whole numbers a `Double` cannot hold exactly, in a `Codable` value: stored exactly, or
+  /// refused — never read back as other numbers.
+  @Test func bigIntegersInCodableValues() throws {
+    let key = SettingsKey("counter", default: BigCounter(signed: 0, unsigned: 0), summary: "")
+    let store = try SettingsStore(contentsOf: url)
+    let big = BigCounter(signed: .max, unsigned: .max)
+    do {
+      try store.set(big, for: key)
+      #expect(try SettingsStore(contentsOf: url).value(for: key) == big)
+    } catch {
+      #expect(store.value(for: key) == BigCounter(signed: 0, unsigned: 0))
+    }
+  }
+
+  /// Values of a class compared with its base class's `==`, whatever their subclass.
+  @Test func classesCompareWithTheirEquality() {
+    let form = SettingForm<Animal>.codable
+    #expect(form.same(Animal(name: "a"), Cat(name: "a")))
+    #expect(form.same(Cat(name: "a"), Animal(name: "a")))
+    #expect(!form.same(Cat(name: "a"), Animal(name: "b")))
   }
 }
