@@ -12,7 +12,8 @@ import Foundation
 ///   sorted, dates as ISO 8601 timestamps, data as base64.
 ///
 /// Values are compared with `==` when the type is `Equatable`, else by their JSON: two values
-/// that would be written alike are the same value.
+/// that would be written alike are the same value (a value that cannot be written is the same
+/// as none, not even `nil`, whose JSON is `null` too).
 struct SettingForm<Value: Sendable>: Sendable {
   /// The value `json` holds, or `nil` when it holds something else.
   let decode: @Sendable (JSONValue) -> Value?
@@ -58,16 +59,21 @@ extension SettingForm where Value: Codable {
   ///
   /// - Complexity: O(*n*) in the size of the value each way, through JSON text.
   static var codable: Self {
-    let encode: @Sendable (Value) -> JSONValue = { value in
-      guard let data = try? CodableSetting.encoder().encode(value) else { return .null }
-      return JSONValue(parsing: data) ?? .null
+    // The JSON of a value, or `nil` when it has none: a value that cannot be encoded is not
+    // the same as `nil`, whose JSON is `null` too.
+    let written: @Sendable (Value) -> JSONValue? = { value in
+      (try? CodableSetting.encoder().encode(value)).flatMap(JSONValue.init(parsing:))
     }
     return Self(
       decode: { json in
         json.data.flatMap { try? CodableSetting.decoder().decode(Value.self, from: $0) }
       },
-      encode: encode,
-      same: { a, b in equalIfEquatable(a, b) ?? (encode(a) == encode(b)) },
+      encode: { written($0) ?? .null },
+      same: { a, b in
+        if let equal = equalIfEquatable(a, b) { return equal }
+        guard let json = written(a) else { return false }
+        return json == written(b)
+      },
       allValues: caseList(of: Value.self), expectedJSON: nil, storedType: nil,
       isEnumeration: false)
   }

@@ -18,7 +18,11 @@ import Foundation
 /// (An enumeration with raw values inside a list, a dictionary or an optional needs
 /// `Codable`, which it gets by naming it, and is then stored by its raw values too.) A type
 /// conforms to `SettingValue` itself only to choose another JSON form; with
-/// `extension T: SettingValue {}`, a type of either kind above keeps the same form.
+/// `extension T: SettingValue {}`, a type of either kind above keeps the same form — but for
+/// a set: `Set<T>` of a setting type is written sorted, while `JSONEncoder` writes a set of a
+/// type that is only `Codable` (or one inside a `Codable` value) in the order it iterates,
+/// which changes with the set's history and from one process to the next. Equal sets read as
+/// the same value either way; conform `T` for a file whose bytes do not move.
 ///
 /// A stored value that is not one of the type — the wrong JSON type, truncated base64, a URL
 /// that is not one, a range whose bounds are the wrong way round, a list of more than

@@ -97,6 +97,15 @@ public final class SettingsStore: Store {
   /// Which declarations of keys (by number, see ``SettingsKeys/declaration(_:)``) this store
   /// has met: their keys are registered.
   @ObservationIgnored private var metDeclarations: [Bool] = []
+  /// The names and value types of the keys used as values (see ``noteUse(of:)``) whose name
+  /// was registered already, each checked against the registered key once.
+  @ObservationIgnored private var checkedUses: Set<KeyUse> = []
+
+  /// A key's name and the type of its values.
+  private struct KeyUse: Hashable {
+    let name: State.Name
+    let type: ObjectIdentifier
+  }
 
   @ObservationIgnored public let core: StoreCore<SettingsStore>
   /// The observation of the store key by key: ``value(for:)`` tracks one key.
@@ -186,10 +195,24 @@ public final class SettingsStore: Store {
 
   /// Registers `key` with this store at its first use here (see ``register(_:)``), when no
   /// key of its name is registered: a key used as a value, not through a key path, is known
-  /// by its name. O(length of its name).
+  /// by its name. When one is, the first use of the name with each type of values checks the
+  /// key against it: a key named as a built-in setting but not that setting, or as an app's
+  /// key of another type, is a programmer error, as it is when registered. O(length of its
+  /// name) after that first use.
   func noteUse<Value>(of key: SettingsKey<Value>) {
-    guard !keyNames.contains(State.Name(key.name)) else { return }
-    register([AnySettingsKey(key)], recordingInCatalog: true)
+    let name = State.Name(key.name)
+    guard keyNames.contains(name) else {
+      return register([AnySettingsKey(key)], recordingInCatalog: true)
+    }
+    guard checkedUses.insert(KeyUse(name: name, type: ObjectIdentifier(Value.self))).inserted
+    else { return }
+    let used = AnySettingsKey(key)
+    let isBuiltIn = SettingsKeys.builtIn.contains { State.Name($0.name) == name }
+    let registered = appKeys.first { State.Name($0.name) == name }
+    guard isBuiltIn || registered?.typeName != used.typeName else { return }
+    if let problem = Self.problems(registering: [used], with: appKeys).first {
+      fatalError(problem)
+    }
   }
 
   /// Why registering `keys`, in order, on a store whose app keys are `registered` is a
