@@ -23,8 +23,9 @@ import Synchronization
 /// place and not flushed — no new file per write: on ext4 a file renamed over another has
 /// its blocks flushed with the next flush of the drive, which nearly doubled the cost of a
 /// durable write. A copy a crash cut short (or mixed with the old) fails its checksum and is
-/// passed over, so a write lost from the outbox needs a power cut in the seconds after it
-/// *and* an engine renaming over the file before it scans it. An outbox older than
+/// passed over, so a write lost from the outbox needs a crash while its copy is written (the
+/// next write's) or a power cut in the seconds after it, *and* an engine renaming over the
+/// file before it scans it. An outbox older than
 /// ``Stamp/tombstoneLifetime`` is removed unread (and when a process first writes into the
 /// folder, see ``tidy(_:)``): the file has long been synced since, and the removals made
 /// after it may be forgotten. So is the outbox of a file a store finds removed: a removal of
