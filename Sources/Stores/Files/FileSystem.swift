@@ -39,6 +39,16 @@ enum FileSystem {
     return (try file.contents(path: path), file.identity)
   }
 
+  /// The hash of the content of the regular file `name` (see ``OpenFile/contentHash(path:)``),
+  /// or `nil` when there is none. O(size of the file), in one part's memory.
+  ///
+  /// - Throws: What opening or reading it throws (`notARegularFile`, `cannotRead`).
+  static func contentHash(of name: String, in folder: Int32 = AT_FDCWD, path: String)
+    throws(StoreFileError) -> Int?
+  {
+    try OpenFile(name, in: folder, path: path)?.contentHash(path: path)
+  }
+
   /// The data file `name` in `folder`, opened and locked with `flock`, and checked to still
   /// be the file with that name — or `nil` when there is none.
   ///

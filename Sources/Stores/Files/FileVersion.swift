@@ -50,14 +50,15 @@ struct FileVersion: Sendable {
     }
   }
 
-  /// Whether a file whose identity is now `current` still holds this version; `content` reads
-  /// it, for a racy version. A racy version confirmed after it is safely old stops being racy.
+  /// Whether a file whose identity is now `current` still holds this version; `contentHash`
+  /// hashes what it holds (as ``hash(_:)`` does, `nil` when it is gone), for a racy version. A
+  /// racy version confirmed after it is safely old stops being racy.
   mutating func isCurrent<Failure: Error>(
-    _ current: FileIdentity, content: () throws(Failure) -> Data?
+    _ current: FileIdentity, contentHash: () throws(Failure) -> Int?
   ) throws(Failure) -> Bool {
     guard current == identity, !isUnconfirmable else { return false }
     guard let racyHash else { return true }
-    guard let data = try content(), Self.hash(data) == racyHash else { return false }
+    guard let hash = try contentHash(), hash == racyHash else { return false }
     if !isRacy { self.racyHash = nil }
     return true
   }

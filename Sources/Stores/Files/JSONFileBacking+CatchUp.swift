@@ -46,7 +46,7 @@ extension JSONFileBacking {
     if !isOutboxNew,
       try isCurrent(
         file?.identity,
-        reading: { () throws(StoreFileError) in try file?.contents(path: path) })
+        hashing: { () throws(StoreFileError) in try file?.contentHash(path: path) })
     {
       // Not read yet when the outbox was new as the transaction began, and is gone since.
       try readStamps { true }

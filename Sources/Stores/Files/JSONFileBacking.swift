@@ -379,7 +379,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     try coordinatedRead { () throws(StoreFileError) in
       try isCurrent(
         FileSystem.identity(of: target),
-        reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+        hashing: { () throws(StoreFileError) in try FileSystem.contentHash(of: target, path: path) }
+      )
     }
   }
 
@@ -457,7 +458,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       guard
         try !isCurrent(
           identity,
-          reading: { () throws(StoreFileError) in try FileSystem.read(target, path: path)?.0 })
+          hashing: { () throws(StoreFileError) in
+            try FileSystem.contentHash(of: target, path: path)
+          })
       else { return .none }
       try readStamps { false }
       if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
@@ -515,12 +518,13 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   }
 
   /// Whether the file whose identity is now `identity` (`nil`: missing) still holds the
-  /// version last read or written; `contents` reads it when that must be confirmed.
+  /// version last read or written; `contentHash` hashes what it holds when that must be
+  /// confirmed (read in parts: no copy of the file is held).
   func isCurrent(
-    _ identity: FileIdentity?, reading contents: () throws(StoreFileError) -> Data?
+    _ identity: FileIdentity?, hashing contentHash: () throws(StoreFileError) -> Int?
   ) throws(StoreFileError) -> Bool {
     guard let identity, var known = version else { return identity == nil && version == nil }
-    let current = try known.isCurrent(identity, content: contents)
+    let current = try known.isCurrent(identity, contentHash: contentHash)
     version = known
     return current
   }

@@ -41,6 +41,29 @@ final class OpenFile {
     close(descriptor)
   }
 
+  /// The hash of every byte of the file, from its start (as ``FileVersion/hash(_:)`` makes
+  /// it), read in parts of ``FileOutput/partSize`` into one buffer: no copy of the file is
+  /// held. O(size of the file).
+  func contentHash(path: String) throws(StoreFileError) -> Int {
+    var hasher = Hasher()
+    var buffer = [UInt8](repeating: 0, count: FileOutput.partSize)
+    var offset = 0
+    while true {
+      let read = buffer.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, $0.count, off_t(offset))
+      }
+      if read == 0 { return hasher.finalize() }
+      if read < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
+      }
+      buffer.withUnsafeBytes {
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[..<read]))
+      }
+      offset += read
+    }
+  }
+
   /// Every byte of the file, from its start, read straight into the buffer returned: the
   /// file is held once in memory, never copied (a copy would hold it twice for a moment, and
   /// the freed copy would stay in the process's resident memory).

@@ -250,3 +250,28 @@ struct PlatformNumberTests {
     #expect(Platform.bitPattern(UInt16(65_535)) == 65_535)
   }
 }
+
+/// A racy version (written within a clock tick of now) is confirmed by the hash of the file's
+/// content, read in parts — no copy of a large file held while a transaction holds the state.
+@Suite("Content hashes read in parts")
+struct ContentHashTests {
+  let folder = TemporaryFolder()
+
+  @Test("a file's hash read in parts is the hash of its bytes, whatever its size; none for no file")
+  func hashInParts() throws {
+    var random = SeededRandom(seed: 11)
+    let part = FileOutput.partSize
+    for size in [0, 1, part - 1, part, part + 1, 3 * part + 17] {
+      let data = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) })
+      let url = folder.file("file-\(size)")
+      try data.write(to: url)
+      #expect(try FileSystem.contentHash(of: url.path, path: url.path) == FileVersion.hash(data))
+      let written = FileOutput(
+        open(folder.file("written-\(size)").path, O_WRONLY | O_CREAT, 0o600), hashing: true)
+      defer { close(written.descriptor) }
+      data.withUnsafeBytes { written.append($0) }
+      #expect(written.contentHash == FileVersion.hash(data), "as a write hashes what it writes")
+    }
+    #expect(try FileSystem.contentHash(of: folder.file("none").path, path: "none") == nil)
+  }
+}
