@@ -24,12 +24,8 @@ extension SettingsKeys {
 @Suite("diary settings on an app's catalogued keys")
 struct DiaryAppKeysTests {
   let folder = TemporaryFolder()
-  /// `diary` on the folder, its tables as wide as they need (not cut to 80 columns).
-  var diary: DiaryProcess {
-    var diary = DiaryProcess(folder: folder.url)
-    diary.environment["COLUMNS"] = "200"
-    return diary
-  }
+  /// `diary` on the folder, its tables as wide as they need.
+  var diary: DiaryProcess { .wide(on: folder.url) }
   var url: URL { folder.file("settings.json") }
 
   /// The app's store on the file, its keys recorded in the catalog (the file made first).

@@ -33,11 +33,8 @@ extension SettingsKeys {
 @Suite("diary settings set on an app's shaped and optional keys")
 struct DiaryAppShapeTests {
   let folder = TemporaryFolder()
-  var diary: DiaryProcess {
-    var diary = DiaryProcess(folder: folder.url)
-    diary.environment["COLUMNS"] = "200"
-    return diary
-  }
+  /// `diary` on the folder, its tables as wide as they need.
+  var diary: DiaryProcess { .wide(on: folder.url) }
   var url: URL { folder.file("settings.json") }
 
   func app() throws -> SettingsStore {

@@ -34,6 +34,13 @@ struct DiaryProcess {
     ]
   }
 
+  /// `diary` on `folder`, its tables as wide as they need (`COLUMNS=200`: not cut to 80).
+  static func wide(on folder: URL) -> DiaryProcess {
+    var diary = DiaryProcess(folder: folder)
+    diary.environment["COLUMNS"] = "200"
+    return diary
+  }
+
   /// Runs `diary` with `arguments` and waits for it.
   @discardableResult
   func run(_ arguments: String...) -> Result {

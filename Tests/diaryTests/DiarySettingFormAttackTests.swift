@@ -30,11 +30,8 @@ struct AppBadge: Codable, Sendable, Hashable {
 @Suite("Attack on SettingForm through diary")
 struct DiarySettingFormAttackTests {
   let folder = TemporaryFolder()
-  var diary: DiaryProcess {
-    var diary = DiaryProcess(folder: folder.url)
-    diary.environment["COLUMNS"] = "200"
-    return diary
-  }
+  /// `diary` on the folder, its tables as wide as they need.
+  var diary: DiaryProcess { .wide(on: folder.url) }
   var url: URL { folder.file("settings.json") }
 
   let window = SettingsKey("window", default: AppWindow(width: 800, title: "Main"), summary: "W")

@@ -39,6 +39,31 @@ enum FileSystem {
     return (try file.contents(path: path), file.identity)
   }
 
+  /// Reads the file open at `descriptor` from its start — its first `size` bytes, or all of
+  /// it when `size` is `nil` — in parts of ``FileOutput/partSize`` (one buffer: no copy of
+  /// the file is held), giving each to `body` with its offset until `body` returns `false`.
+  /// Returns whether every part was read and taken (a file shorter than `size` is not); after
+  /// a failed read, `errno` says why. O(bytes read).
+  static func readParts(
+    of descriptor: Int32, size: Int? = nil, _ body: (UnsafeRawBufferPointer, Int) -> Bool
+  ) -> Bool {
+    let end = size ?? .max
+    var buffer = [UInt8](repeating: 0, count: min(end, FileOutput.partSize))
+    var offset = 0
+    while offset < end {
+      let read = buffer.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, min($0.count, end - offset), off_t(offset))
+      }
+      if read < 0, errno == EINTR || errno == EAGAIN { continue }
+      if read == 0, size == nil { return true }
+      guard read > 0,
+        buffer.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[..<read]), offset) })
+      else { return false }
+      offset += read
+    }
+    return true
+  }
+
   /// The hash of the content of the regular file `name` (see ``OpenFile/contentHash(path:)``),
   /// or `nil` when there is none. O(size of the file), in one part's memory.
   ///

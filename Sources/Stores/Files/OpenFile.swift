@@ -46,22 +46,12 @@ final class OpenFile {
   /// held. O(size of the file).
   func contentHash(path: String) throws(StoreFileError) -> Int {
     var hasher = Hasher()
-    var buffer = [UInt8](repeating: 0, count: FileOutput.partSize)
-    var offset = 0
-    while true {
-      let read = buffer.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, $0.count, off_t(offset))
-      }
-      if read == 0 { return hasher.finalize() }
-      if read < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw StoreFileError(path: path, problem: .cannotRead(errno: errno))
-      }
-      buffer.withUnsafeBytes {
-        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[..<read]))
-      }
-      offset += read
+    let whole = FileSystem.readParts(of: descriptor) { part, _ in
+      hasher.combine(bytes: part)
+      return true
     }
+    guard whole else { throw StoreFileError(path: path, problem: .cannotRead(errno: errno)) }
+    return hasher.finalize()
   }
 
   /// Every byte of the file, from its start, read straight into the buffer returned: the

@@ -167,31 +167,10 @@ package final class Outbox {
       let file = try? OpenFile(path, in: AT_FDCWD, path: path),
       file.identity.size == Int64(size), flock(file.descriptor, LOCK_SH | LOCK_NB) == 0
     else { return nil }
-    let same = Self.readParts(of: file.descriptor, size: data.count) { part, offset in
+    let same = FileSystem.readParts(of: file.descriptor, size: data.count) { part, offset in
       data.withUnsafeBytes { memcmp(part.baseAddress!, $0.baseAddress! + offset, part.count) == 0 }
     }
     return same ? file.identity : nil
-  }
-
-  /// Reads the first `size` bytes of the file open at `descriptor` in parts of
-  /// ``FileOutput/partSize`` (one buffer), giving each to `body` with its offset until `body`
-  /// returns `false`; whether every part was read and taken. O(`size`).
-  private static func readParts(
-    of descriptor: Int32, size: Int, _ body: (UnsafeRawBufferPointer, Int) -> Bool
-  ) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: min(size, FileOutput.partSize))
-    var offset = 0
-    while offset < size {
-      let read = buffer.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset))
-      }
-      if read < 0, errno == EINTR { continue }
-      guard read > 0,
-        buffer.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[..<read]), offset) })
-      else { return false }
-      offset += read
-    }
-    return true
   }
 
   /// Removes the outbox, if there is one.
@@ -205,7 +184,7 @@ package final class Outbox {
   @discardableResult
   func write(copying descriptor: Int32, size: Int) -> FileIdentity? {
     write { output, checksum throws(StoreFileError) in
-      let copied = Self.readParts(of: descriptor, size: size) { part, _ in
+      let copied = FileSystem.readParts(of: descriptor, size: size) { part, _ in
         output.append(part)
         checksum.combine(part)
         return true

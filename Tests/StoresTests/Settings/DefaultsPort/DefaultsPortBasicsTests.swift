@@ -186,8 +186,9 @@ struct DefaultsPortBasicsTests {
   @Test func fileURLType() throws {
     #expect(try file.store().portFile == iconFile)
     let settings = try file.store()
-    settings.portFile = URL(fileURLWithPath: "/tmp/icon.png")
-    #expect(try file.store().portFile == URL(fileURLWithPath: "/tmp/icon.png"))
+    let other = FileManager.default.temporaryDirectory.appendingPathComponent("icon.png")
+    settings.portFile = other
+    #expect(try file.store().portFile == other)
   }
 
   /// Defaults: DefaultsTests.testUUIDType
