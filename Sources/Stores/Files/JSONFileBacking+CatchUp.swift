@@ -86,9 +86,7 @@ extension JSONFileBacking {
       // A version the file's writers include is one the file was made from, or from a later
       // one: what it lacks of it was removed since — by hand, with no tombstone — not lost.
       for known in [outbox, own].compactMap({ $0 })
-      where Self.isStamped(known.1) && !readStamps.writers.includes(known.1.writers)
-        && !Sync.descends((stored.state, stored.stamps), from: known)
-      {
+      where lacks(known, read: (stored.state, stored.stamps), writers: readStamps.writers) {
         stored.forgottenRemovals += Sync.forgottenRemovals((read, stored.stamps), known)
         (stored.state, stored.stamps) = Sync.merge((stored.state, stored.stamps), known)
         // Written even when the state is the file's: the merge brought a stamp the file lacks
@@ -100,6 +98,20 @@ extension JSONFileBacking {
     // be replaced before it is written, and the outbox must then be weighed again.
     stored.weighedOutbox = weighed
     return stored
+  }
+
+  /// Whether `read`, a stamped version of the file with its stamps adopted (see
+  /// ``adopt(_:_:knowing:)``), lacks something of `known`, a stamped version this device
+  /// knew, that was lost rather than removed: the `writers` the file names (before this
+  /// device noted its own edits there) do not include `known`'s — a version made from
+  /// `known` or from a later one lacks only what was removed since — and `read` does not
+  /// descend from it. O(*n*) in the size of the states.
+  func lacks(
+    _ known: (state: State, stamps: Sync), read: (state: State, stamps: Sync),
+    writers: WriterClocks
+  ) -> Bool {
+    Self.isStamped(known.stamps) && !writers.includes(known.stamps.writers)
+      && !Sync.descends(read, from: known)
   }
 
   /// The device's outbox, new to this store (see ``isOutboxNew``), weighed against the file,
@@ -202,25 +214,5 @@ extension JSONFileBacking {
       guard try !stillHeld() else { throw error }
       unreadStamps = nil
     }
-  }
-
-  /// The state stored at `target` (the empty state when there is no file), its stamps made
-  /// ready to use (see ``adopt(_:_:knowing:)``; known to a store that knew no stamped version
-  /// of it), its version, and whether edits made without stamps were stamped (in memory
-  /// only).
-  func read(_ target: String) throws(StoreFileError) -> (
-    state: State, stamps: Sync, version: FileVersion?, stampedEdits: Bool
-  ) {
-    guard let (data, identity) = try FileSystem.read(target, path: path) else {
-      return (State(), Sync(unstamped: State()), nil, false)
-    }
-    let exact = folder?.changeTimesAreExact ?? false
-    let (state, read) = try decode(data, path)
-    let adopted = adopt(state, read, knowing: nil)
-    return (
-      state, adopted.stamps,
-      FileVersion(identity: identity, content: data, changeTimesAreExact: exact),
-      adopted.stampedEdits
-    )
   }
 }

@@ -444,45 +444,87 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       // since are only reported: they need no lock.)
       return try transaction(from: current, mergingCopies: true) { _ in false }?.state
     }
-    if isOutboxNew {
-      // An outbox to weigh the file against: under the lock, written back — unless that
-      // fails (the file's stamps are not valid, which only a change needs; the file or its
-      // folder cannot be written; the lock is held): the refresh then reads the file as it
-      // is, and the outbox stays new, to be weighed by the next store or action.
+    var change = try coordinatedRead { () throws(StoreFileError) in
+      try readChange(at: target, from: current, weighingOutbox: true)
+    }
+    if case .outboxToWeigh = change {
+      // Under the lock, written back — unless that fails (the file's stamps are not valid,
+      // which only a change needs; the file or its folder cannot be written; the lock is
+      // held): the refresh then goes on as if the outbox were not new, and it stays new, to
+      // be weighed by the next store or action.
       do {
         return try transaction(from: current, mergingCopies: true) { _ in false }?.state
       } catch let error as StoreFileError where error.path == path {}
-    }
-    let change = try coordinatedRead { () throws(StoreFileError) -> StoredChange in
-      let identity = try FileSystem.identity(of: target)
-      guard
-        try !isCurrent(
-          identity,
-          hashing: { () throws(StoreFileError) in
-            try FileSystem.contentHash(of: target, path: path)
-          })
-      else { return .none }
-      try readStamps { false }
-      if version != nil, versionTarget == target, Self.isStamped(stamps) { return .changed }
-      let (state, stamps, version, stampedEdits) = try read(target)
-      // Edits made without stamps are stamped as this device's change and written at once,
-      // as a transaction does: left unstamped in the file, they would be stamped by whichever
-      // device read them next, as its change then.
-      return stampedEdits ? .changed : .read(state, stamps, version)
+      change = try coordinatedRead { () throws(StoreFileError) in
+        try readChange(at: target, from: current, weighingOutbox: false)
+      }
     }
     switch change {
-    case .none:
+    case .none(let outboxHeld):
+      if let outboxHeld { outboxSeen = outboxHeld }
       return nil
-    case .changed:
-      // Changed since this store wrote or read a stamped version: another device's version
-      // the engine renamed over it may have taken this store's last write away, which goes
-      // back in as in a transaction (see ``catchUp(with:in:at:from:)``), under the lock.
-      return try transaction(from: current, mergingCopies: true) { _ in false }?.state
-    case .read(var state, let newStamps, let newVersion):
+    case .read(var state, let newStamps, let newVersion, let outboxHeld):
       state.keepMemoryOnlyState(from: current)
       (version, stamps, versionTarget) = (newVersion, newStamps, target)
+      if let outboxHeld { outboxSeen = outboxHeld }
       return state
+    case .toMerge, .outboxToWeigh:
+      return try transaction(from: current, mergingCopies: true) { _ in false }?.state
     }
+  }
+
+  /// What a reload finds of the file at `target`, the store's state being `current`; with
+  /// `weighingOutbox`, the device's outbox new to this store (see ``isOutboxNew``) is
+  /// compared with the file. Read with no lock: a reader never waits for a writer, and only
+  /// what must be merged and written goes through the transaction. O(*n*) in the size of the
+  /// file when it changed; one or two `stat`s when it did not.
+  private func readChange(at target: String, from current: State, weighingOutbox: Bool)
+    throws(StoreFileError) -> StoredChange
+  {
+    let isOutboxNew = weighingOutbox && isOutboxNew
+    let isCurrent = try isCurrent(
+      FileSystem.identity(of: target),
+      hashing: { () throws(StoreFileError) in
+        try FileSystem.contentHash(of: target, path: path)
+      })
+    if isCurrent && !isOutboxNew { return .none(outboxHeld: nil) }
+    if !isCurrent { try readStamps { false } }
+    // The stamped version this store read or wrote last, if any.
+    let own =
+      version != nil && versionTarget == target && Self.isStamped(stamps)
+      ? (state: current, stamps: stamps) : nil
+    guard let (data, identity) = try FileSystem.read(target, path: path) else {
+      // Gone: so is what this device last wrote to it, which the transaction notes (its
+      // outbox goes) when this store knew a stamped version or the outbox is new.
+      if isOutboxNew { return .outboxToWeigh }
+      if own != nil { return .toMerge }
+      return .read(State(), Sync(unstamped: State()), nil, outboxHeld: nil)
+    }
+    // The outbox, new, holding another version than the file: the device's latest write,
+    // which the file may have lost, weighed under the lock. Holding the file's very bytes, it
+    // is seen once the file is read.
+    var outboxHeld: FileIdentity?
+    if isOutboxNew {
+      guard let held = outbox?.identity(holding: data) else { return .outboxToWeigh }
+      if isCurrent { return .none(outboxHeld: held) }
+      outboxHeld = held
+    }
+    let (state, fileStamps) = try decode(data, path)
+    let (stamps, isCovered, stampedEdits) = adopt(state, fileStamps, knowing: own)
+    // Edits made without stamps are stamped as this device's change and written at once, as a
+    // transaction does: left unstamped in the file, they would be stamped by whichever device
+    // read them next, as its change then. A file that lost something of the version this
+    // store knew — another device's version the engine renamed over its last write — has it
+    // merged back, under the lock (see ``catchUp(with:in:at:from:)``).
+    if stampedEdits { return .toMerge }
+    if let own, !isCovered, Self.isStamped(fileStamps),
+      lacks(own, read: (state, stamps), writers: fileStamps.writers)
+    {
+      return .toMerge
+    }
+    let version = FileVersion(
+      identity: identity, content: data, changeTimesAreExact: folder?.changeTimesAreExact ?? false)
+    return .read(state, stamps, version, outboxHeld: outboxHeld)
   }
 
   func keepMemoryOnlyState(_ state: inout State, from memory: State) {
@@ -491,13 +533,18 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
 
   /// What a reload found of the file.
   private enum StoredChange {
-    /// The file holds the version last read or written.
-    case none
-    /// It changed since a stamped version, or holds edits made without stamps: to be merged
-    /// under the lock, and written.
-    case changed
+    /// The file holds the version last read or written. The device's outbox, new to the
+    /// store, holds the same bytes (`outboxHeld`, its identity, to note as seen), or was not
+    /// weighed (`nil`): so below.
+    case none(outboxHeld: FileIdentity?)
     /// It changed, and was read.
-    case read(State, Sync, FileVersion?)
+    case read(State, Sync, FileVersion?, outboxHeld: FileIdentity?)
+    /// It lost something of the stamped version the store knew, or is gone, or holds edits
+    /// made without stamps: to be merged under the lock, and written.
+    case toMerge
+    /// The device's outbox, new to the store, holds another version: to be weighed against
+    /// the file under the lock.
+    case outboxToWeigh
   }
 
   /// Watches the file (``FileWatcher``) and, for a file in iCloud Drive, registers its

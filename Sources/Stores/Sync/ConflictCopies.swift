@@ -35,7 +35,15 @@ package enum ConflictCopies {
   /// case of ASCII letters (`file` itself when spelled alike), or `nil` when `name` is not
   /// named as a conflict copy of such a file. O(length of the name).
   package static func original(ofCopy name: String, of file: String) -> String? {
+    // Most names in a folder are no longer, or end otherwise than the file's extension:
+    // told apart with no copy made.
+    guard name.utf8.count > file.utf8.count else { return nil }
     let dot = file.utf8.lastIndex(of: UInt8(ascii: ".")) ?? file.utf8.endIndex
+    if dot != file.utf8.endIndex, let last = name.utf8.last, let fileLast = file.utf8.last,
+      lowered(last) != lowered(fileLast)
+    {
+      return nil
+    }
     let (stem, ext) = (Array(file.utf8[..<dot]), Array(file.utf8[dot...]))
     let bytes = Array(name.utf8)
     guard name != file, bytes.count < 1_000, bytes.count > stem.count + ext.count else {

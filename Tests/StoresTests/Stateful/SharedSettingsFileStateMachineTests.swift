@@ -49,6 +49,9 @@ struct TwoSettingsWritersMachine<Place: SettingsWritersPlace>: StateMachine {
 
   let folder: TemporaryFolder?
   let writers: [SettingsStore]
+  /// On one file, a third store that only reads it: refreshed after every step, it holds
+  /// what the file holds (refreshing reads the file whenever another store replaced it).
+  let reader: SettingsStore?
   /// What each place holds: the file, or each writer's memory.
   var places: [SettingsStore.State.Values]
   /// What each writer last saw of its place.
@@ -62,9 +65,11 @@ struct TwoSettingsWritersMachine<Place: SettingsWritersPlace>: StateMachine {
       writers = try Writer.allCases.map { _ in
         try SettingsStore(contentsOf: folder.file("values.json"), keys: keys)
       }
+      reader = try SettingsStore(contentsOf: folder.file("values.json"))
       places = [[:]]
     } else {
       folder = nil
+      reader = nil
       writers = Writer.allCases.map { _ in SettingsStore(keys: keys) }
       places = [[:], [:]]
     }
@@ -127,10 +132,9 @@ struct TwoSettingsWritersMachine<Place: SettingsWritersPlace>: StateMachine {
   }
 
   func checkInvariants() throws {
-    if let folder {
-      try requireEqual(
-        try SettingsStore(contentsOf: folder.file("values.json")).state.values, places[0],
-        "the file")
+    if let reader {
+      try reader.refresh()
+      try requireEqual(reader.state.values, places[0], "the file")
     }
     for (writer, values) in zip(writers, seen) {
       try requireEqual(writer.state.values, values, "a writer's values")

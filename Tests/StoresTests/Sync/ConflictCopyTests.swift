@@ -59,6 +59,15 @@ struct ConflictCopyTests {
     #expect(ConflictCopies.isCopy(name, of: "todos.json") == isCopy)
   }
 
+  @Test("a file without an extension: its copies end with the engine's marker")
+  func withoutExtension() {
+    #expect(ConflictCopies.isCopy("todos.sync-conflict-20261201-135016-E7BDN4G", of: "todos"))
+    #expect(ConflictCopies.isCopy("todos (Anna's conflicted copy 2026-12-01)", of: "todos"))
+    #expect(ConflictCopies.isCopy("todos_conflict-20261201-135016 (1)", of: "todos"))
+    #expect(!ConflictCopies.isCopy("todos.lock", of: "todos"))
+    #expect(!ConflictCopies.isCopy("todos", of: "todos"))
+  }
+
   @Test("a copy spelled in another case is a copy of the name so spelled")
   func otherCase() {
     let copy = "TODOS.sync-conflict-20261201-135016-E7BDN4G.JSON"
