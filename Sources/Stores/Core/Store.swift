@@ -228,6 +228,13 @@ extension Store {
   /// runs no effects.
   public var lastError: (any Error)? { core.lastError }
 
+  /// For a store opened on a file that a sync engine shares with other devices: how it stands
+  /// with them — its latest merge of the copies the engine left, the copies it could not
+  /// merge and why, the old copies it merged, and how far ahead of this device's clock the
+  /// changes it read were stamped (see ``SyncStatus``). Updated by each action and reload;
+  /// tracked by Observation, so a view can show it. The empty status for a store in memory.
+  public var syncStatus: SyncStatus { core.syncStatus }
+
   /// For a store opened on a file: starts noticing writes by others (another process, such as
   /// `diary`, or another store on the same file) and reloads each one within about a second,
   /// delivering it as ``StoreChange/reload``. Does nothing for a store in memory. The watch

@@ -26,6 +26,7 @@ public final class StoreCore<Owner: Store>: Observable {
   // the store), so the dynamic exclusivity checks, a fifth of an action's cost, are off.
   @usableFromInline @exclusivity(unchecked) var storedState: State
   private var storedLastError: (any Error)?
+  private var storedSyncStatus = SyncStatus()
   @usableFromInline let backing: (any StoreBacking<State>)?
   /// What saving in the background keeps; `nil` while the store saves before returning (see
   /// ``saveMode``).
@@ -35,6 +36,7 @@ public final class StoreCore<Owner: Store>: Observable {
   // Key paths into a generic class are built at run time, slowly: build them once.
   @usableFromInline let stateKeyPath = \StoreCore<Owner>.state
   private let lastErrorKeyPath = \StoreCore<Owner>.lastError
+  private let syncStatusKeyPath = \StoreCore<Owner>.syncStatus
   @usableFromInline let unsavedKeyPath = \StoreCore<Owner>.hasUnsavedChanges
   /// Whether `state` was read since Observation was last told of a change. Observation's
   /// trackers are one-shot — each is removed when told of a change and installed again by
@@ -99,6 +101,12 @@ public final class StoreCore<Owner: Store>: Observable {
     set {
       registrar.withMutation(of: self, keyPath: lastErrorKeyPath) { storedLastError = newValue }
     }
+  }
+
+  /// See ``Store/syncStatus``.
+  public var syncStatus: SyncStatus {
+    registrar.access(self, keyPath: syncStatusKeyPath)
+    return storedSyncStatus
   }
 
   /// See ``Store/send(_:)``.
@@ -329,10 +337,18 @@ public final class StoreCore<Owner: Store>: Observable {
   }
 
   /// Keeps in ``lastError`` the first conflict copy beside the file that the backing's latest
-  /// transaction or reload could not merge (it stays where it is), or clears it.
+  /// transaction or reload could not merge (it stays where it is), or clears it; and updates
+  /// ``syncStatus`` with what it merged and read (Observation is told only of a change).
   func reportCopiesNotMerged() {
-    let problem = (backing as? any MergeReporting)?.mergeReport.notMerged.first
+    let reporting = backing as? any MergeReporting
+    let problem = reporting?.mergeReport.notMerged.first
     if storedLastError != nil || problem != nil { lastError = problem }
+    guard let reporting else { return }
+    let report = reporting.mergeReport
+    let status = storedSyncStatus.updated(with: report, skew: reporting.largestClockSkew)
+    if status != storedSyncStatus {
+      registrar.withMutation(of: self, keyPath: syncStatusKeyPath) { storedSyncStatus = status }
+    }
   }
 
   /// The conflict copies the backing's latest transaction or reload merged into the file (and

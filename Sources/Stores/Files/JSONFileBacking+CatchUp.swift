@@ -140,8 +140,15 @@ extension JSONFileBacking {
       outboxSeen = identity
       return (nil, nil)
     }
-    if let latest = stamps.latest { clock.observe(latest) }
+    if let latest = stamps.latest { observe(latest) }
     return ((state, stamps), (identity, file))
+  }
+
+  /// Moves the clock past `stamp`, the latest of stamps read (the file's, the outbox's, a
+  /// copy's), and notes in ``largestClockSkew`` how far ahead of the wall clock it is.
+  func observe(_ stamp: Stamp) {
+    clock.observe(stamp)
+    largestClockSkew = max(largestClockSkew, stamp.milliseconds - clock.now)
   }
 
   /// The stamps of `state`, just read with `stamps` from the file, ready to use: the clock
@@ -158,7 +165,7 @@ extension JSONFileBacking {
   func adopt(
     _ state: State, _ stamps: Sync, knowing known: (state: State, stamps: Sync)?
   ) -> (stamps: Sync, isCovered: Bool, stampedEdits: Bool) {
-    if let latest = stamps.latest { clock.observe(latest) }
+    if let latest = stamps.latest { observe(latest) }
     let known = known.flatMap { Self.isStamped($0.stamps) ? $0 : nil }
     if let known, Sync.isCovered((state, stamps), by: known) {
       guard state != known.state else { return (known.stamps, true, false) }

@@ -47,6 +47,7 @@ extension JSONFileBacking {
         guard let other = try read(leftover, in: folder, limit: limit, refused: &refused) else {
           continue
         }
+        if let latest = other.1.latest { observe(latest) }
         if let count = merge(other, into: &stored.state, &stored.stamps, base: base) {
           leftovers.forgottenRemovals.append((leftover.name, count))
         }

@@ -109,6 +109,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   var outboxSeen: FileIdentity?
   /// What the latest transaction or reload did with conflict copies.
   var mergeReport = MergeReport()
+  /// The furthest ahead of the wall clock, in milliseconds, that a stamp read was (see
+  /// ``observe(_:)``).
+  var largestClockSkew: Int64 = 0
   /// The conflict copies beside the file that could not be merged, by name: the identity each
   /// had when it was refused, and why. While a copy keeps that identity it is not read again,
   /// only reported again (see ``mergeLeftovers(of:in:target:into:)``).
@@ -618,6 +621,8 @@ package struct MergeReport: Sendable {
 /// A backing that merges conflict copies.
 package protocol MergeReporting: AnyObject {
   var mergeReport: MergeReport { get }
+  /// The furthest ahead of the wall clock, in milliseconds, that a stamp read was.
+  var largestClockSkew: Int64 { get }
 }
 
 extension Store where State: PersistentState {

@@ -244,7 +244,16 @@ struct OutboxInPlaceAttackTests: DeviceFolderSuite {
     let state = folder.file("state-killed")
     try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Start")))
     let process = try writer("K", count: 100_000, state: state)
-    Thread.sleep(forTimeInterval: 0.3 + Double(round) * 0.07)
+    // Killed once it writes (its outbox is there, however long a loaded machine took to start
+    // it), at a moment that differs from round to round.
+    let outboxes = state.appendingPathComponent("stores/outbox").path
+    while process.isRunning,
+      ((try? FileManager.default.contentsOfDirectory(atPath: outboxes)) ?? [])
+        .allSatisfy({ $0.hasPrefix(".") })
+    {
+      usleep(1_000)
+    }
+    Thread.sleep(forTimeInterval: 0.05 + Double(round) * 0.07)
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     let file = try Data(contentsOf: file)

@@ -1,0 +1,57 @@
+import Foundation
+
+/// How a store on a file stands with the devices that share the file through a sync engine:
+/// its latest merge of what the engine left beside the file, the copies it could not merge and
+/// why, the old copies it merged, and how far ahead of this device's clock the changes it read
+/// were stamped. ``Store/syncStatus`` publishes it through Observation, so a view can show it;
+/// a store in memory keeps the empty status.
+public struct SyncStatus: Equatable, Sendable {
+  /// A merge of conflict copies (or of the versions iCloud Drive keeps) into the file.
+  public struct Merge: Equatable, Sendable {
+    /// When this store made it, by this device's clock.
+    public var date: Date
+    /// The copies and versions merged, by name, in the order merged.
+    public var copies: [String]
+  }
+
+  /// A copy, merged, that was made more than 90 days (the tombstones' lifetime) before the file's
+  /// writers last wrote: the removals since may be forgotten, and the items or keys they
+  /// removed back.
+  public struct OldCopy: Equatable, Sendable {
+    /// The copy's name (the file's own, for a write of this device's merged back).
+    public var name: String
+    /// How many items or keys it may have brought back.
+    public var count: Int
+  }
+
+  /// The store's latest merge, if it made one since it opened.
+  public var lastMerge: Merge?
+  /// The copies beside the file, and the versions, that are not valid files of the store —
+  /// left where they are — each with why, as of the store's latest transaction or reload.
+  public var copiesNotMerged: [StoreFileError] = []
+  /// The old copies merged since the store opened (the latest 100).
+  public var oldCopies: [OldCopy] = []
+  /// The furthest ahead of this device's wall clock that a change the store read was stamped
+  /// (`.zero` when none was ahead): a device whose clock runs ahead wins the concurrent edits
+  /// of a field for as long as it runs ahead.
+  public var largestClockSkew: Duration = .zero
+
+  /// The empty status: nothing merged or left, no clock ahead.
+  public init() {}
+
+  /// How many old copies are kept.
+  static let oldCopiesKept = 100
+
+  /// The status after a transaction or reload that made `report` (now), this store's backing
+  /// having seen stamps up to `skew` milliseconds ahead of the wall clock.
+  func updated(with report: MergeReport, skew: Int64) -> SyncStatus {
+    var status = self
+    if !report.merged.isEmpty { status.lastMerge = Merge(date: Date(), copies: report.merged) }
+    status.copiesNotMerged = report.notMerged
+    status.oldCopies.append(
+      contentsOf: report.forgottenRemovals.map { OldCopy(name: $0.name, count: $0.count) })
+    status.oldCopies.removeFirst(max(0, status.oldCopies.count - Self.oldCopiesKept))
+    status.largestClockSkew = .milliseconds(max(skew, 0))
+    return status
+  }
+}
