@@ -145,6 +145,40 @@ struct DiaryDevicesTests {
     #expect(diary.run("todos", "list").output.contains("Call Ann"))
   }
 
+  @Test("sync status says how far ahead of this device's clock the changes are stamped")
+  @MainActor
+  func statusShowsAClockAhead() throws {
+    // The phone's app, its clock 2 h 5 min 30 s ahead, wrote the file and left a copy.
+    let phoneApp = TodosStore(
+      core: try TodosStore.fileCore(
+        contentsOf: laptop.file("todos.json"),
+        clock: HybridClock(device: DeviceID("phoneapp")!) {
+          Int64(Date().timeIntervalSince1970 * 1000) + 7_530_000
+        }))
+    try phoneApp.trySend(.addTodo(Todo(title: "Buy milk")))
+    let copy = "todos.sync-conflict-20261201-135016-E7BDN4G.json"
+    laptop.copy(laptop.file("todos.json"), as: copy)
+    let diary = DiaryProcess(folder: laptop.url)
+    let result = diary.run("--json", "sync", "status")
+    #expect(result.exitCode == 0)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    let files = try #require(report["files"] as? [[String: Any]])
+    let todos = try #require(files.first { $0["name"] as? String == "todos" })
+    #expect((7_400...7_530).contains(todos["clockAheadSeconds"] as? Int ?? 0), "\(todos)")
+    #expect(todos["merged"] as? [String] == [copy])
+    #expect((todos["oldCopies"] as? [Any])?.isEmpty == true)
+    let settings = try #require(files.first { $0["name"] as? String == "settings" })
+    #expect(settings["clockAheadSeconds"] as? Int == 0)
+    #expect(settings["merged"] as? [String] == [])
+    let text = diary.run("sync", "status").output
+    #expect(
+      text.contains(
+        "todos: changes stamped up to 2 h 5 min ahead of this device's clock — that device "
+          + "wins concurrent edits of a field until this clock catches up\n"), "\(text)")
+    #expect(!text.contains("settings: changes stamped"))
+  }
+
   @Test("sync status names this device — the same on every run, kept outside the data folder")
   func status() throws {
     var diary = DiaryProcess(folder: laptop.url)

@@ -345,10 +345,27 @@ public final class StoreCore<Owner: Store>: Observable {
     if storedLastError != nil || problem != nil { lastError = problem }
     guard let reporting else { return }
     let report = reporting.mergeReport
-    let status = storedSyncStatus.updated(with: report, skew: reporting.largestClockSkew)
-    if status != storedSyncStatus {
-      registrar.withMutation(of: self, keyPath: syncStatusKeyPath) { storedSyncStatus = status }
-    }
+    publish(storedSyncStatus.updated(with: report, skew: reporting.largestClockSkew))
+  }
+
+  /// ``syncStatus`` with the stamps of the file as opened counted too (a store decodes them
+  /// only when an action or a reload needs them): for `diary sync status`.
+  ///
+  /// - Throws: ``StoreFileError`` when the file's stamps are not valid.
+  package func syncStatusReadingStamps() throws -> SyncStatus {
+    background?.writer.waitUntilIdle()
+    guard let reporting = backing as? any MergeReporting else { return syncStatus }
+    try reporting.readStampsNow()
+    var status = storedSyncStatus
+    status.largestClockSkew = .milliseconds(max(reporting.largestClockSkew, 0))
+    publish(status)
+    return status
+  }
+
+  /// Keeps `status` as ``syncStatus``, telling Observation only of a change.
+  private func publish(_ status: SyncStatus) {
+    guard status != storedSyncStatus else { return }
+    registrar.withMutation(of: self, keyPath: syncStatusKeyPath) { storedSyncStatus = status }
   }
 
   /// The conflict copies the backing's latest transaction or reload merged into the file (and

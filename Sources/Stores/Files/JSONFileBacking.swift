@@ -534,6 +534,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     state.keepMemoryOnlyState(from: memory)
   }
 
+  func readStampsNow() throws(StoreFileError) { try readStamps { true } }
+
   /// What a reload found of the file.
   private enum StoredChange {
     /// The file holds the version last read or written. The device's outbox, new to the
@@ -623,6 +625,9 @@ package protocol MergeReporting: AnyObject {
   var mergeReport: MergeReport { get }
   /// The furthest ahead of the wall clock, in milliseconds, that a stamp read was.
   var largestClockSkew: Int64 { get }
+  /// Decodes the file's stamps, as opened, if nothing needed them yet: so that
+  /// ``largestClockSkew`` counts them.
+  func readStampsNow() throws(StoreFileError)
 }
 
 extension Store where State: PersistentState {

@@ -23,6 +23,9 @@ enum SyncCommands {
       var path: String
       var exists: Bool
       var copiesNotMerged: [Copy]
+      /// The store's sync status, its stamps read: what this command merged, and how far
+      /// ahead of this device's clock the file's changes are stamped.
+      var status: SyncStatus
 
       /// What `--json` prints of the file.
       var json: JSONValue {
@@ -32,7 +35,27 @@ enum SyncCommands {
             copiesNotMerged.map {
               .object(["path": JSONValue($0.path), "problem": JSONValue($0.problem)])
             }),
+          "merged": .array((status.lastMerge?.copies ?? []).map { JSONValue($0) }),
+          "oldCopies": .array(
+            status.oldCopies.map {
+              .object(["name": JSONValue($0.name), "count": JSONValue($0.count)])
+            }),
+          "clockAheadSeconds": JSONValue(Self.seconds(status.largestClockSkew)),
         ])
+      }
+
+      /// `duration` in whole seconds.
+      static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
+
+      /// What the text output says of the file's clock, if it runs ahead by a second or more.
+      var clockAhead: String? {
+        let seconds = Self.seconds(status.largestClockSkew)
+        guard seconds > 0 else { return nil }
+        let (hours, minutes) = (seconds / 3600, seconds % 3600 / 60)
+        let amount =
+          hours > 0 ? "\(hours) h \(minutes) min" : minutes > 0 ? "\(minutes) min" : "\(seconds) s"
+        return "\(name): changes stamped up to \(amount) ahead of this device's clock — that "
+          + "device wins concurrent edits of a field until this clock catches up"
       }
     }
 
@@ -67,6 +90,7 @@ enum SyncCommands {
         return [file.name, file.path, state]
       }
       try context.output.line(table.render(context.terminal))
+      for line in files.compactMap(\.clockAhead) { try context.output.line(line) }
       let copies = files.flatMap(\.copiesNotMerged)
       guard !copies.isEmpty else {
         return try context.output.line("No conflict copies left to merge.")
@@ -85,11 +109,13 @@ enum SyncCommands {
       try context.download(url)
       let store = try open(url)
       try store.refresh()
+      // Stamps that are not valid fail the next change, which says so: not this report.
+      let status = (try? store.core.syncStatusReadingStamps()) ?? store.syncStatus
       return File(
         name: name, path: url.path, exists: FileManager.default.fileExists(atPath: url.path),
         copiesNotMerged: store.core.mergeReport.notMerged.map {
           Copy(path: $0.path, problem: DiaryError($0).message)
-        })
+        }, status: status)
     }
   }
 }
