@@ -46,6 +46,19 @@ struct ReloadWithoutLockAttackTests: DeviceFolderSuite {
     #expect(rename(incoming.path, file.path) == 0)
   }
 
+  /// Runs `body` while another process holds the file's lock.
+  func whileLocked(_ body: () throws -> Void) throws {
+    let lock = open(folder.file("todos.json.lock").path, O_RDWR | O_CREAT, 0o600)
+    defer { close(lock) }
+    try #require(flock(lock, LOCK_EX) == 0)
+    try body()
+  }
+
+  /// Whether `error` is a wait for the lock that timed out.
+  func isLockTimeout(_ error: StoreFileError?) -> Bool {
+    if case .lockTimedOut = error?.problem { true } else { false }
+  }
+
   // MARK: - A writer renaming its version over the file as a reload reads it
 
   /// Something to do once, from any thread.
@@ -103,5 +116,57 @@ struct ReloadWithoutLockAttackTests: DeviceFolderSuite {
     #expect(
       Set(try deviceStore("laptop", in: folder.url).todos.map(\.title))
         == ["Buy milk", "Call Ann", "Water plants", "Pay rent", "Pay bills"])
+  }
+
+  // MARK: - What the file lost of the store's, found without the lock
+
+  /// The laptop removed "Buy milk"; the phone's version, made before, still holds it and all
+  /// the laptop still has: a file that holds every live item of the store's version lacks its
+  /// tombstone, and must not be read as it is.
+  @Test("a removal an older version took from the file takes the lock, and stays removed")
+  func lostRemovalTakesTheLock() throws {
+    let (laptop, _) = try laptop()
+    for title in ["Buy milk", "Call Ann"] { try laptop.trySend(.addTodo(Todo(title: title))) }
+    let older = try version(adding: "Pay rent", as: "older.json")
+    let removed = try #require(laptop.todos.first { $0.title == "Buy milk" }).id
+    try laptop.trySend(.removeTodos(ids: [removed]))
+    try engineRenames(older)
+    try whileLocked {
+      let error = #expect(throws: StoreFileError.self) { try laptop.refresh() }
+      #expect(isLockTimeout(error), "\(String(describing: error))")
+      #expect(Set(laptop.todos.map(\.title)) == ["Call Ann"], "unchanged meanwhile")
+    }
+    try laptop.refresh()
+    #expect(Set(laptop.todos.map(\.title)) == ["Call Ann", "Pay rent"])
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title)) == ["Call Ann", "Pay rent"])
+  }
+
+  /// The app read the phone's version without the lock (the outbox, the laptop's write before
+  /// it, seen). The tablet's version, made from that write, renamed over the file, is copied
+  /// into the outbox by a `diary` that weighed the outbox against it and had nothing to write:
+  /// the outbox, new to the app, holds the file's very bytes — yet the file lacks the phone's
+  /// todo the app read, which the app must merge back.
+  @Test("an outbox holding the file's bytes does not excuse what the file lacks of the store's")
+  func outboxHoldingTheFileYetLost() throws {
+    try deviceStore("laptop", in: folder.url).trySend(.addTodo(Todo(title: "Buy milk")))
+    let tablet = try version(by: "tablet", adding: "Water plants", as: "tablet.json")
+    let (app, backing) = try laptop()
+    try engineRenames(try version(adding: "Call Ann", as: "phone.json"))
+    try app.refresh()
+    #expect(Set(app.todos.map(\.title)) == ["Buy milk", "Call Ann"])
+    try engineRenames(tablet)
+    try deviceStore("laptop", in: folder.url).refresh()
+    try #require(backing.isOutboxNew)
+    try #require(backing.outbox?.read()?.data == (try Data(contentsOf: file)))
+    try whileLocked {
+      let error = #expect(throws: StoreFileError.self) { try app.refresh() }
+      #expect(isLockTimeout(error), "\(String(describing: error))")
+    }
+    try app.refresh()
+    #expect(Set(app.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])
+    #expect(
+      Set(try deviceStore("laptop", in: folder.url).todos.map(\.title))
+        == ["Buy milk", "Call Ann", "Water plants"])
   }
 }
