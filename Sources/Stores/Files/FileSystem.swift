@@ -29,12 +29,18 @@ enum FileSystem {
     return FileIdentity(info)
   }
 
+  /// Called with the name given as ``read(_:in:path:)`` starts, before it opens the file: a
+  /// seam for tests, which replace the file there as a writer racing a read without the lock
+  /// does (`FileSystem.$beforeRead.withValue(…)`); `nil` otherwise.
+  @TaskLocal static var beforeRead: (@Sendable (String) -> Void)?
+
   /// The bytes of the regular file `name` (relative to `folder`, or a path with `AT_FDCWD`)
   /// and their identity, or `nil` when there is no file. Anything that is not a regular file —
   /// a folder, a FIFO, a device — is refused before reading, so reading never blocks.
   static func read(_ name: String, in folder: Int32 = AT_FDCWD, path: String)
     throws(StoreFileError) -> (Data, FileIdentity)?
   {
+    beforeRead?(name)
     guard let file = try OpenFile(name, in: folder, path: path) else { return nil }
     return (try file.contents(path: path), file.identity)
   }

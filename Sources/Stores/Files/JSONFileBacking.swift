@@ -480,23 +480,33 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// `weighingOutbox`, the device's outbox new to this store (see ``isOutboxNew``) is
   /// compared with the file. Read with no lock: a reader never waits for a writer, and only
   /// what must be merged and written goes through the transaction. O(*n*) in the size of the
-  /// file when it changed; one or two `stat`s when it did not.
+  /// file when it changed or the outbox is new; one or two `stat`s otherwise.
   private func readChange(at target: String, from current: State, weighingOutbox: Bool)
     throws(StoreFileError) -> StoredChange
   {
     let isOutboxNew = weighingOutbox && isOutboxNew
-    let isCurrent = try isCurrent(
-      FileSystem.identity(of: target),
-      hashing: { () throws(StoreFileError) in
-        try FileSystem.contentHash(of: target, path: path)
-      })
+    if !isOutboxNew,
+      try isCurrent(
+        FileSystem.identity(of: target),
+        hashing: { () throws(StoreFileError) in
+          try FileSystem.contentHash(of: target, path: path)
+        })
+    {
+      return .none(outboxHeld: nil)
+    }
+    // Whether the file holds the version last read or written is told by the file read, not
+    // by a look at its path before: another process may have renamed its write over it since,
+    // whose bytes the outbox then holds — never to be noted as seen by a store that did not
+    // read them.
+    let file = try FileSystem.read(target, path: path)
+    let isCurrent = try isCurrent(file?.1, hashing: { file.map { FileVersion.hash($0.0) } })
     if isCurrent && !isOutboxNew { return .none(outboxHeld: nil) }
     if !isCurrent { try readStamps { false } }
     // The stamped version this store read or wrote last, if any.
     let own =
       version != nil && versionTarget == target && Self.isStamped(stamps)
       ? (state: current, stamps: stamps) : nil
-    guard let (data, identity) = try FileSystem.read(target, path: path) else {
+    guard let (data, identity) = file else {
       // Gone: so is what this device last wrote to it, which the transaction notes (its
       // outbox goes) when this store knew a stamped version or the outbox is new.
       if isOutboxNew { return .outboxToWeigh }
