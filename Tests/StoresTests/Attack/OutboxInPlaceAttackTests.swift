@@ -38,13 +38,6 @@ struct OutboxInPlaceAttackTests: DeviceFolderSuite {
     return Outbox.local(of: target, device: { DeviceID("laptop")! })!
   }
 
-  /// Puts `version` in place of the suite's file as Syncthing does: a new file renamed over it.
-  func engineRenames(_ version: URL) throws {
-    let incoming = folder.file(".syncthing.todos.json.incoming.tmp")
-    try FileManager.default.copyItem(at: version, to: incoming)
-    #expect(rename(incoming.path, file.path) == 0)
-  }
-
   /// The phone's version of the suite's file as it is now, with `title` added by the phone.
   func phoneVersion(adding title: String) throws -> URL {
     let phoneFile = try phoneFolder().appendingPathComponent("todos.json")

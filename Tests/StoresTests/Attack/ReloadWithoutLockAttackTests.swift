@@ -39,26 +39,6 @@ struct ReloadWithoutLockAttackTests: DeviceFolderSuite {
     return kept
   }
 
-  /// Puts `version` in place of the suite's file as Syncthing does: a new file renamed over it.
-  func engineRenames(_ version: URL) throws {
-    let incoming = folder.file(".syncthing.todos.json.incoming.tmp")
-    try FileManager.default.copyItem(at: version, to: incoming)
-    #expect(rename(incoming.path, file.path) == 0)
-  }
-
-  /// Runs `body` while another process holds the file's lock.
-  func whileLocked(_ body: () throws -> Void) throws {
-    let lock = open(folder.file("todos.json.lock").path, O_RDWR | O_CREAT, 0o600)
-    defer { close(lock) }
-    try #require(flock(lock, LOCK_EX) == 0)
-    try body()
-  }
-
-  /// Whether `error` is a wait for the lock that timed out.
-  func isLockTimeout(_ error: StoreFileError?) -> Bool {
-    if case .lockTimedOut = error?.problem { true } else { false }
-  }
-
   // MARK: - A writer renaming its version over the file as a reload reads it
 
   /// Something to do once, from any thread.
@@ -133,7 +113,7 @@ struct ReloadWithoutLockAttackTests: DeviceFolderSuite {
     try engineRenames(older)
     try whileLocked {
       let error = #expect(throws: StoreFileError.self) { try laptop.refresh() }
-      #expect(isLockTimeout(error), "\(String(describing: error))")
+      #expect(error?.isLockTimeout == true, "\(String(describing: error))")
       #expect(Set(laptop.todos.map(\.title)) == ["Call Ann"], "unchanged meanwhile")
     }
     try laptop.refresh()
@@ -161,7 +141,7 @@ struct ReloadWithoutLockAttackTests: DeviceFolderSuite {
     try #require(backing.outbox?.read()?.data == (try Data(contentsOf: file)))
     try whileLocked {
       let error = #expect(throws: StoreFileError.self) { try app.refresh() }
-      #expect(isLockTimeout(error), "\(String(describing: error))")
+      #expect(error?.isLockTimeout == true, "\(String(describing: error))")
     }
     try app.refresh()
     #expect(Set(app.todos.map(\.title)) == ["Buy milk", "Call Ann", "Water plants"])

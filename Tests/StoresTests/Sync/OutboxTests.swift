@@ -25,13 +25,6 @@ struct OutboxTests: DeviceFolderSuite {
     return phoneFile
   }
 
-  /// Puts `version` in place of the suite's file as Syncthing does: a new file renamed over it.
-  func engineRenames(_ version: URL) throws {
-    let incoming = folder.file(".syncthing.todos.json.incoming.tmp")
-    try FileManager.default.copyItem(at: version, to: incoming)
-    #expect(rename(incoming.path, file.path) == 0)
-  }
-
   /// The outbox of the laptop for the suite's file.
   var outbox: Outbox {
     let target = (try? FileSystem.resolvingLinks(file.standardizedFileURL.path)) ?? file.path

@@ -9,7 +9,7 @@ import Testing
 /// version. So a store that only reads never waits for a writer.
 @Suite("A reload waits for no writer unless it must merge")
 @MainActor
-struct ReloadWithoutLockTests {
+struct ReloadWithoutLockTests: DeviceFolderSuite {
   let folder = TemporaryFolder()
   var file: URL { folder.file("todos.json") }
 
@@ -19,14 +19,6 @@ struct ReloadWithoutLockTests {
       core: try TodosStore.fileCore(
         contentsOf: url ?? file, lockTimeout: .milliseconds(100),
         clock: HybridClock(device: DeviceID(Substring(device))!)))
-  }
-
-  /// Runs `body` while another process holds the file's lock.
-  func whileLocked(_ body: () throws -> Void) throws {
-    let lock = open(folder.file("todos.json.lock").path, O_RDWR | O_CREAT, 0o600)
-    defer { close(lock) }
-    try #require(flock(lock, LOCK_EX) == 0)
-    try body()
   }
 
   @Test("another store's write, and another device's version made from it, are read while locked")
@@ -65,9 +57,7 @@ struct ReloadWithoutLockTests {
     #expect(rename(phoneFile.path, file.path) == 0)
     try whileLocked {
       let error = #expect(throws: StoreFileError.self) { try laptop.refresh() }
-      #expect(
-        { if case .lockTimedOut = error?.problem { true } else { false } }(),
-        "\(String(describing: error))")
+      #expect(error?.isLockTimeout == true, "\(String(describing: error))")
       #expect(laptop.todos.map(\.title) == ["Water plants", "Buy milk"], "unchanged meanwhile")
     }
     try laptop.refresh()

@@ -71,4 +71,27 @@ extension DeviceFolderSuite {
   func copyName(_ number: Int = 0) -> String {
     "todos.sync-conflict-20261201-1350\(10 + number)-PHONE12.json"
   }
+
+  /// Puts `version` in place of the suite's `todos.json` as Syncthing does: a new file renamed
+  /// over it.
+  func engineRenames(_ version: URL) throws {
+    let incoming = folder.file(".syncthing.todos.json.incoming.tmp")
+    try FileManager.default.copyItem(at: version, to: incoming)
+    #expect(rename(incoming.path, folder.file("todos.json").path) == 0)
+  }
+
+  /// Runs `body` while another process holds the lock of the suite's `todos.json`.
+  func whileLocked(_ body: () throws -> Void) throws {
+    let lock = open(folder.file("todos.json.lock").path, O_RDWR | O_CREAT, 0o600)
+    defer { close(lock) }
+    try #require(flock(lock, LOCK_EX) == 0)
+    try body()
+  }
+}
+
+extension StoreFileError {
+  /// Whether this is a wait for a lock that timed out.
+  var isLockTimeout: Bool {
+    if case .lockTimedOut = problem { true } else { false }
+  }
 }
