@@ -12,6 +12,12 @@ public struct SyncStatus: Equatable, Sendable {
     public var date: Date
     /// The copies and versions merged, by name, in the order merged.
     public var copies: [String]
+
+    /// A merge made at `date` of `copies` (for a preview or a test).
+    public init(date: Date, copies: [String]) {
+      self.date = date
+      self.copies = copies
+    }
   }
 
   /// A copy, merged, that was made more than 90 days (the tombstones' lifetime) before the file's
@@ -22,6 +28,12 @@ public struct SyncStatus: Equatable, Sendable {
     public var name: String
     /// How many items or keys it may have brought back.
     public var count: Int
+
+    /// The copy `name`, which may have brought back `count` items or keys.
+    public init(name: String, count: Int) {
+      self.name = name
+      self.count = count
+    }
   }
 
   /// The store's latest merge, if it made one since it opened.
@@ -38,6 +50,17 @@ public struct SyncStatus: Equatable, Sendable {
 
   /// The empty status: nothing merged or left, no clock ahead.
   public init() {}
+
+  /// A status with these fields (for a preview or a test).
+  public init(
+    lastMerge: Merge?, copiesNotMerged: [StoreFileError] = [], oldCopies: [OldCopy] = [],
+    largestClockSkew: Duration = .zero
+  ) {
+    self.lastMerge = lastMerge
+    self.copiesNotMerged = copiesNotMerged
+    self.oldCopies = oldCopies
+    self.largestClockSkew = largestClockSkew
+  }
 
   /// How many old copies are kept.
   static let oldCopiesKept = 100

@@ -32,6 +32,7 @@ struct SyncStatusTests {
     let memory = TodosStore()
     memory.send(.addTodo(Todo(title: "Buy milk")))
     #expect(memory.syncStatus == SyncStatus())
+    #expect(memory.syncStatus == SyncStatus(lastMerge: nil), "the memberwise form, at its defaults")
     let laptop = try deviceStore("laptop", in: folder.url)
     let told = try changesSyncStatus(of: laptop) {
       try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
