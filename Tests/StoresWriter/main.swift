@@ -34,6 +34,10 @@ import TestSupport
 // opens STORES watching todos stores on FOLDER/todos.json, then RENAMES times renames FOLDER
 // away and makes it anew, letting the watchers see each; on Linux, prints the process's
 // inotify instances and watches (`inotify I watches W`).
+//
+// With STORES_WRITER_CLOCK_AHEAD_MS set, the kinds todos, workouts, settings, remove-todo,
+// remove-workout and toggle-todo stamp their changes by the device's clock with its wall
+// clock that many milliseconds ahead: a device whose clock runs ahead.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[3]) else {
@@ -42,18 +46,40 @@ guard arguments.count == 5, let count = Int(arguments[3]) else {
 }
 let (kind, url, tag) = (arguments[1], URL(fileURLWithPath: arguments[2]), arguments[4])
 
+/// The device's clock (``HybridClock/local``), its wall clock moved ahead by
+/// `STORES_WRITER_CLOCK_AHEAD_MS` when set.
+let clock: HybridClock = {
+  let environment = ProcessInfo.processInfo.environment
+  guard let ahead = Int64(environment["STORES_WRITER_CLOCK_AHEAD_MS"] ?? ""), ahead != 0 else {
+    return .local
+  }
+  return HybridClock(
+    device: DeviceID.local,
+    sharingWith: DeviceID.localStateFolder(environment: environment)?
+      .appendingPathComponent("stores/clock")
+  ) { Int64(Date().timeIntervalSince1970 * 1000) + ahead }
+}()
+
+@MainActor func todosStore(_ url: URL) throws -> TodosStore {
+  TodosStore(core: try TodosStore.fileCore(contentsOf: url, clock: clock))
+}
+
+@MainActor func workoutsStore(_ url: URL) throws -> WorkoutsStore {
+  WorkoutsStore(core: try WorkoutsStore.fileCore(contentsOf: url, clock: clock))
+}
+
 MainActor.assumeIsolated {
   do {
     switch kind {
     case "todos":
-      let store = try TodosStore(contentsOf: url)
+      let store = try todosStore(url)
       for index in 0..<count {
         try store.trySend(.addTodo(Todo(title: "\(tag) \(index)")))
         print("ack \(index)")
         fflush(nil)
       }
     case "workouts":
-      let store = try WorkoutsStore(contentsOf: url)
+      let store = try workoutsStore(url)
       for index in 0..<count {
         try store.trySend(
           .addWorkout(try Workout(name: "\(tag) \(index)", distance: Double(index))))
@@ -68,17 +94,17 @@ MainActor.assumeIsolated {
         fflush(nil)
       }
     case "remove-todo":
-      let store = try TodosStore(contentsOf: url)
+      let store = try todosStore(url)
       let ids = Set(store.todos.filter { $0.title == tag }.map(\.id))
       if !ids.isEmpty { try store.trySend(.removeTodos(ids: ids)) }
       print(ids.isEmpty ? "absent" : "ack 0")
     case "toggle-todo":
-      let store = try TodosStore(contentsOf: url)
+      let store = try todosStore(url)
       let todo = store.todos.first { $0.title == tag }
       if let todo { try store.trySend(.toggleTodo(id: todo.id)) }
       print(todo == nil ? "absent" : "ack 0")
     case "remove-workout":
-      let store = try WorkoutsStore(contentsOf: url)
+      let store = try workoutsStore(url)
       let ids = Set(store.state.workouts.filter { $0.name == tag }.map(\.id))
       if !ids.isEmpty { try store.trySend(.removeWorkouts(ids: ids)) }
       print(ids.isEmpty ? "absent" : "ack 0")
@@ -153,7 +179,7 @@ MainActor.assumeIsolated {
         exit(0)
       }
     case "settings":
-      let settings = try SettingsStore(contentsOf: url)
+      let settings = try SettingsStore(contentsOf: url, clock: clock)
       for index in 0..<count {
         try settings.set(\.sleepGoal, to: Double(index % 25))
         print("ack \(index)")

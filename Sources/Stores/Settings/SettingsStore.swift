@@ -136,10 +136,19 @@ public final class SettingsStore: Store {
   /// (see "The key catalog" in the Settings article).
   ///
   /// - Throws: ``StoreFileError`` when the file cannot be read or is invalid.
-  public init(
+  public convenience init(
     contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout
   ) throws {
-    core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout)
+    try self.init(contentsOf: url, keys: keys, lockTimeout: lockTimeout, clock: .local)
+  }
+
+  /// The settings in the file at `url`, as ``init(contentsOf:keys:lockTimeout:)`` opens them,
+  /// with changes stamped by `clock` (for tests: a device of its own, or a wall clock ahead).
+  package init(
+    contentsOf url: URL, keys: [AnySettingsKey] = [], lockTimeout: Duration = .defaultLockTimeout,
+    clock: HybridClock
+  ) throws {
+    core = try SettingsStore.fileCore(contentsOf: url, lockTimeout: lockTimeout, clock: clock)
     self.url = url
     keyObservation.start(core)
     register(keys, recordingInCatalog: true)

@@ -8,27 +8,30 @@ import Synchronization
   import FoundationXML
 #endif
 
-/// Two real Syncthing nodes on loopback sharing one folder: the two "devices" of a test.
+/// Real Syncthing nodes on loopback sharing one folder, every node linked to every other: the
+/// "devices" of a test (two by default; `a`, `b`, `c`…).
 ///
 /// ```swift
-/// let pair = try SyncthingPair(in: folder.url)
-/// defer { pair.stop() }
-/// // …write into pair.devices[0].folder and pair.devices[1].folder…
-/// try pair.pause()  // the devices no longer see each other
-/// try pair.resume()
-/// let took = try pair.settle()  // both idle, in sync
+/// let nodes = try SyncthingNodes(in: folder.url)
+/// defer { nodes.stop() }
+/// // …write into nodes.devices[0].folder and nodes.devices[1].folder…
+/// try nodes.pause()  // the devices no longer see each other
+/// try nodes.resume()
+/// try nodes.cutOff(nodes.devices[1])  // that device alone sees no other
+/// try nodes.reconnect(nodes.devices[1])
+/// let took = try nodes.settle()  // all idle, in sync
 /// ```
 ///
 /// Each node gets a home of its own below `root` (made with `syncthing generate`), free
 /// loopback ports for its GUI (the REST API) and its listener, no discovery, relays, NAT or
-/// usage reporting, a reconnection interval of 1 s, the other node as its only device (`a`
-/// dials `b` at `tcp://127.0.0.1:PORT`, `b` only accepts), and one shared folder
-/// (`maxConflicts` 10 as the GUI's default, a watcher with a 1 s delay, a rescan every 60 s).
-/// The nodes run until ``stop()`` (or the pair is released): a test calls it in a `defer`, so
-/// that a failing test leaves no process behind; they run without Syncthing's monitor
-/// process, so nothing outlives them. Every wait is bounded and, when it runs out, throws a
-/// ``Failure`` with the tail of both nodes' logs.
-final class SyncthingPair {
+/// usage reporting, a reconnection interval of 1 s, the other nodes as its only devices (of
+/// two nodes, the earlier in ``devices`` dials the later at `tcp://127.0.0.1:PORT`, which only
+/// accepts), and one shared folder (`maxConflicts` 10 as the GUI's default, a watcher with a
+/// 1 s delay, a rescan every 60 s). The nodes run until ``stop()`` (or they are released): a
+/// test calls it in a `defer`, so that a failing test leaves no process behind; they run
+/// without Syncthing's monitor process, so nothing outlives them. Every wait is bounded and,
+/// when it runs out, throws a ``Failure`` with the tail of every node's log.
+final class SyncthingNodes {
   /// One node: its device id, its synced folder, its REST API and its process.
   final class Device {
     let name: String
@@ -44,6 +47,9 @@ final class SyncthingPair {
     let listenPort: Int
     let apiKey: String
     let process = Process()
+    /// How far ahead of the wall clock the library writers playing this device stamp
+    /// (`STORES_WRITER_CLOCK_AHEAD_MS`, see `stores-writer`): a device whose clock runs ahead.
+    var writerClockAhead: Duration = .zero
 
     fileprivate init(name: String, root: URL) throws {
       self.name = name
@@ -56,17 +62,19 @@ final class SyncthingPair {
       let ports = try TestPlatform.freeLoopbackPorts(2)
       (guiPort, listenPort) = (ports[0], ports[1])
       apiKey = UUID().uuidString
-      _ = try SyncthingPair.syncthing(["generate", "--home=\(home.path)", "--no-default-folder"])
-      id = try SyncthingPair.syncthing(["--home=\(home.path)", "--device-id"])
+      _ = try SyncthingNodes.syncthing(["generate", "--home=\(home.path)", "--no-default-folder"])
+      id = try SyncthingNodes.syncthing(["--home=\(home.path)", "--device-id"])
         .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The environment for `diary` or a library writer playing this device: its data folder
-    /// is `DIARY_HOME`, its home and local state are its own.
+    /// is `DIARY_HOME`, its home and local state are its own, and its writers' clock is
+    /// ``writerClockAhead`` ahead.
     func environment(_ base: [String: String]) -> [String: String] {
       base.merging([
         "DIARY_HOME": folder.path, "HOME": local.path,
         "STORES_STATE_HOME": local.appendingPathComponent("state").path,
+        "STORES_WRITER_CLOCK_AHEAD_MS": "\(Int64(writerClockAhead / .milliseconds(1)))",
       ]) { $1 }
     }
 
@@ -133,15 +141,24 @@ final class SyncthingPair {
   /// The id of the shared folder.
   static let folderID = "diary"
 
-  /// The two devices.
+  /// The devices, `a`, `b`, `c`… in order.
   let devices: [Device]
   private var stopped = false
 
-  /// Makes two nodes below `root`, starts them and waits until they are connected.
-  init(in root: URL) throws {
-    devices = [try Device(name: "a", root: root), try Device(name: "b", root: root)]
-    try Self.configure(devices[0], peer: devices[1], dialing: true)
-    try Self.configure(devices[1], peer: devices[0], dialing: false)
+  /// Makes `count` nodes (2 to 26) below `root`, starts them and waits until every one is
+  /// connected to every other.
+  init(in root: URL, count: Int = 2) throws {
+    precondition((2...26).contains(count), "2 to 26 nodes")
+    devices = try (0..<count).map { index in
+      try Device(name: String(UnicodeScalar(UInt8(ascii: "a") + UInt8(index))), root: root)
+    }
+    for (index, device) in devices.enumerated() {
+      try Self.configure(
+        device,
+        peers: devices.enumerated().filter { $0.offset != index }.map {
+          (device: $0.element, dialing: $0.offset > index)
+        })
+    }
     do {
       for device in devices {
         device.process.executableURL = Self.executable
@@ -161,8 +178,8 @@ final class SyncthingPair {
         device.process.standardInput = FileHandle.nullDevice
         try device.process.run()
       }
-      // The dialling node starts with its peer paused, and dials once both answer (so listen).
-      try waitUntil("both nodes answer") {
+      // A dialling node starts with its peers paused, and dials once all answer (so listen).
+      try waitUntil("every node answers") {
         for device in self.devices { try self.request(device, "GET", "/rest/system/ping") }
         return true
       }
@@ -175,7 +192,7 @@ final class SyncthingPair {
 
   deinit { stop() }
 
-  /// Stops both nodes (SIGTERM, then SIGKILL after 10 s) and waits for them. Idempotent.
+  /// Stops every node (SIGTERM, then SIGKILL after 10 s) and waits for them. Idempotent.
   func stop() {
     guard !stopped else { return }
     stopped = true
@@ -192,40 +209,72 @@ final class SyncthingPair {
 
   // MARK: The link
 
-  /// Cuts the link: each node pauses the other, and both see it disconnected.
-  func pause() throws {
-    try request(devices[0], "POST", "/rest/system/pause?device=\(devices[1].id)")
-    try request(devices[1], "POST", "/rest/system/pause?device=\(devices[0].id)")
-    try waitUntil("the nodes are disconnected") { try !self.isConnected(either: true) }
-  }
-
-  /// Restores the link and waits until the nodes are connected again: `b` first, then `a`,
-  /// which dials at once.
-  func resume() throws {
-    try request(devices[1], "POST", "/rest/system/resume?device=\(devices[0].id)")
-    try request(devices[0], "POST", "/rest/system/resume?device=\(devices[1].id)")
-    try waitUntil("the nodes are connected again") { try self.isConnected }
-  }
-
-  /// Whether both nodes see the other connected.
-  var isConnected: Bool {
-    get throws { try isConnected(either: false) }
-  }
-
-  private func isConnected(either: Bool) throws -> Bool {
-    let states = try [(devices[0], devices[1]), (devices[1], devices[0])].map { device, peer in
-      let connections = try json(device, "/rest/system/connections")["connections"]
-      let peerState = (connections as? [String: Any])?[peer.id] as? [String: Any]
-      return peerState?["connected"] as? Bool == true
+  /// Every two nodes, each once: the earlier in ``devices`` first, which dials the later.
+  private var links: [(Device, Device)] {
+    devices.indices.flatMap { first in
+      devices.indices.filter { $0 > first }.map { (devices[first], devices[$0]) }
     }
-    return either ? states.contains(true) : !states.contains(false)
+  }
+
+  /// Cuts every link: each node pauses the others, and none sees another connected.
+  func pause() throws {
+    try cut(links)
+  }
+
+  /// Restores every link and waits until every node sees every other connected.
+  func resume() throws {
+    try restore(links)
+  }
+
+  /// Cuts `device` off: it and every other node pause each other (the others stay linked),
+  /// and it sees none connected.
+  func cutOff(_ device: Device) throws {
+    try cut(links.filter { $0.0 === device || $0.1 === device })
+  }
+
+  /// Links `device` to every other node again, and waits until it sees every one connected.
+  func reconnect(_ device: Device) throws {
+    try restore(links.filter { $0.0 === device || $0.1 === device })
+  }
+
+  private func cut(_ links: [(Device, Device)]) throws {
+    for (first, second) in links {
+      try request(first, "POST", "/rest/system/pause?device=\(second.id)")
+      try request(second, "POST", "/rest/system/pause?device=\(first.id)")
+    }
+    try waitUntil("the nodes are disconnected") {
+      try links.allSatisfy { try !self.sees($0.0, $0.1) && !self.sees($0.1, $0.0) }
+    }
+  }
+
+  /// The accepting node resumes first, then the dialling one, which dials at once.
+  private func restore(_ links: [(Device, Device)]) throws {
+    for (first, second) in links {
+      try request(second, "POST", "/rest/system/resume?device=\(first.id)")
+      try request(first, "POST", "/rest/system/resume?device=\(second.id)")
+    }
+    try waitUntil("the nodes are connected again") {
+      try links.allSatisfy { try self.sees($0.0, $0.1) && self.sees($0.1, $0.0) }
+    }
+  }
+
+  /// Whether every node sees every other connected.
+  var isConnected: Bool {
+    get throws { try links.allSatisfy { try sees($0.0, $0.1) && sees($0.1, $0.0) } }
+  }
+
+  /// Whether `device` sees `peer` connected.
+  private func sees(_ device: Device, _ peer: Device) throws -> Bool {
+    let connections = try json(device, "/rest/system/connections")["connections"]
+    let peerState = (connections as? [String: Any])?[peer.id] as? [String: Any]
+    return peerState?["connected"] as? Bool == true
   }
 
   // MARK: Settling
 
-  /// Has both nodes scan the folder now, then waits until both are idle and in sync: each
-  /// has the other's whole index (the sequence it knows of the other is the other's own),
-  /// needs nothing, and the other is 100 % complete from its point of view — twice in a row,
+  /// Has every node scan the folder now, then waits until all are idle and in sync: each has
+  /// every other's whole index (the sequence it knows of the other is the other's own), needs
+  /// nothing, and every other is 100 % complete from its point of view — twice in a row,
   /// 0.5 s apart. Returns how long it took.
   ///
   /// - Throws: a ``Failure`` when that does not happen within `limit`: not a timing goal, but
@@ -249,20 +298,22 @@ final class SyncthingPair {
     try request(device, "POST", "/rest/db/scan?folder=\(Self.folderID)")
   }
 
-  /// Whether both nodes are idle, need nothing, and know each other's latest index.
+  /// Whether every node is idle, needs nothing, and knows every other's latest index.
   var isInSync: Bool {
     get throws {
-      for (device, peer) in [(devices[0], devices[1]), (devices[1], devices[0])] {
-        let status = try json(device, "/rest/db/status?folder=\(Self.folderID)")
-        let peerStatus = try json(peer, "/rest/db/status?folder=\(Self.folderID)")
-        let completion = try json(
-          device, "/rest/db/completion?folder=\(Self.folderID)&device=\(peer.id)")
-        guard status["state"] as? String == "idle",
-          Self.number(status["needTotalItems"]) == 0,
-          Self.number(status["pullErrors"]) == 0,
-          Self.number(completion["completion"]) == 100,
-          Self.number(completion["sequence"]) == Self.number(peerStatus["sequence"])
-        else { return false }
+      for (first, second) in links {
+        for (device, peer) in [(first, second), (second, first)] {
+          let status = try json(device, "/rest/db/status?folder=\(Self.folderID)")
+          let peerStatus = try json(peer, "/rest/db/status?folder=\(Self.folderID)")
+          let completion = try json(
+            device, "/rest/db/completion?folder=\(Self.folderID)&device=\(peer.id)")
+          guard status["state"] as? String == "idle",
+            Self.number(status["needTotalItems"]) == 0,
+            Self.number(status["pullErrors"]) == 0,
+            Self.number(completion["completion"]) == 100,
+            Self.number(completion["sequence"]) == Self.number(peerStatus["sequence"])
+          else { return false }
+        }
       }
       return true
     }
@@ -344,7 +395,7 @@ final class SyncthingPair {
         + (lastError.map { " (last error: \($0))" } ?? "") + "\n" + logTails())
   }
 
-  /// The last lines of both nodes' logs.
+  /// The last lines of every node's log.
   func logTails(lines: Int = 15) -> String {
     devices.map { device in
       let text = (try? String(contentsOf: device.log, encoding: .utf8)) ?? ""
@@ -374,13 +425,17 @@ final class SyncthingPair {
   }
 
   /// Edits the `config.xml` that `syncthing generate` wrote for `device`: its ports and API
-  /// key; no discovery, relays, NAT, usage reporting, crash reporting or upgrades; `peer` as
-  /// its one other device — at `tcp://127.0.0.1:PORT` when `dialing`, else `dynamic`, which
-  /// with no discovery means never dialled; the shared folder.
+  /// key; no discovery, relays, NAT, usage reporting, crash reporting or upgrades; `peers` as
+  /// its other devices — each at `tcp://127.0.0.1:PORT` when `device` dials it (paused until
+  /// every node answers), else `dynamic`, which with no discovery means never dialled; the
+  /// shared folder.
   ///
-  /// One node dials, the other only accepts: when both dial at once after a resume, Syncthing
-  /// drops one of the two connections and, measured here, took up to 20 s to reconnect.
-  private static func configure(_ device: Device, peer: Device, dialing: Bool) throws {
+  /// Of two nodes, one dials, the other only accepts: when both dial at once after a resume,
+  /// Syncthing drops one of the two connections and, measured here, took up to 20 s to
+  /// reconnect.
+  private static func configure(_ device: Device, peers: [(device: Device, dialing: Bool)])
+    throws
+  {
     let url = device.home.appendingPathComponent("config.xml")
     let document = try XMLDocument(contentsOf: url)
     guard let root = document.rootElement() else {
@@ -405,20 +460,23 @@ final class SyncthingPair {
     ]
     for (key, value) in options { try element("options/\(key)").stringValue = value }
 
-    let peerElement = XMLElement(name: "device")
-    peerElement.setAttributesWith(["id": peer.id, "name": peer.name, "compression": "metadata"])
-    peerElement.addChild(
-      XMLElement(
-        name: "address", stringValue: dialing ? "tcp://127.0.0.1:\(peer.listenPort)" : "dynamic"))
-    peerElement.addChild(XMLElement(name: "paused", stringValue: dialing ? "true" : "false"))
-    root.addChild(peerElement)
+    for (peer, dialing) in peers {
+      let peerElement = XMLElement(name: "device")
+      peerElement.setAttributesWith(["id": peer.id, "name": peer.name, "compression": "metadata"])
+      peerElement.addChild(
+        XMLElement(
+          name: "address", stringValue: dialing ? "tcp://127.0.0.1:\(peer.listenPort)" : "dynamic"
+        ))
+      peerElement.addChild(XMLElement(name: "paused", stringValue: dialing ? "true" : "false"))
+      root.addChild(peerElement)
+    }
 
     let folder = XMLElement(name: "folder")
     folder.setAttributesWith([
       "id": folderID, "label": folderID, "path": device.folder.path, "type": "sendreceive",
       "rescanIntervalS": "60", "fsWatcherEnabled": "true", "fsWatcherDelayS": "1",
     ])
-    for member in [device, peer] {
+    for member in [device] + peers.map(\.device) {
       let shared = XMLElement(name: "device")
       shared.setAttributesWith(["id": member.id])
       folder.addChild(shared)
