@@ -182,6 +182,27 @@ struct DiaryDevicesTests {
     #expect(!text.contains("settings: changes stamped"))
   }
 
+  @Test("sync status names the versions a sync engine is still bringing")
+  func statusShowsCopiesArriving() throws {
+    let diary = DiaryProcess(folder: laptop.url)
+    #expect(diary.run("todos", "add", "Buy milk").exitCode == 0)
+    laptop.copy(laptop.file("todos.json"), as: ".syncthing.todos.json.tmp")
+    let text = diary.run("sync", "status").output
+    #expect(
+      text.contains(
+        "todos: a version from another device is on its way (.syncthing.todos.json.tmp) — "
+          + "merged once the sync engine puts it in place"), "\(text)")
+    #expect(!text.contains("settings: a version"))
+    let result = diary.run("--json", "sync", "status")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    let files = try #require(report["files"] as? [[String: Any]])
+    let todos = try #require(files.first { $0["name"] as? String == "todos" })
+    #expect(todos["copiesArriving"] as? [String] == [".syncthing.todos.json.tmp"])
+    let settings = try #require(files.first { $0["name"] as? String == "settings" })
+    #expect(settings["copiesArriving"] as? [String] == [])
+  }
+
   @Test("sync status names this device — the same on every run, kept outside the data folder")
   func status() throws {
     var diary = DiaryProcess(folder: laptop.url)

@@ -37,6 +37,7 @@ extension JSONFileBacking {
     guard Sync.self != NoSync<State>.self else { return leftovers }
     let base = (stored.state, stored.stamps)
     let copies = ConflictCopies.copies(of: name, inFolder: folder.path)
+    leftovers.arriving = ConflictCopies.arriving(of: name, inFolder: folder.path)
     let limit = copies.isEmpty ? 0 : Self.copySizeLimit(of: name, in: folder.path)
     let found =
       copies.map(Leftover.copy)
@@ -115,12 +116,15 @@ extension JSONFileBacking {
     var allVersionsMerged = true
     /// See ``MergeReport/forgottenRemovals``.
     var forgottenRemovals: [(name: String, count: Int)] = []
+    /// See ``MergeReport/arriving``.
+    var arriving: [String] = []
 
     var isEmpty: Bool { merged.isEmpty }
 
     var report: MergeReport {
       MergeReport(
-        merged: merged.map(\.name), notMerged: notMerged, forgottenRemovals: forgottenRemovals)
+        merged: merged.map(\.name), notMerged: notMerged, forgottenRemovals: forgottenRemovals,
+        arriving: arriving)
     }
 
     /// Removes what was merged, once the merge is durable: the copies are deleted, the

@@ -439,6 +439,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     mergeReport = MergeReport()
     try requireLocalContents()
     useOutbox(of: target)
+    if Sync.self != NoSync<State>.self {
+      mergeReport.arriving = ConflictCopies.arriving(of: name, inFolder: folderPath)
+    }
     if Sync.self != NoSync<State>.self,
       hasCopiesToRead(ConflictCopies.copies(of: name, inFolder: folderPath), inFolder: folderPath)
         || !conflictVersions.unresolved(URL(fileURLWithPath: target)).isEmpty
@@ -628,6 +631,9 @@ package struct MergeReport: Sendable {
   /// been forgotten, by name, with how many (see ``StateSync/forgottenRemovals(_:_:)``): a
   /// version made more than ``Stamp/tombstoneLifetime`` before the file's writers last wrote.
   package var forgottenRemovals: [(name: String, count: Int)] = []
+  /// The versions of the file a sync engine is bringing (see
+  /// ``ConflictCopies/arriving(of:inFolder:)``).
+  package var arriving: [String] = []
 }
 
 /// A backing that merges conflict copies.

@@ -77,6 +77,19 @@ package enum ConflictCopies {
     }
   }
 
+  /// The files in the folder at `folder` that hold a version of `file` a sync engine is
+  /// bringing from another device and has not put in its place yet: Syncthing's
+  /// `.syncthing.FILE.tmp` (a pull in progress, or kept from one that failed, for its blocks)
+  /// and iCloud Drive's `.FILE.icloud` (a version not downloaded). Not this package's own
+  /// temporary files (`.syncthing.FILE.RANDOM.tmp`). Two `lstat`s.
+  package static func arriving(of file: String, inFolder folder: String) -> [String] {
+    [".syncthing.\(file).tmp", ".\(file).icloud"].filter { name in
+      var info = stat()
+      return lstat((folder as NSString).appendingPathComponent(name), &info) == 0
+        && info.st_mode & S_IFMT == S_IFREG
+    }
+  }
+
   /// The device and inode of the entry `name` of the folder at `folder`, not following a link.
   private static func entryKey(_ name: String, in folder: String) -> FileKey? {
     var info = stat()

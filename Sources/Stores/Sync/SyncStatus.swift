@@ -2,8 +2,8 @@ import Foundation
 
 /// How a store on a file stands with the devices that share the file through a sync engine:
 /// its latest merge of what the engine left beside the file, the copies it could not merge and
-/// why, the old copies it merged, and how far ahead of this device's clock the changes it read
-/// were stamped. ``Store/syncStatus`` publishes it through Observation, so a view can show it;
+/// why, the versions on their way, the old copies it merged, and how far ahead of this
+/// device's clock the changes it read were stamped. ``Store/syncStatus`` publishes it through Observation, so a view can show it;
 /// a store in memory keeps the empty status.
 public struct SyncStatus: Equatable, Sendable {
   /// A merge of conflict copies (or of the versions iCloud Drive keeps) into the file.
@@ -41,6 +41,12 @@ public struct SyncStatus: Equatable, Sendable {
   /// The copies beside the file, and the versions, that are not valid files of the store —
   /// left where they are — each with why, as of the store's latest transaction or reload.
   public var copiesNotMerged: [StoreFileError] = []
+  /// The files beside the file that hold a version of it a sync engine is bringing from
+  /// another device and has not put in place yet — Syncthing's `.syncthing.todos.json.tmp`,
+  /// iCloud Drive's `.todos.json.icloud` — by name, as of the store's latest transaction or
+  /// reload: merged once the engine puts them in place (a store watching the file reloads
+  /// then). Syncthing keeps the file of a pull that failed for a day, to reuse its blocks.
+  public var copiesArriving: [String] = []
   /// The old copies merged since the store opened (the latest 100).
   public var oldCopies: [OldCopy] = []
   /// The furthest ahead of this device's wall clock that a change the store read was stamped
@@ -53,11 +59,12 @@ public struct SyncStatus: Equatable, Sendable {
 
   /// A status with these fields (for a preview or a test).
   public init(
-    lastMerge: Merge?, copiesNotMerged: [StoreFileError] = [], oldCopies: [OldCopy] = [],
-    largestClockSkew: Duration = .zero
+    lastMerge: Merge?, copiesNotMerged: [StoreFileError] = [], copiesArriving: [String] = [],
+    oldCopies: [OldCopy] = [], largestClockSkew: Duration = .zero
   ) {
     self.lastMerge = lastMerge
     self.copiesNotMerged = copiesNotMerged
+    self.copiesArriving = copiesArriving
     self.oldCopies = oldCopies
     self.largestClockSkew = largestClockSkew
   }
@@ -71,6 +78,7 @@ public struct SyncStatus: Equatable, Sendable {
     var status = self
     if !report.merged.isEmpty { status.lastMerge = Merge(date: Date(), copies: report.merged) }
     status.copiesNotMerged = report.notMerged
+    status.copiesArriving = report.arriving
     status.oldCopies.append(
       contentsOf: report.forgottenRemovals.map { OldCopy(name: $0.name, count: $0.count) })
     status.oldCopies.removeFirst(max(0, status.oldCopies.count - Self.oldCopiesKept))

@@ -14,7 +14,8 @@ enum SyncCommands {
       Every command merges the conflict copies a sync engine (Syncthing, Dropbox, Nextcloud) \
       leaves beside the data files, and removes them — and, on Apple platforms, the conflicting \
       versions iCloud Drive keeps of them. A copy that is not a valid file of its store is \
-      left where it is: this lists each, and why.
+      left where it is: this lists each, and why. It also names the versions an engine is \
+      still bringing from another device, and a file stamped ahead of this device's clock.
       """
 
     /// What the command found of one data file.
@@ -36,6 +37,7 @@ enum SyncCommands {
               .object(["path": JSONValue($0.path), "problem": JSONValue($0.problem)])
             }),
           "merged": .array((status.lastMerge?.copies ?? []).map { JSONValue($0) }),
+          "copiesArriving": .array(status.copiesArriving.map { JSONValue($0) }),
           "oldCopies": .array(
             status.oldCopies.map {
               .object(["name": JSONValue($0.name), "count": JSONValue($0.count)])
@@ -46,6 +48,14 @@ enum SyncCommands {
 
       /// `duration` in whole seconds.
       static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
+
+      /// What the text output says of the versions of the file an engine is bringing, if any.
+      var arriving: String? {
+        guard !status.copiesArriving.isEmpty else { return nil }
+        return "\(name): a version from another device is on its way ("
+          + status.copiesArriving.joined(separator: ", ")
+          + ") — merged once the sync engine puts it in place"
+      }
 
       /// What the text output says of the file's clock, if it runs ahead by a second or more.
       var clockAhead: String? {
@@ -90,7 +100,9 @@ enum SyncCommands {
         return [file.name, file.path, state]
       }
       try context.output.line(table.render(context.terminal))
-      for line in files.compactMap(\.clockAhead) { try context.output.line(line) }
+      for line in files.compactMap(\.arriving) + files.compactMap(\.clockAhead) {
+        try context.output.line(line)
+      }
       let copies = files.flatMap(\.copiesNotMerged)
       guard !copies.isEmpty else {
         return try context.output.line("No conflict copies left to merge.")

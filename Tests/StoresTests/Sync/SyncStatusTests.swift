@@ -64,6 +64,37 @@ struct SyncStatusTests {
     #expect(!quiet)
   }
 
+  @Test(
+    "a version an engine is bringing is listed as arriving — by a reload and by an action — until it is in place"
+  )
+  func copiesArriving() throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    // Syncthing pulls the phone's version into its temporary file; iCloud Drive's placeholder
+    // of a version not downloaded; this package's own temporary file, and a folder, are not.
+    let phone = TemporaryFolder()
+    let phoneFile = phone.copy(folder.file("todos.json"))
+    try deviceStore("phone", in: phone.url).trySend(.addTodo(Todo(title: "Call Ann")))
+    let pulling = ".syncthing.todos.json.tmp"
+    #expect(rename(phoneFile.path, folder.file(pulling).path) == 0)
+    _ = folder.write("", to: ".syncthing.todos.json.0mmn9o4w599xe.tmp")
+    try FileManager.default.createDirectory(
+      at: folder.file(".todos.json.icloud"), withIntermediateDirectories: false)
+    let told = try changesSyncStatus(of: laptop) { try laptop.refresh() }
+    #expect(told)
+    #expect(laptop.syncStatus.copiesArriving == [pulling])
+    try FileManager.default.removeItem(at: folder.file(".todos.json.icloud"))
+    _ = folder.write("", to: ".todos.json.icloud")
+    try laptop.trySend(.addTodo(Todo(title: "Water plants")))
+    #expect(laptop.syncStatus.copiesArriving == [pulling, ".todos.json.icloud"])
+    // In place: the phone's version is read, and nothing is on its way.
+    try FileManager.default.removeItem(at: folder.file(".todos.json.icloud"))
+    #expect(rename(folder.file(pulling).path, folder.file("todos.json").path) == 0)
+    try laptop.refresh()
+    #expect(laptop.syncStatus.copiesArriving.isEmpty)
+    #expect(laptop.todos.map(\.title).contains("Call Ann"))
+  }
+
   @Test("a copy that is not a valid file is left and listed with why, until it is gone")
   func copyNotMerged() throws {
     let laptop = try deviceStore("laptop", in: folder.url)
