@@ -129,10 +129,15 @@ final class FileWatcher {
         relevant = true
         rearm = true
       } else if let name = event.name {
+        guard let folder = folders[event.watch], let known = names[folder] else { continue }
+        // A version an engine is bringing (see `SyncStatus.copiesArriving`): the status changes.
+        if known.contains(where: { ConflictCopies.arrivingName(of: $0) == name }) {
+          relevant = true
+          continue
+        }
         // A name on the way to the file, or a sync engine's conflict copy of one (maybe
         // spelled in another case: the store then checks whether it is one).
-        guard let folder = folders[event.watch],
-          let known = names[folder],
+        guard
           known.contains(name)
             || known.contains(where: { ConflictCopies.original(ofCopy: name, of: $0) != nil })
         else { continue }

@@ -79,15 +79,23 @@ package enum ConflictCopies {
 
   /// The files in the folder at `folder` that hold a version of `file` a sync engine is
   /// bringing from another device and has not put in its place yet: Syncthing's
-  /// `.syncthing.FILE.tmp` (a pull in progress, or kept from one that failed, for its blocks)
-  /// and iCloud Drive's `.FILE.icloud` (a version not downloaded). Not this package's own
-  /// temporary files (`.syncthing.FILE.RANDOM.tmp`). Two `lstat`s.
+  /// (``arrivingName(of:)``), a pull in progress — or kept from one that failed, for its
+  /// blocks, for up to a day. Not this package's own temporary files
+  /// (`.syncthing.FILE.RANDOM.tmp`). One `lstat`.
   package static func arriving(of file: String, inFolder folder: String) -> [String] {
-    [".syncthing.\(file).tmp", ".\(file).icloud"].filter { name in
-      var info = stat()
-      return lstat((folder as NSString).appendingPathComponent(name), &info) == 0
-        && info.st_mode & S_IFMT == S_IFREG
-    }
+    let name = arrivingName(of: file)
+    var info = stat()
+    guard lstat((folder as NSString).appendingPathComponent(name), &info) == 0,
+      info.st_mode & S_IFMT == S_IFREG
+    else { return [] }
+    return [name]
+  }
+
+  /// The name of Syncthing's temporary file for `file`, into which it pulls another device's
+  /// version before renaming it over `file`: `.syncthing.FILE.tmp`. (iCloud Drive downloads
+  /// a newer version out of sight; one not downloaded yet is among the versions not merged.)
+  package static func arrivingName(of file: String) -> String {
+    ".syncthing.\(file).tmp"
   }
 
   /// The device and inode of the entry `name` of the folder at `folder`, not following a link.

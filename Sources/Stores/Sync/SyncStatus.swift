@@ -3,8 +3,8 @@ import Foundation
 /// How a store on a file stands with the devices that share the file through a sync engine:
 /// its latest merge of what the engine left beside the file, the copies it could not merge and
 /// why, the versions on their way, the old copies it merged, and how far ahead of this
-/// device's clock the changes it read were stamped. ``Store/syncStatus`` publishes it through Observation, so a view can show it;
-/// a store in memory keeps the empty status.
+/// device's clock the changes it read were stamped. ``Store/syncStatus`` publishes it through
+/// Observation, so a view can show it; a store in memory keeps the empty status.
 public struct SyncStatus: Equatable, Sendable {
   /// A merge of conflict copies (or of the versions iCloud Drive keeps) into the file.
   public struct Merge: Equatable, Sendable {
@@ -42,10 +42,12 @@ public struct SyncStatus: Equatable, Sendable {
   /// left where they are — each with why, as of the store's latest transaction or reload.
   public var copiesNotMerged: [StoreFileError] = []
   /// The files beside the file that hold a version of it a sync engine is bringing from
-  /// another device and has not put in place yet — Syncthing's `.syncthing.todos.json.tmp`,
-  /// iCloud Drive's `.todos.json.icloud` — by name, as of the store's latest transaction or
-  /// reload: merged once the engine puts them in place (a store watching the file reloads
-  /// then). Syncthing keeps the file of a pull that failed for a day, to reuse its blocks.
+  /// another device and has not put in place yet — Syncthing's `.syncthing.todos.json.tmp`
+  /// — by name, as of the store's latest transaction or reload (a store watching the file
+  /// reloads as such a file comes and goes): read once the engine renames it over the file.
+  /// Syncthing keeps the file of a pull that failed for up to a day, to reuse its blocks.
+  /// (iCloud Drive downloads a newer version out of sight: one not downloaded yet is among
+  /// ``copiesNotMerged``.)
   public var copiesArriving: [String] = []
   /// The old copies merged since the store opened (the latest 100).
   public var oldCopies: [OldCopy] = []

@@ -70,29 +70,42 @@ struct SyncStatusTests {
   func copiesArriving() throws {
     let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
-    // Syncthing pulls the phone's version into its temporary file; iCloud Drive's placeholder
-    // of a version not downloaded; this package's own temporary file, and a folder, are not.
+    // Syncthing pulls the phone's version into its temporary file; this package's own
+    // temporary file, and a folder of that name, are no such version.
     let phone = TemporaryFolder()
     let phoneFile = phone.copy(folder.file("todos.json"))
     try deviceStore("phone", in: phone.url).trySend(.addTodo(Todo(title: "Call Ann")))
     let pulling = ".syncthing.todos.json.tmp"
-    #expect(rename(phoneFile.path, folder.file(pulling).path) == 0)
     _ = folder.write("", to: ".syncthing.todos.json.0mmn9o4w599xe.tmp")
     try FileManager.default.createDirectory(
-      at: folder.file(".todos.json.icloud"), withIntermediateDirectories: false)
+      at: folder.file(pulling), withIntermediateDirectories: false)
+    try laptop.refresh()
+    #expect(laptop.syncStatus.copiesArriving.isEmpty)
+    try FileManager.default.removeItem(at: folder.file(pulling))
+    #expect(rename(phoneFile.path, folder.file(pulling).path) == 0)
     let told = try changesSyncStatus(of: laptop) { try laptop.refresh() }
     #expect(told)
     #expect(laptop.syncStatus.copiesArriving == [pulling])
-    try FileManager.default.removeItem(at: folder.file(".todos.json.icloud"))
-    _ = folder.write("", to: ".todos.json.icloud")
     try laptop.trySend(.addTodo(Todo(title: "Water plants")))
-    #expect(laptop.syncStatus.copiesArriving == [pulling, ".todos.json.icloud"])
+    #expect(laptop.syncStatus.copiesArriving == [pulling])
     // In place: the phone's version is read, and nothing is on its way.
-    try FileManager.default.removeItem(at: folder.file(".todos.json.icloud"))
     #expect(rename(folder.file(pulling).path, folder.file("todos.json").path) == 0)
     try laptop.refresh()
     #expect(laptop.syncStatus.copiesArriving.isEmpty)
     #expect(laptop.todos.map(\.title).contains("Call Ann"))
+  }
+
+  @Test("a store watching the file sees a version start and finish arriving")
+  func copiesArrivingWatched() async throws {
+    let laptop = try deviceStore("laptop", in: folder.url)
+    try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
+    try laptop.watch()
+    defer { laptop.stopWatching() }
+    let pulling = ".syncthing.todos.json.tmp"
+    _ = folder.write("{", to: pulling)
+    #expect(await eventually { laptop.syncStatus.copiesArriving == [pulling] })
+    try FileManager.default.removeItem(at: folder.file(pulling))
+    #expect(await eventually { laptop.syncStatus.copiesArriving.isEmpty })
   }
 
   @Test("a copy that is not a valid file is left and listed with why, until it is gone")
