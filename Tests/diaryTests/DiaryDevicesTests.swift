@@ -182,6 +182,69 @@ struct DiaryDevicesTests {
     #expect(!text.contains("settings: changes stamped"))
   }
 
+  @Test(
+    "sync conflicts lists the title that lost to a concurrent edit; sync resolve makes it win on both devices"
+  )
+  func conflictsAndResolve() throws {
+    var onPhone = DiaryProcess(folder: phone.url)
+    var onLaptop = DiaryProcess(folder: laptop.url)
+    let (phoneState, laptopState) = (TemporaryFolder(), TemporaryFolder())
+    onPhone.environment["STORES_STATE_HOME"] = phoneState.url.path
+    onLaptop.environment["STORES_STATE_HOME"] = laptopState.url.path
+    #expect(onPhone.run("todos", "add", "Buy milk").exitCode == 0)
+    laptop.copy(phone.file("todos.json"), as: "todos.json")
+    #expect(onPhone.run("todos", "edit", "1", "--title", "Buy oat milk").exitCode == 0)
+    #expect(onLaptop.run("todos", "edit", "1", "--title", "Buy soy milk").exitCode == 0)
+    let copy = "todos.sync-conflict-20261204-101500-E7BDN4G.json"
+    laptop.copy(phone.file("todos.json"), as: copy)
+    let listed = onLaptop.run("sync", "conflicts")
+    #expect(listed.exitCode == 0)
+    let lines = listed.output.split(separator: "\n")
+    #expect(lines.count == 3, "\(listed.output)")
+    #expect(lines.first?.hasPrefix("#  FILE   ITEM          FIELD  KEPT            NOW") ?? false)
+    #expect(
+      lines.dropFirst().first?.hasPrefix(
+        "1  todos  Buy soy milk  title  \"Buy oat milk\"  \"Buy soy milk\"")
+        ?? false, "\(listed.output)")
+    let json = onLaptop.run("--json", "sync", "conflicts")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let conflicts = try #require(report["conflicts"] as? [[String: Any]])
+    #expect(conflicts.count == 1)
+    #expect(conflicts.first?["value"] as? String == "Buy oat milk")
+    #expect(conflicts.first?["current"] as? String == "Buy soy milk")
+    #expect(conflicts.first?["field"] as? String == "title")
+    let missing = onLaptop.run("sync", "resolve", "2")
+    #expect(missing.exitCode == 64)
+    #expect(
+      missing.errorOutput
+        == "diary: error: there is no conflict 2: 'diary sync conflicts' lists 1 to 1\n")
+    let before = try Data(contentsOf: laptop.file("todos.json"))
+    #expect(onLaptop.run("sync", "resolve", "2").exitCode == 64)
+    #expect(try Data(contentsOf: laptop.file("todos.json")) == before, "no file changes")
+    let resolved = onLaptop.run("sync", "resolve", "1")
+    #expect(resolved.exitCode == 0)
+    #expect(
+      resolved.output == "Resolved conflict 1 (Buy soy milk): set title to \"Buy oat milk\".\n")
+    #expect(onLaptop.run("todos", "list").output.contains("Buy oat milk"))
+    #expect(
+      onLaptop.run("sync", "conflicts").output
+        == "No conflicts: no change was lost to another device's.\n")
+    // The phone reads the laptop's version (its engine left it as a copy).
+    phone.copy(laptop.file("todos.json"), as: copy)
+    #expect(onPhone.run("todos", "list").output.contains("Buy oat milk"))
+    #expect(
+      onPhone.run("sync", "conflicts").output
+        == "No conflicts: no change was lost to another device's.\n")
+    #expect(
+      try Data(contentsOf: phone.file("todos.json")) == Data(contentsOf: laptop.file("todos.json")))
+    let none = onPhone.run("sync", "resolve", "1")
+    #expect(none.exitCode == 64)
+    #expect(
+      none.errorOutput
+        == "diary: error: there is no conflict to resolve: 'diary sync conflicts' lists none\n")
+  }
+
   @Test("sync status names the versions a sync engine is still bringing")
   func statusShowsCopiesArriving() throws {
     let diary = DiaryProcess(folder: laptop.url)

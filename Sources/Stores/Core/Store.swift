@@ -235,6 +235,24 @@ extension Store {
   /// tracked by Observation, so a view can show it. The empty status for a store in memory.
   public var syncStatus: SyncStatus { core.syncStatus }
 
+  /// For a store opened on a synced file: settles `conflict`, one of
+  /// ``SyncStatus/conflicts``, keeping its value (`.conflict`: the field takes it, or a
+  /// removal removes the item) or the current one (`.current`). The resolution is a change
+  /// like any other, stamped, saved and synced; every device drops the conflict — and any
+  /// other kept value of the same field — once it reads it. Observers see it as
+  /// ``StoreChange/reload``; it is not recorded for undo.
+  ///
+  /// - Returns: Whether it was resolved: `false` when the conflict is not open any more (a
+  ///   device resolved it, or the item is gone), or the store is in memory.
+  /// - Throws: The persistence error when the file cannot be read or written; nothing
+  ///   changes then.
+  @discardableResult
+  public func resolve(_ conflict: SyncConflict, choosing choice: SyncConflict.Choice) throws
+    -> Bool
+  {
+    try core.resolve(conflict, choosing: choice)
+  }
+
   /// For a store opened on a file: starts noticing writes by others (another process, such as
   /// `diary`, or another store on the same file) and reloads each one within about a second,
   /// delivering it as ``StoreChange/reload``. Does nothing for a store in memory. The watch

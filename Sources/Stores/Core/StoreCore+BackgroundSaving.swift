@@ -109,11 +109,10 @@ extension StoreCore {
     background.ended += batch.count
     switch result {
     case .success(let outcome):
+      if let outcome { background.fileState = outcome.state }
+      // The conflicts are of the file's state.
       reportCopiesNotMerged()
-      if let outcome {
-        background.fileState = outcome.state
-        if outcome.reloaded { catchUpWithFile() }
-      }
+      if let outcome, outcome.reloaded { catchUpWithFile() }
     case .failure(let error):
       lastError = error
       if background.failure == nil { background.failure = error }

@@ -82,6 +82,10 @@ public final class StoreCore<Owner: Store>: Observable {
     storedState = state
     self.backing = backing
     self.environment = environment
+    // The conflicts the file keeps, when opening read them.
+    if let conflicts = (backing as? any MergeReporting<State>)?.openConflicts(in: state) {
+      storedSyncStatus.conflicts = conflicts
+    }
   }
 
   /// The current state. Tracked by Observation.
@@ -208,10 +212,12 @@ public final class StoreCore<Owner: Store>: Observable {
       if let failure = Owner.failedSave(of: action, error: error) { send(failure) }
       throw error
     }
-    reportCopiesNotMerged()
     if let outcome {
       storedState = outcome.state
       background?.fileState = outcome.state
+    }
+    reportCopiesNotMerged()
+    if let outcome {
       if outcome.reloaded { didChange(.reload) }
       if outcome.changed {
         if let inverse = inverse.take() { record(inverse, of: action, recording) }
@@ -329,10 +335,11 @@ public final class StoreCore<Owner: Store>: Observable {
       return
     }
     let reloaded = try backing.reloadIfChanged(from: storedState)
-    // The file reads well: an error kept from before (a reload that failed) is over.
-    reportCopiesNotMerged()
-    guard let reloaded, reloaded != storedState else { return }
+    // The file reads well: an error kept from before (a reload that failed) is over. Told
+    // with the state reloaded, which the conflicts are of.
+    guard let reloaded, reloaded != storedState else { return reportCopiesNotMerged() }
     storedState = reloaded
+    reportCopiesNotMerged()
     didChange(.reload)
   }
 
@@ -340,12 +347,33 @@ public final class StoreCore<Owner: Store>: Observable {
   /// transaction or reload could not merge (it stays where it is), or clears it; and updates
   /// ``syncStatus`` with what it merged and read (Observation is told only of a change).
   func reportCopiesNotMerged() {
-    let reporting = backing as? any MergeReporting
+    let reporting = backing as? any MergeReporting<State>
     let problem = reporting?.mergeReport.notMerged.first
     if storedLastError != nil || problem != nil { lastError = problem }
     guard let reporting else { return }
     let report = reporting.mergeReport
-    publish(storedSyncStatus.updated(with: report, skew: reporting.largestClockSkew))
+    let conflicts = reporting.openConflicts(in: background?.fileState ?? storedState)
+    publish(
+      storedSyncStatus.updated(
+        with: report, skew: reporting.largestClockSkew, conflicts: conflicts))
+  }
+
+  /// See ``Store/resolve(_:choosing:)``.
+  @discardableResult
+  public func resolve(_ conflict: SyncConflict, choosing choice: SyncConflict.Choice) throws
+    -> Bool
+  {
+    guard let reporting = backing as? any MergeReporting<State> else { return false }
+    writeQueuedActions()
+    let outcome = try reporting.resolve(conflict, choosing: choice, from: storedState)
+    if let outcome {
+      storedState = outcome.state
+      background?.fileState = outcome.state
+    }
+    reportCopiesNotMerged()
+    // Not an action of the store's: observers see it as a change from elsewhere.
+    if outcome != nil { didChange(.reload) }
+    return outcome?.changed ?? false
   }
 
   /// ``syncStatus`` with the stamps of the file as opened counted too (a store decodes them
@@ -354,10 +382,11 @@ public final class StoreCore<Owner: Store>: Observable {
   /// - Throws: ``StoreFileError`` when the file's stamps are not valid.
   package func syncStatusReadingStamps() throws -> SyncStatus {
     background?.writer.waitUntilIdle()
-    guard let reporting = backing as? any MergeReporting else { return syncStatus }
+    guard let reporting = backing as? any MergeReporting<State> else { return syncStatus }
     try reporting.readStampsNow()
     var status = storedSyncStatus
     status.largestClockSkew = .milliseconds(max(reporting.largestClockSkew, 0))
+    status.conflicts = reporting.openConflicts(in: storedState) ?? []
     publish(status)
     return status
   }

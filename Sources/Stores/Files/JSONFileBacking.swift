@@ -199,6 +199,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       () throws(StoreFileError) in try backing.readState(target)
     }
     (backing.version, backing.unreadStamps, backing.versionTarget) = (version, stamps, target)
+    // A file that keeps conflicts has its stamps read now, so that the store lists them from
+    // the start (a stamp that is not valid still fails the first action, not the opening).
+    if let stamps, stamps.mentions("\"conflicts\"") { try? backing.readStampsNow() }
     // An outbox that holds the file as it is needs no weighing (compared in parts, not
     // decoded).
     backing.useOutbox(of: target)
@@ -214,6 +217,23 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     try transaction(from: current, mergingCopies: false, update)
   }
 
+  /// Resolves `conflict` by `choice` as a transaction on the freshest state (see
+  /// ``StateSync/resolving(_:choosing:in:stamp:)``); `nil` when it is not open there, or
+  /// nothing changed.
+  func resolve(
+    _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, from current: State
+  ) throws -> BackingTransaction<State>? {
+    try transaction(from: current, mergingCopies: true, resolving: (conflict, choice)) { _ in
+      false
+    }
+  }
+
+  /// The conflicts open in `state`, the state of the file as last read or written, once its
+  /// stamps are read (see ``unreadStamps``); else `nil`.
+  func openConflicts(in state: State) -> [SyncConflict]? {
+    unreadStamps == nil ? stamps.openConflicts(in: state) : nil
+  }
+
   /// Runs `update` as a transaction (see ``StoreBacking/transaction(from:_:)``); with
   /// `mergingCopies`, takes the lock and merges the conflict copies beside the file even when
   /// `update` changes nothing.
@@ -226,7 +246,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// writes it durably over the file. A sync engine that replaced the file meanwhile starts
   /// them again.
   private func transaction(
-    from current: State, mergingCopies: Bool, _ update: (inout State) throws -> Bool
+    from current: State, mergingCopies: Bool,
+    resolving resolution: (SyncConflict, SyncConflict.Choice)? = nil,
+    _ update: (inout State) throws -> Bool
   ) throws -> BackingTransaction<State>? {
     mergeReport = MergeReport()
     let target = try FileSystem.resolvingLinks(path)
@@ -258,7 +280,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
           var stored = try catchUp(with: file, in: folder, at: target, from: current)
           let leftovers = mergeLeftovers(of: name, in: folder, target: target, into: &stored)
           let applied = try apply(
-            update, to: &stored, early: early, leftovers: leftovers, current: current)
+            update, to: &stored, early: early, leftovers: leftovers, current: current,
+            resolving: resolution)
           if applied.mustWrite {
             do {
               stored.version = try commit(
@@ -306,10 +329,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// takes what `current`, the state in memory, keeps only in memory.
   private func apply(
     _ update: (inout State) throws -> Bool, to stored: inout Stored, early: State?,
-    leftovers: Leftovers, current: State
+    leftovers: Leftovers, current: State, resolving resolution: (SyncConflict, SyncConflict.Choice)?
   ) throws -> Applied {
     var state: State
-    let changed: Bool
+    var changed: Bool
     if let early, !stored.isReloaded, leftovers.isEmpty {
       (state, changed) = (early, true)
     } else {
@@ -320,6 +343,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     var stamps = stored.stamps
     if changed {
       stamps = stamps.stamped(before: stored.state, after: state, stamp: clock.stamp())
+    } else if let (conflict, choice) = resolution,
+      let resolved = stamps.resolving(conflict, choosing: choice, in: &state, stamp: clock.stamp())
+    {
+      (stamps, changed) = (resolved, true)
     }
     if changed || stored.stampedEdits { stamps.noteWrite(by: clock.device, at: clock.now) }
     return Applied(
@@ -637,8 +664,17 @@ package struct MergeReport: Sendable {
 }
 
 /// A backing that merges conflict copies.
-package protocol MergeReporting: AnyObject {
+package protocol MergeReporting<State>: AnyObject {
+  associatedtype State
   var mergeReport: MergeReport { get }
+  /// The conflicts open in `state`, the state of the file as last read or written, once its
+  /// stamps are read; else `nil`.
+  func openConflicts(in state: State) -> [SyncConflict]?
+  /// Resolves `conflict` by `choice` as a transaction on the freshest state; `nil` when it
+  /// is not open there.
+  func resolve(
+    _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, from current: State
+  ) throws -> BackingTransaction<State>?
   /// The furthest ahead of the wall clock, in milliseconds, that a stamp read was.
   var largestClockSkew: Int64 { get }
   /// Decodes the file's stamps, as opened, if nothing needed them yet: so that

@@ -438,4 +438,23 @@ package struct StampsText<State: PersistentState, Sync: StateSync<State>>: Senda
     self.section = section
     self.state = state
   }
+
+  /// Whether the section's text holds `text` anywhere: O(size of the section), no decoding.
+  func mentions(_ text: StaticString) -> Bool {
+    guard case .text(let bytes) = section else { return false }
+    let needle = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    guard let first = needle.first, bytes.count >= needle.count else { return false }
+    return bytes.withUnsafeBufferPointer { bytes in
+      var start = 0
+      while start + needle.count <= bytes.count {
+        guard let found = bytes[start...(bytes.count - needle.count)].firstIndex(of: first)
+        else { return false }
+        if memcmp(bytes.baseAddress! + found, needle.baseAddress!, needle.count) == 0 {
+          return true
+        }
+        start = found + 1
+      }
+      return false
+    }
+  }
 }

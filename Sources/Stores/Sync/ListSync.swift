@@ -186,6 +186,13 @@ package struct ListSync<State: SyncedList>: StateSync {
   package var removed: [UUID: Removed]
   /// One stamp per field of ``SyncedList/stateFields``.
   package var state: [Stamp]
+  /// The values that lost to a concurrent change, kept, by item (see ``Conflict``): in order
+  /// of field, a removal first, then of stamp.
+  package var conflicts: [UUID: [Conflict]] = [:]
+  /// What the latest change of a field of an item had seen, where it recorded it (see
+  /// ``SeenStamps``); by the item's id and the field's offset. An entry whose stamp is no
+  /// longer the field's says nothing.
+  package var seen: [FieldKey: FieldChange] = [:]
   /// The wall clock of each device at its latest write of the file.
   package var writers = WriterClocks()
   /// The offsets of the items that have no stamps in the file (see
@@ -209,6 +216,9 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// The offsets of the state's fields edited in the file under their old stamps; never
   /// written.
   package var editedStateFields: Set<Int> = []
+  /// The conflicts as the file holds them, from the file's reading until
+  /// ``reconcile(with:)`` reads their values into the items they are of.
+  var readConflicts: [ReadConflict] = []
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -248,6 +258,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// O(*n* log *n*) when items are out of order.
   package mutating func reconcile(with state: State) {
     let list = state.syncedItems
+    if !readConflicts.isEmpty { readValues(of: list) }
     let digests = readDigests
     readDigests = []
     var writer = JSONWriter(capacity: 256)
@@ -397,13 +408,16 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// their places). O(*n*) in the sizes of both.
   package static func isCovered(_ version: (State, Self), by known: (State, Self)) -> Bool {
     if version.1.isWhollyUnstamped(version.0) { return true }
-    guard version.1.writers.isUnchanged(since: known.1.writers) else { return false }
+    guard version.1.writers.isUnchanged(since: known.1.writers),
+      conflicts(of: version.1, areKeptBy: known.1)
+    else { return false }
     return stamps(of: version, areCoveredBy: known, leniently: true)
   }
 
   /// See ``StateSync/descends(_:from:)``. O(*n*) in the sizes of both.
   package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
-    stamps(of: known, areCoveredBy: version, leniently: false)
+    conflicts(of: known.1, areKeptBy: version.1)
+      && stamps(of: known, areCoveredBy: version, leniently: false)
   }
 
   /// Whether each stamp of `version` is at most `known`'s for the same item and field (or
@@ -462,7 +476,10 @@ package struct ListSync<State: SyncedList>: StateSync {
     return count(of: a, in: b) + count(of: b, in: a)
   }
 
+  /// Drops the tombstones, the conflicts and the records of what changes saw stamped before
+  /// `milliseconds` (see ``pruneConflicts(before:)``).
   package mutating func prune(before milliseconds: Int64) {
+    pruneConflicts(before: milliseconds)
     guard removed.values.contains(where: { $0.at.milliseconds < milliseconds }) else { return }
     removed = removed.filter { $0.value.at.milliseconds >= milliseconds }
   }
@@ -484,6 +501,9 @@ package struct ListSync<State: SyncedList>: StateSync {
     let (inPlace, changed) = State.itemsInPlace(old, new)
     for offset in changed {
       for field in 0..<fields.count where !fields[field].isEqual(old[offset], new[offset]) {
+        result.noteChange(
+          of: FieldKey(item: new[offset].id, field: field),
+          replacing: result.items[offset].fields[field], stamp: stamp)
         result.items[offset].fields[field] = stamp
       }
     }
@@ -521,13 +541,16 @@ package struct ListSync<State: SyncedList>: StateSync {
         var itemStamps = stamps[previous]
         if old[previous] != item {
           for field in 0..<fields.count where !fields[field].isEqual(old[previous], item) {
+            noteChange(
+              of: FieldKey(item: item.id, field: field), replacing: itemStamps.fields[field],
+              stamp: stamp)
             itemStamps.fields[field] = stamp
           }
         }
         items.append(itemStamps)
         placed.append(offset)
       } else {
-        removed[item.id] = nil
+        noteReinsertion(of: item.id, stamp: stamp)
         items.append(
           ItemStamps(
             fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
@@ -541,7 +564,11 @@ package struct ListSync<State: SyncedList>: StateSync {
       ? placed : longestAscendingOffsets(keys, by: Self.precedes).map { placed[$0] }
     if kept.count < items.count { placeMoved(keeping: kept, stamp: stamp) }
     for (_, offset) in index {
-      removed[old[offset].id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
+      let id = old[offset].id
+      removed[id] = Removed(item: old[offset], stamps: stamps[offset], at: stamp)
+      // A removal that an edit undid is no longer one: the item is removed again.
+      if conflicts[id]?.first?.field == nil, conflicts[id] != nil { conflicts[id]!.removeFirst() }
+      if conflicts[id]?.isEmpty ?? false { conflicts[id] = nil }
     }
   }
 
@@ -577,10 +604,13 @@ package struct ListSync<State: SyncedList>: StateSync {
     for offset in start..<old.count where old[offset] != new[offset + inserted] {
       for field in 0..<fields.count
       where !fields[field].isEqual(old[offset], new[offset + inserted]) {
+        noteChange(
+          of: FieldKey(item: old[offset].id, field: field), replacing: items[offset].fields[field],
+          stamp: stamp)
         items[offset].fields[field] = stamp
       }
     }
-    for id in insertedIDs { removed[id] = nil }
+    for id in insertedIDs { noteReinsertion(of: id, stamp: stamp) }
     items.insert(
       contentsOf: repeatElement(
         ItemStamps(
@@ -641,10 +671,19 @@ package struct ListSync<State: SyncedList>: StateSync {
   // MARK: Merging
 
   /// One version of an item: live, or removed at `removedAt`.
-  private struct Version {
+  struct Version {
     var item: State.Item
     var stamps: ItemStamps
     var removedAt: Stamp?
+    /// The changes of a field that lost to the other version's in ``join(_:)``: to be kept
+    /// as conflicts unless the winner had seen them (see ``ListSync/settleConflicts``).
+    var lost: [Conflict] = []
+
+    init(item: State.Item, stamps: ItemStamps, removedAt: Stamp?) {
+      self.item = item
+      self.stamps = stamps
+      self.removedAt = removedAt
+    }
 
     /// This version joined with `other`: each field from the later stamp.
     mutating func join(_ other: Version) {
@@ -662,8 +701,14 @@ package struct ListSync<State: SyncedList>: StateSync {
         if theirs > mine
           || (theirs == mine && fields[field].precedes(item, other.item))
         {
+          // Every change that loses is recorded, whatever its value: which changes a merge
+          // keeps cannot depend on the order of merges (one holding the winner's value is
+          // not shown, see ``openConflicts(of:at:in:)``).
+          if theirs != mine { lost.append(Conflict(field: field, value: item, stamp: mine)) }
           fields[field].copy(other.item, &item)
           stamps.fields[field] = theirs
+        } else if theirs != mine {
+          lost.append(Conflict(field: field, value: other.item, stamp: theirs))
         }
       }
       // The later move wins; of one stamp, the greater key.
@@ -694,6 +739,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         add(Version(item: removal.item, stamps: removal.stamps, removedAt: removal.at), id)
       }
     }
+    let (conflicts, seen) = settleConflicts(a.1, b.1, versions: &versions)
     var live: [Version] = []
     var removed: [UUID: Removed] = [:]
     for (id, version) in versions {
@@ -718,6 +764,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     }
     var sync = ListSync(items: live.map(\.stamps), removed: removed, state: stateStamps)
     sync.writers = a.1.writers.merged(with: b.1.writers)
+    (sync.conflicts, sync.seen) = (conflicts, seen)
     return (state, sync)
   }
 }
@@ -732,6 +779,8 @@ extension ListSync {
     var removed: [UUID: Removed] = [:]
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
     var writers = WriterClocks()
+    var conflicts: [ReadConflict] = []
+    var seen: [FieldKey: FieldChange] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
       case "writers": writers = try WriterClocks(from: &reader)
@@ -765,6 +814,15 @@ extension ListSync {
           if let other = removed[item.id], other.at >= at { return }
           removed[item.id] = Removed(item: item, stamps: stamps, at: at)
         }
+      case "conflicts":
+        try reader.readArray { reader throws(JSONCodingError) in
+          conflicts.append(try ReadConflict(from: &reader))
+        }
+      case "seen":
+        try reader.readArray { reader throws(JSONCodingError) in
+          let (key, change) = try Self.fieldChange(try reader.readString())
+          seen[key] = change
+        }
       case "state":
         try reader.readMembers { key, reader throws(JSONCodingError) in
           guard let field = State.stateFields.firstIndex(where: { $0.name == key }) else {
@@ -789,6 +847,8 @@ extension ListSync {
     self.writers = writers
     self.readDigests = digests
     self.readStateDigests = stateDigests
+    self.readConflicts = conflicts
+    self.seen = seen
   }
 
   /// Writes the section without digests: it does not hold the values they are of (see
@@ -840,6 +900,10 @@ extension ListSync {
     itemStamps writeItems: (inout JSONWriter) -> Void
   ) throws(JSONCodingError) {
     writer.beginObject()
+    if !conflicts.isEmpty {
+      writer.member("conflicts")
+      try writeConflicts(to: &writer)
+    }
     writer.member("items")
     writer.beginArray()
     writeItems(&writer)
@@ -862,6 +926,10 @@ extension ListSync {
       writer.endObject()
     }
     writer.endArray()
+    if !seen.isEmpty {
+      writer.member("seen")
+      writeSeen(to: &writer)
+    }
     if !State.stateFields.isEmpty {
       writer.member("state")
       writer.beginObject()

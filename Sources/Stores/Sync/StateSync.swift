@@ -89,6 +89,18 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// An empty cache, for a backing's first write.
   static func makeWriteCache() -> WriteCache
 
+  /// The conflicts open in `state`, which these stamps describe (see ``SyncConflict``): in
+  /// the order of the state's items. None by default.
+  func openConflicts(in state: State) -> [SyncConflict]
+
+  /// The stamps after this device resolved `conflict` in `state` by `choice`, stamped
+  /// `stamp`; `state` takes the conflict's value when it is chosen. `nil`, with `state`
+  /// unchanged, when the conflict is not open in them. None is, by default.
+  func resolving(
+    _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, in state: inout State,
+    stamp: Stamp
+  ) -> Self?
+
   /// The members this section adds to the file's object of `state`, in order by key: the
   /// `"sync"` section unless it is left out — and, for a list written with a `cache`, the
   /// list itself, written from the cache (see ``EnvelopeMember``).
@@ -101,6 +113,15 @@ extension StateSync {
       ? []
       : [EnvelopeMember(key: "sync") { writer throws(JSONCodingError) in try write(to: &writer) }]
   }
+}
+
+extension StateSync {
+  package func openConflicts(in state: State) -> [SyncConflict] { [] }
+
+  package func resolving(
+    _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, in state: inout State,
+    stamp: Stamp
+  ) -> Self? { nil }
 }
 
 extension StateSync where WriteCache == NoWriteCache {

@@ -23,6 +23,10 @@ package struct SyncField<Root>: Sendable {
   /// The digest of the field's value, written beside its stamp (see ``ContentDigest``), made
   /// with the writer given.
   package let digest: @Sendable (Root, inout JSONWriter) -> ContentDigest
+  /// Writes the field's value alone (a conflict's, see ``ListSync/Conflict``).
+  package let writeValue: @Sendable (Root, inout JSONWriter) throws(JSONCodingError) -> Void
+  /// Reads a value of the field, written by ``writeValue``, into the second value.
+  package let readValue: @Sendable (inout JSONReader, inout Root) throws(JSONCodingError) -> Void
 
   /// The field `name`, read by `get` and set by `set`; values of equal stamps are ordered by
   /// their JSON text.
@@ -48,6 +52,8 @@ package struct SyncField<Root>: Sendable {
     }
     copy = { source, target in set(get(source), &target) }
     digest = { ContentDigest(of: get($0), writingWith: &$1) }
+    writeValue = { root, writer throws(JSONCodingError) in try get(root).write(to: &writer) }
+    readValue = { reader, root throws(JSONCodingError) in set(try Value(from: &reader), &root) }
   }
 
   /// The field `field` declares.

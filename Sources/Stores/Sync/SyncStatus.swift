@@ -55,6 +55,12 @@ public struct SyncStatus: Equatable, Sendable {
   /// (`.zero` when none was ahead): a device whose clock runs ahead wins the concurrent edits
   /// of a field for as long as it runs ahead.
   public var largestClockSkew: Duration = .zero
+  /// The changes that lost to a concurrent change on another device and are kept, in the
+  /// order of the items (see ``SyncConflict``): what each lost and to what, until someone
+  /// resolves it with ``Store/resolve(_:choosing:)``. As of the store's latest transaction or
+  /// reload, once the file's stamps are read — which opening does when the file keeps
+  /// conflicts.
+  public var conflicts: [SyncConflict] = []
 
   /// The empty status: nothing merged or left, no clock ahead.
   public init() {}
@@ -62,22 +68,28 @@ public struct SyncStatus: Equatable, Sendable {
   /// A status with these fields (for a preview or a test).
   public init(
     lastMerge: Merge?, copiesNotMerged: [StoreFileError] = [], copiesArriving: [String] = [],
-    oldCopies: [OldCopy] = [], largestClockSkew: Duration = .zero
+    oldCopies: [OldCopy] = [], largestClockSkew: Duration = .zero,
+    conflicts: [SyncConflict] = []
   ) {
     self.lastMerge = lastMerge
     self.copiesNotMerged = copiesNotMerged
     self.copiesArriving = copiesArriving
     self.oldCopies = oldCopies
     self.largestClockSkew = largestClockSkew
+    self.conflicts = conflicts
   }
 
   /// How many old copies are kept.
   static let oldCopiesKept = 100
 
   /// The status after a transaction or reload that made `report` (now), this store's backing
-  /// having seen stamps up to `skew` milliseconds ahead of the wall clock.
-  func updated(with report: MergeReport, skew: Int64) -> SyncStatus {
+  /// having seen stamps up to `skew` milliseconds ahead of the wall clock, and the file
+  /// keeping `conflicts` open (`nil`: its stamps are not read yet, so as before).
+  func updated(
+    with report: MergeReport, skew: Int64, conflicts: [SyncConflict]?
+  ) -> SyncStatus {
     var status = self
+    if let conflicts { status.conflicts = conflicts }
     if !report.merged.isEmpty { status.lastMerge = Merge(date: Date(), copies: report.merged) }
     status.copiesNotMerged = report.notMerged
     status.copiesArriving = report.arriving

@@ -5,7 +5,155 @@ import Stores
 enum SyncCommands {
   static let group = CommandGroup(
     name: "sync", summary: "See the data files as other devices share them",
-    commands: [Status.self])
+    commands: [Status.self, Conflicts.self, Resolve.self])
+
+  /// A conflict kept in a data file, numbered as `diary sync conflicts` lists it.
+  struct ListedConflict {
+    var number: Int
+    var file: String
+    /// What a person calls the item: a todo's title, a workout's name.
+    var item: String
+    var conflict: SyncConflict
+    /// The field's current value, as JSON text (`nil` for a removal).
+    var current: String?
+
+    /// The field's key, or "removed".
+    var field: String { conflict.field ?? "removed" }
+
+    var json: JSONValue {
+      func parsed(_ text: String?) -> JSONValue {
+        text.flatMap { JSONValue(parsing: $0) } ?? .null
+      }
+      return .object([
+        "number": JSONValue(number), "file": JSONValue(file),
+        "id": JSONValue(conflict.item.uuidString), "item": JSONValue(item),
+        "field": conflict.field.map { JSONValue($0) } ?? .null,
+        "value": parsed(conflict.value), "current": parsed(current),
+        "device": JSONValue(conflict.device),
+        "date": JSONValue(ISO8601DateFormatter().string(from: conflict.date)),
+      ])
+    }
+  }
+
+  /// The conflicts the todos and workouts keep, numbered in that order (each in the order of
+  /// its items).
+  @MainActor
+  static func conflicts(_ context: Context) throws -> (
+    listed: [ListedConflict], todos: TodosStore, workouts: WorkoutsStore
+  ) {
+    let todos = try context.todos()
+    let workouts = try context.workouts()
+    var listed: [ListedConflict] = []
+    func add<Item: ListItem, S: Store>(
+      _ file: String, _ store: S, _ items: [Item], _ name: (Item) -> String
+    ) throws where S.State: PersistentState {
+      let status = try store.core.syncStatusReadingStamps()
+      let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      for conflict in status.conflicts {
+        guard let item = byID[conflict.item] else { continue }
+        var current: String?
+        if let field = Item.fieldTable.fields.first(where: { $0.name == conflict.field }) {
+          var writer = JSONWriter()
+          if (try? field.writeValue(item, &writer)) != nil {
+            current = String(decoding: writer.finish(), as: UTF8.self)
+          }
+        }
+        listed.append(
+          ListedConflict(
+            number: listed.count + 1, file: file, item: name(item), conflict: conflict,
+            current: current))
+      }
+    }
+    try add("todos", todos, todos.todos, \.title)
+    try add("workouts", workouts, workouts.state.workouts, \.name)
+    return (listed, todos, workouts)
+  }
+
+  struct Conflicts: ParsableCommand {
+    static let name = "conflicts"
+    static let summary = "List the values that lost to a change made at once on another device"
+    static let discussion = """
+      When two devices change one field of a todo or workout before either sees the other's \
+      change, the later change wins and the other is kept, not lost: this lists each kept \
+      value beside the current one, and a removal that an edit on another device undid. \
+      Resolve one with 'diary sync resolve N' (its value wins on every device) or \
+      'diary sync resolve N --current' (the current value stays).
+      """
+
+    func run(_ context: Context) throws {
+      let listed = try SyncCommands.conflicts(context).listed
+      if context.json {
+        return try JSONOutput.write(
+          JSONValue.object(["conflicts": .array(listed.map(\.json))]), to: context.output)
+      }
+      guard !listed.isEmpty else {
+        return try context.output.line("No conflicts: no change was lost to another device's.")
+      }
+      var table = TextTable(
+        headers: ["#", "FILE", "ITEM", "FIELD", "KEPT", "NOW", "DEVICE", "WHEN"],
+        alignments: [.right, .left, .left, .left, .left, .left, .left, .left])
+      table.rows = listed.map { entry in
+        [
+          String(entry.number), entry.file, entry.item, entry.field,
+          entry.conflict.value ?? "removed", entry.current ?? "kept",
+          entry.conflict.device,
+          HumanDate.formatWithTime(entry.conflict.date, timeZone: context.time.timeZone),
+        ]
+      }
+      try context.output.line(table.render(context.terminal))
+      try context.output.line(
+        "Resolve one with 'diary sync resolve N' (its kept value wins) "
+          + "or 'diary sync resolve N --current'.")
+    }
+  }
+
+  struct Resolve: ParsableCommand {
+    static let name = "resolve"
+    static let summary = "Resolve a conflict: its kept value wins, or the current one stays"
+    static let arguments: [Argument<Resolve>] = [
+      .value(
+        \.number, .integer(), label: "a conflict number",
+        summary: "The conflict's number in 'diary sync conflicts'")
+    ]
+    static let options: [Option<Resolve>] = [
+      .flag(\.keepsCurrent, "current", summary: "Keep the current value instead")
+    ]
+    static let discussion = """
+      The kept value is set (a kept removal removes the item), or with --current the current \
+      value stays: a change like any other, which syncs, and every device drops the conflict. \
+      Example: diary sync resolve 1
+      """
+    var number = 0
+    var keepsCurrent = false
+
+    func run(_ context: Context) throws {
+      let (listed, todos, workouts) = try SyncCommands.conflicts(context)
+      guard let entry = listed.first(where: { $0.number == number }) else {
+        throw DiaryError(
+          listed.isEmpty
+            ? "there is no conflict to resolve: 'diary sync conflicts' lists none"
+            : "there is no conflict \(number): 'diary sync conflicts' lists 1 to \(listed.count)",
+          exitCode: .usage)
+      }
+      let choice: SyncConflict.Choice = keepsCurrent ? .current : .conflict
+      let resolved =
+        entry.file == "todos"
+        ? try todos.resolve(entry.conflict, choosing: choice)
+        : try workouts.resolve(entry.conflict, choosing: choice)
+      guard resolved else {
+        throw DiaryError(
+          "conflict \(number) is not open any more: another device or program resolved it, "
+            + "or the item is gone — 'diary sync conflicts' lists those left")
+      }
+      let kept =
+        keepsCurrent
+        ? (entry.conflict.field == nil ? "kept it" : "kept the current \(entry.field)")
+        : entry.conflict.field == nil
+          ? "removed it" : "set \(entry.field) to \(entry.conflict.value ?? "")"
+      context.output.recordSaved("resolved a conflict of \(entry.file)")
+      try context.output.line("Resolved conflict \(number) (\(entry.item)): \(kept).")
+    }
+  }
 
   struct Status: ParsableCommand {
     static let name = "status"

@@ -16,6 +16,16 @@ enum HumanDate {
     return "\(day.day) \(months[day.month - 1]) \(day.year)"
   }
 
+  /// "29 Nov 2026 07:30", in `timeZone`.
+  static func formatWithTime(_ date: Date, timeZone: TimeZone) -> String {
+    let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+    guard local.isFinite, abs(local) < 1e15 else { return format(date, timeZone: timeZone) }
+    let minutes = (Int((local / 60).rounded(.down)) % 1440 + 1440) % 1440
+    let (hour, minute) = (minutes / 60, minutes % 60)
+    return format(date, timeZone: timeZone) + " \(hour < 10 ? "0" : "")\(hour):"
+      + "\(minute < 10 ? "0" : "")\(minute)"
+  }
+
   /// The `Date` of `text`: `today`, `yesterday` or `tomorrow` (the start of that day) in
   /// `time`'s time zone, or what ``LocalDate/date(from:in:)`` reads: a day such as
   /// `2026-11-29` (its start), a local time such as `2026-11-29T07:30`, or ISO 8601 with a zone.

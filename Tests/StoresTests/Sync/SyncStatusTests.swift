@@ -178,7 +178,7 @@ struct SyncStatusTests {
     for round in 0..<150 {
       var report = MergeReport()
       report.forgottenRemovals = [("copy\(round)", 1)]
-      status = status.updated(with: report, skew: 0)
+      status = status.updated(with: report, skew: 0, conflicts: nil)
     }
     #expect(status.oldCopies.count == 100)
     #expect(status.oldCopies.first?.name == "copy50")

@@ -293,6 +293,31 @@ final class SyncthingNodes {
     return ContinuousClock.now - started
   }
 
+  /// What each device holds of the file `name` and what its node records of it, for a
+  /// failure's message: the file's size, modification time and a hash of its bytes, and the
+  /// node's local and global record (size, modification time, version vector).
+  func describe(_ name: String) -> String {
+    devices.map { device in
+      var info = stat()
+      let path = device.folder.appendingPathComponent(name).path
+      let file =
+        lstat(path, &info) == 0
+        ? "size \(info.st_size) mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
+          + "hash \((FileManager.default.contents(atPath: path) ?? Data()).hashValue)"
+        : "missing"
+      let records =
+        (try? json(device, "/rest/db/file?folder=\(Self.folderID)&file=\(name)"))
+        .map { record in
+          ["local", "global"].map { side in
+            let entry = record[side] as? [String: Any] ?? [:]
+            return "\(side) size \(entry["size"] ?? "-") modified \(entry["modified"] ?? "-") "
+              + "version \(entry["version"] ?? "-")"
+          }.joined(separator: "; ")
+        } ?? "no record"
+      return "\(device.name): \(file); \(records)"
+    }.joined(separator: " | ")
+  }
+
   /// Scans the folder of `device` now (the REST call returns when the scan is done).
   func scan(_ device: Device) throws {
     try request(device, "POST", "/rest/db/scan?folder=\(Self.folderID)")

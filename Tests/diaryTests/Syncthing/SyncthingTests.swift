@@ -249,7 +249,8 @@ struct SyncthingTests {
         passes.append(
           "at \(ContinuousClock.now - started): "
             + devices.map { "\($0.name) \($0.conflictCopies + $0.temporaries)" }.joined(
-              separator: ", ") + "; differing \(differing.sorted())")
+              separator: ", ") + "; differing \(differing.sorted())"
+            + differing.sorted().map { " — \($0): \(nodes.describe($0))" }.joined())
         // A round that changed nothing does not end the wait: the engine scans a change a
         // second after its watcher saw it, and retries a pull whose source vanished (a copy
         // merged and removed) after 60 s. Until the 2 minutes are up.
@@ -264,7 +265,7 @@ struct SyncthingTests {
       "syncthing, \(devices.count) devices: agreed \(agreed) after \(took) "
         + "(STORES_PROPERTY_SEED=\(seed))")
     let folders = devices.map { "\($0.name) \($0.names)" }.joined(separator: ", ")
-    let lastPasses = passes.suffix(8).joined(separator: " | ")
+    let lastPasses = passes.suffix(3).joined(separator: " || ")
     #expect(
       agreed,
       "within 2 minutes (STORES_PROPERTY_SEED=\(seed)): \(folders); passes: \(lastPasses)")

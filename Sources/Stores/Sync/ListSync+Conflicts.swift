@@ -1,0 +1,485 @@
+import Foundation
+
+/// A field of an item of a list: the item's id and the field's offset in
+/// ``SyncedList/itemFields``.
+package struct FieldKey: Hashable, Sendable {
+  package var item: UUID
+  package var field: Int
+
+  package init(item: UUID, field: Int) {
+    self.item = item
+    self.field = field
+  }
+}
+
+/// The latest change of a field, as far as conflicts go: its stamp, and what it had seen.
+package struct FieldChange: Hashable, Sendable {
+  package var stamp: Stamp
+  package var seen: SeenStamps
+}
+
+extension ListSync {
+  /// A change that lost to a concurrent one — made on another device without seeing it — and
+  /// is kept beside the winner, so that nobody's value disappears silently: a field's value
+  /// that lost to a later stamp, or an item's removal that a later edit undid. It stays until
+  /// a device resolves it (see ``resolving(_:keeping:stamp:)``) — a change that has seen it
+  /// — or until it is older than the tombstones (see ``Stamp/tombstoneLifetime``).
+  package struct Conflict: Sendable {
+    /// The field's offset in ``SyncedList/itemFields``, or `nil` for the item's removal.
+    package var field: Int?
+    /// An item holding the value the change set, in ``field``; its other fields are not the
+    /// change's. For a removal, the item.
+    package var value: State.Item
+    /// The change's stamp.
+    package var stamp: Stamp
+    /// What the change had seen.
+    package var seen: SeenStamps
+
+    package init(field: Int?, value: State.Item, stamp: Stamp, seen: SeenStamps? = nil) {
+      self.field = field
+      self.value = value
+      self.stamp = stamp
+      self.seen = seen ?? SeenStamps(before: stamp)
+    }
+
+    /// Whether `self` is kept before `other` in an item's list: the removal first, then by
+    /// field, then by stamp.
+    func precedes(_ other: Conflict) -> Bool {
+      let (mine, theirs) = (field ?? -1, other.field ?? -1)
+      return mine != theirs ? mine < theirs : stamp < other.stamp
+    }
+  }
+
+  /// Records that the field `key`, stamped `old`, is changed by this device at `stamp`: the
+  /// change saw what the change it replaces saw, and that change — not the conflicts kept
+  /// beside it, which only a resolution sees.
+  mutating func noteChange(of key: FieldKey, replacing old: Stamp, stamp: Stamp) {
+    var seen = seen(of: key, at: old)
+    seen.insert(old)
+    self.seen[key] = FieldChange(stamp: stamp, seen: seen)
+  }
+
+  /// Records that the item `id` is added at `stamp`: if it was removed (an undo puts it
+  /// back), its tombstone goes, and each of its fields is a change that saw the removal and
+  /// the field's change before it — not a change made elsewhere meanwhile, kept as a
+  /// conflict beside it. A new item records nothing: it is taken as having seen every change
+  /// before it.
+  mutating func noteReinsertion(of id: UUID, stamp: Stamp) {
+    guard let removal = removed.removeValue(forKey: id) else { return }
+    for field in removal.stamps.fields.indices {
+      let key = FieldKey(item: id, field: field)
+      let old = removal.stamps.fields[field]
+      var seen = seen(of: key, at: old)
+      seen.insert(old)
+      seen.insert(removal.at)
+      self.seen[key] = FieldChange(stamp: stamp, seen: seen)
+    }
+  }
+
+  /// What the change of `key` stamped `stamp` had seen: its record, or every change before it.
+  func seen(of key: FieldKey, at stamp: Stamp) -> SeenStamps {
+    if let change = seen[key], change.stamp == stamp { return change.seen }
+    return SeenStamps(before: stamp)
+  }
+
+  /// The conflicts of the item `id` as the merge of `a` and `b` leaves them, and the records
+  /// of what the winning changes saw: the conflicts both kept and the changes that lost in
+  /// the join of the item's versions, each kept unless a change of the same field (the
+  /// winner, or another kept) had seen it; of the removals an edit undid, the latest — a
+  /// conflict until a change of the item saw it (see ``isSeen(removal:of:id:)``). O(*k*) dictionary lookups for the *k* items
+  /// with conflicts or whose versions differ, plus the records of both.
+  static func settleConflicts(
+    _ a: Self, _ b: Self, versions: inout [UUID: Version]
+  ) -> ([UUID: [Conflict]], [FieldKey: FieldChange]) {
+    // What the winning changes saw: each record whose stamp is still its field's.
+    var seen: [FieldKey: FieldChange] = [:]
+    for side in [a, b] {
+      for (key, change) in side.seen {
+        guard let version = versions[key.item], key.field < version.stamps.fields.count,
+          version.stamps.fields[key.field] == change.stamp
+        else { continue }
+        if let other = seen[key] {
+          seen[key]!.seen = other.seen.union(change.seen)
+        } else {
+          seen[key] = change
+        }
+      }
+    }
+    func seenOf(_ key: FieldKey, _ stamp: Stamp) -> SeenStamps {
+      if let change = seen[key], change.stamp == stamp { return change.seen }
+      var result = SeenStamps(before: stamp)
+      var found = false
+      for side in [a, b] {
+        if let change = side.seen[key], change.stamp == stamp {
+          result = found ? result.union(change.seen) : change.seen
+          found = true
+        }
+      }
+      return result
+    }
+    var ids = Set(a.conflicts.keys).union(b.conflicts.keys)
+    for (id, version) in versions
+    where !version.lost.isEmpty
+      || (version.removedAt.map { version.stamps.latestEdit > $0 } ?? false)
+    {
+      ids.insert(id)
+    }
+    var conflicts: [UUID: [Conflict]] = [:]
+    for id in ids {
+      guard var version = versions[id] else { continue }
+      var candidates = (a.conflicts[id] ?? []) + (b.conflicts[id] ?? [])
+      for lost in version.lost {
+        var lost = lost
+        lost.seen = seenOf(FieldKey(item: id, field: lost.field!), lost.stamp)
+        candidates.append(lost)
+      }
+      version.lost = []
+      let isLive = version.removedAt.map { version.stamps.latestEdit > $0 } ?? true
+      if isLive, let at = version.removedAt {
+        candidates.append(Conflict(field: nil, value: version.item, stamp: at))
+      }
+      versions[id] = version
+      let kept = settle(candidates, of: version, isLive: isLive) { field, stamp in
+        seenOf(FieldKey(item: id, field: field), stamp)
+      }
+      if !kept.isEmpty { conflicts[id] = kept }
+    }
+    return (conflicts, seen)
+  }
+
+  /// The conflicts of `version` kept from `candidates`: see
+  /// ``settleConflicts(_:_:versions:)``; `seenOf` gives what a field's change saw.
+  private static func settle(
+    _ candidates: [Conflict], of version: Version, isLive: Bool,
+    seenOf: (Int, Stamp) -> SeenStamps
+  ) -> [Conflict] {
+    let fields = State.itemFields
+    // One entry per change: of two with one stamp, the value that sorts last (as the join
+    // picks), and all they saw.
+    var changes: [Conflict] = []
+    for candidate in candidates.sorted(by: { $0.precedes($1) }) {
+      if let last = changes.last, last.field == candidate.field, last.stamp == candidate.stamp {
+        var joined = last
+        if let field = candidate.field, fields[field].precedes(last.value, candidate.value) {
+          joined.value = candidate.value
+        }
+        joined.seen.formUnion(candidate.seen)
+        changes[changes.count - 1] = joined
+      } else {
+        changes.append(candidate)
+      }
+    }
+    let winners = fields.indices.map { field in
+      FieldChange(
+        stamp: version.stamps.fields[field], seen: seenOf(field, version.stamps.fields[field]))
+    }
+    var kept = changes.filter { change in
+      guard let field = change.field else { return false }
+      let winner = winners[field]
+      guard change.stamp < winner.stamp, !winner.seen.covers(change.stamp) else { return false }
+      return !changes.contains {
+        $0.field == field && $0.stamp != change.stamp && $0.seen.covers(change.stamp)
+      }
+    }
+    // The latest removal an edit undid, kept whether or not a change of the item saw it (the
+    // merge keeps the latest, and whether it is a conflict depends on all the changes it
+    // meets: see ``isSeen(removal:of:)``).
+    if isLive, var removal = changes.filter({ $0.field == nil }).max(by: { $0.stamp < $1.stamp }) {
+      removal.value = version.item
+      kept.insert(removal, at: 0)
+    }
+    return kept
+  }
+
+  /// Whether a change of the item at `offset` saw the removal `removal` of it: its fields'
+  /// latest changes, or a conflict kept beside them. Until one did, the removal is a
+  /// conflict.
+  func isSeen(removal: Conflict, of offset: Int, id: UUID) -> Bool {
+    let fields = items[offset].fields
+    return fields.indices.contains { field in
+      seen(of: FieldKey(item: id, field: field), at: fields[field]).covers(removal.stamp)
+    } || (conflicts[id] ?? []).contains { $0.field != nil && $0.seen.covers(removal.stamp) }
+  }
+
+  /// Drops the conflicts and the records of what changes saw (see ``seen``) stamped before
+  /// `milliseconds`, as the tombstones are: a record outlives every copy that could still
+  /// arrive holding a value its change saw — which would otherwise be taken for a value lost.
+  /// (A field's record is never older than its conflicts: its change is stamped after them.)
+  mutating func pruneConflicts(before milliseconds: Int64) {
+    if conflicts.values.contains(where: { $0.contains { $0.stamp.milliseconds < milliseconds } }) {
+      conflicts = conflicts.compactMapValues { kept in
+        let kept = kept.filter { $0.stamp.milliseconds >= milliseconds }
+        return kept.isEmpty ? nil : kept
+      }
+    }
+    if seen.values.contains(where: { $0.stamp.milliseconds < milliseconds }) {
+      seen = seen.filter { $0.value.stamp.milliseconds >= milliseconds }
+    }
+  }
+
+  /// The stamps after this device resolved the conflicts of the field `field` of the item
+  /// `id`, at `offset` in the list, keeping the value the state now holds (the caller sets the
+  /// value chosen first) — or, with a `nil` field, the removal an edit undid, keeping the
+  /// item: the field (for a removal, the item's first) is stamped `stamp` as a change that
+  /// saw the winner and the conflicts resolved. It syncs as any change, and every device
+  /// drops the conflicts it saw.
+  package func resolving(item id: UUID, at offset: Int, field: Int?, stamp: Stamp) -> Self {
+    var result = self
+    let kept = conflicts[id] ?? []
+    let changed = field ?? 0
+    let key = FieldKey(item: id, field: changed)
+    let old = items[offset].fields[changed]
+    var seen = self.seen(of: key, at: old)
+    seen.insert(old)
+    for conflict in kept where conflict.field == field {
+      seen.formUnion(conflict.seen)
+      seen.insert(conflict.stamp)
+    }
+    result.items[offset].fields[changed] = stamp
+    result.seen[key] = FieldChange(stamp: stamp, seen: seen)
+    // The removal stays recorded (seen now): a merge keeps the latest removal of an item.
+    let left = field == nil ? kept : kept.filter { $0.field != field }
+    result.conflicts[id] = left.isEmpty ? nil : left
+    return result
+  }
+
+  /// The conflicts of the item `id`, at `offset` in `list` (`nil`: removed), that are still
+  /// open: of each field, the values kept other than the field's and than one kept with a
+  /// later stamp; and the removal an edit undid unless a change of the item saw it since.
+  /// O(*k*²) for the *k* conflicts kept of the item — a few.
+  package func openConflicts(of id: UUID, at offset: Int?, in list: [State.Item]) -> [Conflict] {
+    let kept = conflicts[id] ?? []
+    let fields = State.itemFields
+    return kept.filter { conflict in
+      guard let offset else { return false }
+      guard let field = conflict.field else {
+        return !isSeen(removal: conflict, of: offset, id: id)
+      }
+      return !fields[field].isEqual(conflict.value, list[offset])
+        && !kept.contains {
+          $0.field == field && $0.stamp > conflict.stamp
+            && fields[field].isEqual($0.value, conflict.value)
+        }
+    }
+  }
+}
+
+extension ListSync {
+  /// Whether every conflict `version` keeps, `known` keeps too (the same change of the same
+  /// field of the same item). O(*k*) for the *k* items with conflicts.
+  static func conflicts(of version: Self, areKeptBy known: Self) -> Bool {
+    version.conflicts.allSatisfy { id, kept in
+      let mine = known.conflicts[id] ?? []
+      return kept.allSatisfy { conflict in
+        mine.contains { $0.field == conflict.field && $0.stamp == conflict.stamp }
+      }
+    }
+  }
+}
+
+extension ListSync.Conflict: Equatable {
+  /// Two conflicts are equal when they are of one field, change and knowledge, and hold one
+  /// value in that field (the rest of the item they carry is not theirs).
+  package static func == (a: Self, b: Self) -> Bool {
+    guard a.field == b.field, a.stamp == b.stamp, a.seen == b.seen else { return false }
+    guard let field = a.field else { return true }
+    return State.itemFields[field].isIdentical(a.value, b.value)
+  }
+}
+
+// MARK: The file's section
+
+extension ListSync {
+  /// A conflict as the file holds it, its value not read yet: the value's field is read into
+  /// the item it is of, found once the items are (see ``readValues(of:)``).
+  struct ReadConflict: Equatable, Sendable {
+    var item: UUID
+    var field: Int?
+    var stamp: Stamp
+    var seen: SeenStamps
+    var value: JSONValue?
+
+    /// Reads `{ "field" : "title", "item" : "…", "seen" : "…", "stamp" : "…", "value" : … }`
+    /// (a removal has no `"field"` and no `"value"`).
+    init(from reader: inout JSONReader) throws(JSONCodingError) {
+      var (item, field, stamp, seen, value): (UUID?, Int?, Stamp?, SeenStamps?, JSONValue?)
+      try reader.readMembers { key, reader throws(JSONCodingError) in
+        switch key {
+        case "field":
+          let name = try reader.readString()
+          guard let offset = State.itemFields.firstIndex(where: { $0.name == name }) else {
+            throw JSONCodingError("\(quoted(name)) is not a field of \(State.itemsName)")
+          }
+          field = offset
+        case "item": item = try UUID(from: &reader)
+        case "seen":
+          let text = try reader.readString()
+          guard let read = SeenStamps(Substring(text)) else {
+            throw JSONCodingError("expected stamps seen, not \(quoted(text))")
+          }
+          seen = read
+        case "stamp": stamp = try ListSync.stamp(try reader.readString())
+        case "value": value = try JSONValue(from: &reader)
+        default: reader.skipValue()
+        }
+      }
+      guard let item, let stamp, let seen, (field == nil) == (value == nil) else {
+        throw JSONCodingError(
+          "expected \"item\", \"seen\" and \"stamp\", and \"field\" with \"value\"",
+          kind: .missingKey)
+      }
+      (self.item, self.field, self.stamp, self.seen, self.value) = (item, field, stamp, seen, value)
+    }
+  }
+
+  /// Reads the value of each conflict read into the item it is of, in `list` or removed. A
+  /// conflict of an item the file does not hold (removed by hand) is dropped, and so is one
+  /// whose value is not one of its field (edited by hand): they belong to nothing a store
+  /// shows. O(*n* + *k*) for *n* items and *k* conflicts.
+  mutating func readValues(of list: [State.Item]) {
+    var items: [UUID: State.Item] = [:]
+    let ids = Set(readConflicts.lazy.map(\.item))
+    for item in list where ids.contains(item.id) { items[item.id] = item }
+    for (id, removal) in removed where ids.contains(id) { items[id] = removal.item }
+    for read in readConflicts {
+      guard var value = items[read.item] else { continue }
+      if let field = read.field, let text = read.value {
+        var writer = JSONWriter()
+        guard (try? text.write(to: &writer)) != nil else { continue }
+        let bytes = Array(writer.finish())
+        let decoded = bytes.withUnsafeBufferPointer { bytes in
+          var reader = JSONReader(bytes: bytes, topLevelKeys: [])
+          return (try? State.itemFields[field].readValue(&reader, &value)) != nil
+        }
+        guard decoded else { continue }
+      }
+      let conflict = Conflict(field: read.field, value: value, stamp: read.stamp, seen: read.seen)
+      conflicts[read.item, default: []].append(conflict)
+    }
+    readConflicts = []
+    for id in conflicts.keys { conflicts[id]!.sort { $0.precedes($1) } }
+  }
+
+  /// Writes the conflicts, by item, as ``ReadConflict`` reads them.
+  func writeConflicts(to writer: inout JSONWriter) throws(JSONCodingError) {
+    writer.beginArray()
+    for (id, kept) in conflicts.sorted(by: { $0.key.precedes($1.key) }) {
+      for conflict in kept {
+        writer.element()
+        writer.beginObject()
+        if let field = conflict.field {
+          writer.member("field")
+          writer.writeString(State.itemFields[field].name)
+        }
+        writer.member("item")
+        id.write(to: &writer)
+        writer.member("seen")
+        writer.writeString(conflict.seen.text)
+        writer.member("stamp")
+        writer.writeString(conflict.stamp.description)
+        if let field = conflict.field {
+          writer.member("value")
+          do throws(JSONCodingError) {
+            try State.itemFields[field].writeValue(conflict.value, &writer)
+          } catch {
+            throw error.at(.key("conflicts")).at(.key("\(id)"))
+          }
+        }
+        writer.endObject()
+      }
+    }
+    writer.endArray()
+  }
+
+  /// Writes what the latest changes saw, each `item field stamp seen…`, by item and field.
+  func writeSeen(to writer: inout JSONWriter) {
+    writer.beginArray()
+    let sorted = seen.sorted {
+      $0.key.item != $1.key.item ? $0.key.item.precedes($1.key.item) : $0.key.field < $1.key.field
+    }
+    for (key, change) in sorted {
+      writer.element()
+      writer.writeString(
+        "\(key.item) \(State.itemFields[key.field].name) \(change.stamp) \(change.seen.text)")
+    }
+    writer.endArray()
+  }
+
+  /// The record written as `text` (see ``writeSeen(to:)``).
+  static func fieldChange(_ text: String) throws(JSONCodingError) -> (FieldKey, FieldChange) {
+    let words = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+    guard words.count == 4, let id = UUID(uuidString: String(words[0])),
+      let field = State.itemFields.firstIndex(where: { $0.name == words[1] }),
+      let stamp = Stamp(words[2]), let seen = SeenStamps(words[3])
+    else {
+      throw JSONCodingError(
+        "expected an item, a field, a stamp and the stamps seen, not \(quoted(text))")
+    }
+    return (FieldKey(item: id, field: field), FieldChange(stamp: stamp, seen: seen))
+  }
+}
+
+// MARK: Conflicts, for the store
+
+extension ListSync {
+  /// See ``StateSync/openConflicts(in:)``. O(*n*) in the size of `state` when a conflict is
+  /// kept; O(1) when none is.
+  package func openConflicts(in state: State) -> [SyncConflict] {
+    guard !conflicts.isEmpty else { return [] }
+    let list = state.syncedItems
+    var result: [SyncConflict] = []
+    for (offset, item) in list.enumerated() where conflicts[item.id] != nil {
+      for conflict in openConflicts(of: item.id, at: offset, in: list) {
+        result.append(Self.conflict(conflict, of: item.id))
+      }
+    }
+    return result
+  }
+
+  /// `conflict` of the item `id`, as a store shows it.
+  static func conflict(_ conflict: Conflict, of id: UUID) -> SyncConflict {
+    var value: String?
+    if let field = conflict.field {
+      var writer = JSONWriter()
+      if (try? State.itemFields[field].writeValue(conflict.value, &writer)) != nil {
+        value = String(decoding: writer.finish(), as: UTF8.self)
+      }
+    }
+    return SyncConflict(
+      item: id, field: conflict.field.map { State.itemFields[$0].name }, value: value,
+      device: conflict.stamp.device.text,
+      date: Date(timeIntervalSince1970: Double(conflict.stamp.milliseconds) / 1000),
+      stamp: conflict.stamp.description)
+  }
+
+  /// See ``StateSync/resolving(_:choosing:in:stamp:)``: choosing a field's conflict sets its
+  /// value, choosing a removal removes the item — ordinary changes, stamped — and the field
+  /// (for a removal kept, the item) is stamped as a change that saw every conflict of it.
+  /// O(*n*) in the size of `state`.
+  package func resolving(
+    _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, in state: inout State,
+    stamp: Stamp
+  ) -> Self? {
+    var list = state.syncedItems
+    guard let offset = list.firstIndex(where: { $0.id == conflict.item }),
+      let kept = openConflicts(of: conflict.item, at: offset, in: list).first(where: {
+        $0.stamp.description == conflict.stamp
+          && $0.field.map { State.itemFields[$0].name } == conflict.field
+      })
+    else { return nil }
+    let before = state
+    switch (choice, kept.field) {
+    case (.conflict, nil):
+      list.remove(at: offset)
+      state = state.replacingItems(list)
+      return stamped(before: before, after: state, stamp: stamp)
+    case (.conflict, let field?):
+      State.itemFields[field].copy(kept.value, &list[offset])
+      state = state.replacingItems(list)
+      return stamped(before: before, after: state, stamp: stamp)
+        .resolving(item: conflict.item, at: offset, field: field, stamp: stamp)
+    case (.current, let field):
+      return resolving(item: conflict.item, at: offset, field: field, stamp: stamp)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What a device had seen of one field when it changed it: the latest change of the field
+/// by each device that it held (as the value it replaced, or as a conflict kept beside it),
+/// and a stamp before which it is taken to have seen every change. A change *covers*
+/// another when it had seen it: it was made knowing that value, so the other value is not
+/// kept as a conflict beside it (see ``ListSync/Conflict``).
+///
+/// A change made by a program that does not record what it saw — an older build, a hand
+/// edit — is taken as having seen every change stamped before it: as before conflicts were
+/// kept, the later stamp simply wins.
+///
+/// In the file, a space-separated list: the stamp before which every change was seen, then
+/// the latest stamp seen of each device, in order of the devices.
+package struct SeenStamps: Hashable, Sendable {
+  /// Every change stamped before it was seen.
+  private(set) var before: Stamp
+  /// The latest change seen of each device, one per device, in order of the devices' ids.
+  private(set) var latest: [Stamp]
+
+  /// What a change stamped `stamp` that records nothing is taken to have seen: every change
+  /// stamped before it.
+  package init(before stamp: Stamp) {
+    before = stamp
+    latest = []
+  }
+
+  /// Whether a change that had seen this had seen the change stamped `stamp`.
+  ///
+  /// - Complexity: O(*d*) for the *d* devices seen.
+  package func covers(_ stamp: Stamp) -> Bool {
+    stamp < before || latest.contains { $0.device == stamp.device && stamp <= $0 }
+  }
+
+  /// Adds `stamp`, a change seen, and what it covers is unchanged otherwise.
+  package mutating func insert(_ stamp: Stamp) {
+    guard !(stamp < before) else { return }
+    if let place = latest.firstIndex(where: { $0.device == stamp.device }) {
+      latest[place] = max(latest[place], stamp)
+    } else {
+      let place = latest.firstIndex { stamp.device.text < $0.device.text } ?? latest.endIndex
+      latest.insert(stamp, at: place)
+    }
+  }
+
+  /// Adds what `other` saw: the join, commutative, associative and idempotent.
+  package mutating func formUnion(_ other: SeenStamps) {
+    before = max(before, other.before)
+    for stamp in other.latest { insert(stamp) }
+    // A device's latest before `before` says nothing more.
+    latest.removeAll { $0 < before }
+  }
+
+  /// The join of `self` and `other` (see ``formUnion(_:)``).
+  package func union(_ other: SeenStamps) -> SeenStamps {
+    var result = self
+    result.formUnion(other)
+    return result
+  }
+
+  /// The text written in the file.
+  package var text: String {
+    var text: [UInt8] = []
+    before.append(to: &text)
+    for stamp in latest {
+      text.append(UInt8(ascii: " "))
+      stamp.append(to: &text)
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// What `text` (see ``text``) records, or `nil` when it is not such a text.
+  package init?(_ text: Substring) {
+    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+    guard let first = words.first, let before = Stamp(first) else { return nil }
+    self.init(before: before)
+    for word in words.dropFirst() {
+      guard let stamp = Stamp(word) else { return nil }
+      insert(stamp)
+    }
+    latest.removeAll { $0 < before }
+  }
+}

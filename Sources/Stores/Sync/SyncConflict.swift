@@ -1,0 +1,53 @@
+import Foundation
+
+/// A change made on one device that lost to a change another device made at the same time
+/// — without seeing it — kept so that nobody's value disappears silently: a field's value
+/// that lost to a later stamp, or an item's removal that a later edit undid.
+///
+/// A synced store lists those still open in ``SyncStatus/conflicts``; ``Store/resolve(_:choosing:)``
+/// settles one, choosing its value or the current one. A resolution is an ordinary change:
+/// it syncs, and every device drops the conflicts it settled. Until then a conflict is kept
+/// beside the value that won (a later ordinary change of the field keeps it too), for as
+/// long as a tombstone is: 90 days after every device that wrote the file has written it
+/// again. A value that equals the field's current value, or another value kept, is not listed.
+public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConvertible {
+  /// The item whose field or removal lost.
+  public var item: UUID
+  /// The field's key in the file (`"title"`), or `nil` for the item's removal.
+  public var field: String?
+  /// The value that lost, as JSON text (`"Buy oat milk"`, `true`); `nil` for a removal.
+  public var value: String?
+  /// The device that made the change (its id, as stamps write it).
+  public var device: String
+  /// When it was made, by that device's clock (or later, when it had seen later stamps).
+  public var date: Date
+  /// The change's stamp, which names it among every device's changes.
+  public var stamp: String
+
+  /// The conflict's identity: its item, field and change.
+  public var id: String { "\(item) \(field ?? "-") \(stamp)" }
+
+  /// A conflict with these fields (for a preview or a test).
+  public init(
+    item: UUID, field: String?, value: String?, device: String, date: Date, stamp: String
+  ) {
+    self.item = item
+    self.field = field
+    self.value = value
+    self.device = device
+    self.date = date
+    self.stamp = stamp
+  }
+
+  public var description: String {
+    "\(item): " + (field.map { "\($0) = \(value ?? "")" } ?? "removed") + " on \(device)"
+  }
+
+  /// The value to keep when resolving a conflict.
+  public enum Choice: Hashable, Sendable {
+    /// The conflict's: its value is set (a removal removes the item).
+    case conflict
+    /// The current value: the field (or the item) stays as it is.
+    case current
+  }
+}
