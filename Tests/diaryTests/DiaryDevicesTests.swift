@@ -201,31 +201,34 @@ struct DiaryDevicesTests {
     #expect(listed.exitCode == 0)
     let lines = listed.output.split(separator: "\n")
     #expect(lines.count == 3, "\(listed.output)")
-    #expect(lines.first?.hasPrefix("#  FILE   ITEM          FIELD  KEPT            NOW") ?? false)
     #expect(
-      lines.dropFirst().first?.hasPrefix(
-        "1  todos  Buy soy milk  title  \"Buy oat milk\"  \"Buy soy milk\"")
-        ?? false, "\(listed.output)")
+      lines.first?.hasPrefix("ID      FILE   ITEM          FIELD  KEPT            NOW") ?? false)
+    let id = try #require(lines.dropFirst().first?.prefix(6)).description
+    #expect(
+      lines.dropFirst().first?.dropFirst(8).hasPrefix(
+        "todos  Buy soy milk  title  \"Buy oat milk\"  \"Buy soy milk\"") ?? false,
+      "\(listed.output)")
     let json = onLaptop.run("--json", "sync", "conflicts")
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
     let conflicts = try #require(report["conflicts"] as? [[String: Any]])
     #expect(conflicts.count == 1)
+    #expect(conflicts.first?["id"] as? String == id)
     #expect(conflicts.first?["value"] as? String == "Buy oat milk")
     #expect(conflicts.first?["current"] as? String == "Buy soy milk")
     #expect(conflicts.first?["field"] as? String == "title")
-    let missing = onLaptop.run("sync", "resolve", "2")
+    let before = try Data(contentsOf: laptop.file("todos.json"))
+    let missing = onLaptop.run("sync", "resolve", "zzzzzz")
     #expect(missing.exitCode == 64)
     #expect(
       missing.errorOutput
-        == "diary: error: there is no conflict 2: 'diary sync conflicts' lists 1 to 1\n")
-    let before = try Data(contentsOf: laptop.file("todos.json"))
-    #expect(onLaptop.run("sync", "resolve", "2").exitCode == 64)
+        == "diary: error: no open conflict has the ID 'zzzzzz': 'diary sync conflicts' lists "
+        + "\(id) (a conflict another device resolved is no longer listed)\n")
     #expect(try Data(contentsOf: laptop.file("todos.json")) == before, "no file changes")
-    let resolved = onLaptop.run("sync", "resolve", "1")
+    let resolved = onLaptop.run("sync", "resolve", id)
     #expect(resolved.exitCode == 0)
     #expect(
-      resolved.output == "Resolved conflict 1 (Buy soy milk): set title to \"Buy oat milk\".\n")
+      resolved.output == "Resolved conflict \(id) (Buy soy milk): set title to \"Buy oat milk\".\n")
     #expect(onLaptop.run("todos", "list").output.contains("Buy oat milk"))
     #expect(
       onLaptop.run("sync", "conflicts").output
@@ -238,7 +241,7 @@ struct DiaryDevicesTests {
         == "No conflicts: no change was lost to another device's.\n")
     #expect(
       try Data(contentsOf: phone.file("todos.json")) == Data(contentsOf: laptop.file("todos.json")))
-    let none = onPhone.run("sync", "resolve", "1")
+    let none = onPhone.run("sync", "resolve", id)
     #expect(none.exitCode == 64)
     #expect(
       none.errorOutput

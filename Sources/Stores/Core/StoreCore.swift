@@ -381,12 +381,12 @@ public final class StoreCore<Owner: Store>: Observable {
   ///
   /// - Throws: ``StoreFileError`` when the file's stamps are not valid.
   package func syncStatusReadingStamps() throws -> SyncStatus {
-    background?.writer.waitUntilIdle()
+    writeQueuedActions()
     guard let reporting = backing as? any MergeReporting<State> else { return syncStatus }
     try reporting.readStampsNow()
     var status = storedSyncStatus
     status.largestClockSkew = .milliseconds(max(reporting.largestClockSkew, 0))
-    status.conflicts = reporting.openConflicts(in: storedState) ?? []
+    status.conflicts = reporting.openConflicts(in: background?.fileState ?? storedState) ?? []
     publish(status)
     return status
   }

@@ -53,10 +53,24 @@ extension ListSync {
   /// Records that the field `key`, stamped `old`, is changed by this device at `stamp`: the
   /// change saw what the change it replaces saw, and that change — not the conflicts kept
   /// beside it, which only a resolution sees.
+  ///
+  /// A conflict of the field that the change covers — a value its own device changed again
+  /// since, which this device saw — goes, as the next merge would drop it: a file as written
+  /// is one a merge leaves as it is.
   mutating func noteChange(of key: FieldKey, replacing old: Stamp, stamp: Stamp) {
     var seen = seen(of: key, at: old)
     seen.insert(old)
     self.seen[key] = FieldChange(stamp: stamp, seen: seen)
+    dropConflicts(of: key, coveredBy: seen)
+  }
+
+  /// Drops the conflicts of the field `key` that a change that saw `seen` covers.
+  private mutating func dropConflicts(of key: FieldKey, coveredBy seen: SeenStamps) {
+    guard let kept = conflicts[key.item],
+      kept.contains(where: { $0.field == key.field && seen.covers($0.stamp) })
+    else { return }
+    let left = kept.filter { $0.field != key.field || !seen.covers($0.stamp) }
+    conflicts[key.item] = left.isEmpty ? nil : left
   }
 
   /// Records that the item `id` is added at `stamp`: if it was removed (an undo puts it
@@ -64,13 +78,22 @@ extension ListSync {
   /// the field's change before it — not a change made elsewhere meanwhile, kept as a
   /// conflict beside it. A new item records nothing: it is taken as having seen every change
   /// before it.
-  mutating func noteReinsertion(of id: UUID, stamp: Stamp) {
-    guard let removal = removed.removeValue(forKey: id) else { return }
-    for field in removal.stamps.fields.indices {
-      let key = FieldKey(item: id, field: field)
+  /// A field whose value is not the tombstone's (a change from elsewhere the removal
+  /// swallowed, which the item put back does not hold) saw only the removal and this
+  /// device's own changes before it.
+  mutating func noteReinsertion(of item: State.Item, stamp: Stamp) {
+    guard let removal = removed.removeValue(forKey: item.id) else { return }
+    let fields = State.itemFields
+    for field in fields.indices {
+      let key = FieldKey(item: item.id, field: field)
       let old = removal.stamps.fields[field]
-      var seen = seen(of: key, at: old)
-      seen.insert(old)
+      var seen: SeenStamps
+      if fields[field].isEqual(item, removal.item) {
+        seen = self.seen(of: key, at: old)
+        seen.insert(old)
+      } else {
+        seen = SeenStamps(before: .origin)
+      }
       seen.insert(removal.at)
       self.seen[key] = FieldChange(stamp: stamp, seen: seen)
     }
@@ -232,7 +255,8 @@ extension ListSync {
     var seen = self.seen(of: key, at: old)
     seen.insert(old)
     for conflict in kept where conflict.field == field {
-      seen.formUnion(conflict.seen)
+      // A removal's record says nothing of the field's changes.
+      if field != nil { seen.formUnion(conflict.seen) }
       seen.insert(conflict.stamp)
     }
     result.items[offset].fields[changed] = stamp
@@ -300,35 +324,33 @@ extension ListSync {
     var value: JSONValue?
 
     /// Reads `{ "field" : "title", "item" : "…", "seen" : "…", "stamp" : "…", "value" : … }`
-    /// (a removal has no `"field"` and no `"value"`).
-    init(from reader: inout JSONReader) throws(JSONCodingError) {
+    /// (a removal has no `"field"` and no `"value"`); `nil` for an entry that is not such —
+    /// of a field this build does not know, or edited by hand — which is dropped: a conflict
+    /// is not worth refusing the file for. Throws only for text that is not JSON's.
+    static func read(from reader: inout JSONReader) throws(JSONCodingError) -> ReadConflict? {
       var (item, field, stamp, seen, value): (UUID?, Int?, Stamp?, SeenStamps?, JSONValue?)
+      var isValid = true
+      guard reader.kind == .object else {
+        reader.skipValue()
+        return nil
+      }
       try reader.readMembers { key, reader throws(JSONCodingError) in
-        switch key {
-        case "field":
+        switch (key, reader.kind) {
+        case ("field", .string):
           let name = try reader.readString()
-          guard let offset = State.itemFields.firstIndex(where: { $0.name == name }) else {
-            throw JSONCodingError("\(quoted(name)) is not a field of \(State.itemsName)")
-          }
-          field = offset
-        case "item": item = try UUID(from: &reader)
-        case "seen":
-          let text = try reader.readString()
-          guard let read = SeenStamps(Substring(text)) else {
-            throw JSONCodingError("expected stamps seen, not \(quoted(text))")
-          }
-          seen = read
-        case "stamp": stamp = try ListSync.stamp(try reader.readString())
-        case "value": value = try JSONValue(from: &reader)
+          field = State.itemFields.firstIndex { $0.name == name }
+          if field == nil { isValid = false }
+        case ("item", .string): item = UUID(uuidString: try reader.readString())
+        case ("seen", .string): seen = SeenStamps(Substring(try reader.readString()))
+        case ("stamp", .string): stamp = Stamp(Substring(try reader.readString()))
+        case ("value", _): value = try JSONValue(from: &reader)
         default: reader.skipValue()
         }
       }
-      guard let item, let stamp, let seen, (field == nil) == (value == nil) else {
-        throw JSONCodingError(
-          "expected \"item\", \"seen\" and \"stamp\", and \"field\" with \"value\"",
-          kind: .missingKey)
+      guard isValid, let item, let stamp, let seen, (field == nil) == (value == nil) else {
+        return nil
       }
-      (self.item, self.field, self.stamp, self.seen, self.value) = (item, field, stamp, seen, value)
+      return ReadConflict(item: item, field: field, stamp: stamp, seen: seen, value: value)
     }
   }
 
@@ -342,7 +364,11 @@ extension ListSync {
     for item in list where ids.contains(item.id) { items[item.id] = item }
     for (id, removal) in removed where ids.contains(id) { items[id] = removal.item }
     for read in readConflicts {
-      guard var value = items[read.item] else { continue }
+      guard var value = items[read.item],
+        !(conflicts[read.item] ?? []).contains(where: {
+          $0.field == read.field && $0.stamp == read.stamp
+        })
+      else { continue }
       if let field = read.field, let text = read.value {
         var writer = JSONWriter()
         guard (try? text.write(to: &writer)) != nil else { continue }
@@ -358,6 +384,23 @@ extension ListSync {
     }
     readConflicts = []
     for id in conflicts.keys { conflicts[id]!.sort { $0.precedes($1) } }
+  }
+
+  /// Gives each record read (see ``readSeen``) the stamp of the change it is of: its field's
+  /// in `list`, or in the tombstone. A record of an item the file does not hold is dropped.
+  /// O(*n* + *k*) for *n* items and *k* records.
+  mutating func attachSeen(to list: [State.Item]) {
+    let ids = Set(readSeen.keys.lazy.map(\.item))
+    var stamps: [UUID: ItemStamps] = [:]
+    for (item, itemStamps) in zip(list, items) where ids.contains(item.id) {
+      stamps[item.id] = itemStamps
+    }
+    for (id, removal) in removed where ids.contains(id) { stamps[id] = removal.stamps }
+    for (key, seen) in readSeen {
+      guard let itemStamps = stamps[key.item] else { continue }
+      self.seen[key] = FieldChange(stamp: itemStamps.fields[key.field], seen: seen)
+    }
+    readSeen = [:]
   }
 
   /// Writes the conflicts, by item, as ``ReadConflict`` reads them.
@@ -391,7 +434,8 @@ extension ListSync {
     writer.endArray()
   }
 
-  /// Writes what the latest changes saw, each `item field stamp seen…`, by item and field.
+  /// Writes what the latest changes saw, each `item field seen…` (the change is the field's
+  /// latest, whose stamp the item's entry holds), by item and field.
   func writeSeen(to writer: inout JSONWriter) {
     writer.beginArray()
     let sorted = seen.sorted {
@@ -400,22 +444,20 @@ extension ListSync {
     for (key, change) in sorted {
       writer.element()
       writer.writeString(
-        "\(key.item) \(State.itemFields[key.field].name) \(change.stamp) \(change.seen.text)")
+        "\(key.item) \(State.itemFields[key.field].name) \(change.seen.text)")
     }
     writer.endArray()
   }
 
-  /// The record written as `text` (see ``writeSeen(to:)``).
-  static func fieldChange(_ text: String) throws(JSONCodingError) -> (FieldKey, FieldChange) {
-    let words = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-    guard words.count == 4, let id = UUID(uuidString: String(words[0])),
+  /// The record written as `text` (see ``writeSeen(to:)``); `nil` when it is not one — of a
+  /// field this build does not know, or edited by hand — and is dropped.
+  static func readSeen(_ text: String) -> (FieldKey, SeenStamps)? {
+    let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+    guard words.count == 3, let id = UUID(uuidString: String(words[0])),
       let field = State.itemFields.firstIndex(where: { $0.name == words[1] }),
-      let stamp = Stamp(words[2]), let seen = SeenStamps(words[3])
-    else {
-      throw JSONCodingError(
-        "expected an item, a field, a stamp and the stamps seen, not \(quoted(text))")
-    }
-    return (FieldKey(item: id, field: field), FieldChange(stamp: stamp, seen: seen))
+      let seen = SeenStamps(words[2])
+    else { return nil }
+    return (FieldKey(item: id, field: field), seen)
   }
 }
 
@@ -425,8 +467,9 @@ extension ListSync {
   /// See ``StateSync/openConflicts(in:)``. O(*n*) in the size of `state` when a conflict is
   /// kept; O(1) when none is.
   package func openConflicts(in state: State) -> [SyncConflict] {
-    guard !conflicts.isEmpty else { return [] }
     let list = state.syncedItems
+    // Stamps of another version than `state` (none is meant): nothing to tell of.
+    guard !conflicts.isEmpty, list.count == items.count else { return [] }
     var result: [SyncConflict] = []
     for (offset, item) in list.enumerated() where conflicts[item.id] != nil {
       for conflict in openConflicts(of: item.id, at: offset, in: list) {

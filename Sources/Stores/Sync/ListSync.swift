@@ -202,6 +202,9 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// ``SyncedList/itemFields`` by the item's offset (see ``StateSync/reconcile(with:)``);
   /// never written.
   package var editedFields: [Int: [Int]] = [:]
+  /// The ids of the items edited by hand (see ``editedFields``, ``unstamped``), by offset,
+  /// for ``stampUnstamped(_:)`` to record what their changes saw; never written.
+  var handEdited: [Int: UUID] = [:]
   /// The offsets of the items moved by hand: given new places, to be stamped; never written.
   package var movedByHand: Set<Int> = []
   /// The digests of the items' ids and fields as the file holds them, item after item, each
@@ -219,6 +222,9 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// The conflicts as the file holds them, from the file's reading until
   /// ``reconcile(with:)`` reads their values into the items they are of.
   var readConflicts: [ReadConflict] = []
+  /// The records of what changes saw as the file holds them, from the file's reading until
+  /// ``reconcile(with:)`` gives each the stamp of its change (see ``attachSeen(to:)``).
+  var readSeen: [FieldKey: SeenStamps] = [:]
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -259,6 +265,8 @@ package struct ListSync<State: SyncedList>: StateSync {
   package mutating func reconcile(with state: State) {
     let list = state.syncedItems
     if !readConflicts.isEmpty { readValues(of: list) }
+    // Records of what changes saw, once the entries are back in their places.
+    defer { if !readSeen.isEmpty { attachSeen(to: list) } }
     let digests = readDigests
     readDigests = []
     var writer = JSONWriter(capacity: 256)
@@ -274,11 +282,16 @@ package struct ListSync<State: SyncedList>: StateSync {
       }
       unstamped = Set(list.indices)
       for item in list { removed[item.id] = nil }
+      // Every item is stamped anew, as taking nothing it saw: no record of theirs holds.
+      let live = Set(list.lazy.map(\.id))
+      readSeen = readSeen.filter { !live.contains($0.key.item) }
+      seen = seen.filter { !live.contains($0.key.item) }
       return
     }
     for (offset, item) in list.enumerated() where removed[item.id] != nil {
       removed[item.id] = nil
       unstamped.insert(offset)
+      handEdited[offset] = item.id
     }
     let fields = State.itemFields
     let stride = Self.digestsPerItem
@@ -291,6 +304,7 @@ package struct ListSync<State: SyncedList>: StateSync {
             digest != fields[field].digest(item, &writer)
           {
             editedFields[offset, default: []].append(field)
+            handEdited[offset] = item.id
           }
         }
       }
@@ -333,6 +347,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         items[offset].fields = FieldStamps(repeating: .origin, count: fields.count)
         items[offset].positioned = .origin
         unstamped.insert(offset)
+        handEdited[offset] = item.id
         continue
       }
       let entry = candidates[best]
@@ -368,6 +383,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         && !(editedFields[offset]?.contains(field) ?? false)
       {
         editedFields[offset, default: []].append(field)
+        handEdited[offset] = item.id
       }
     }
     for field in State.stateFields.indices
@@ -391,8 +407,22 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   package mutating func stampUnstamped(_ stamp: Stamp) {
     for (offset, fields) in editedFields {
-      for field in fields { items[offset].fields[field] = stamp }
+      for field in fields {
+        // A value edited by hand saw the value it replaced, and what that one saw.
+        if let id = handEdited[offset] {
+          noteChange(
+            of: FieldKey(item: id, field: field), replacing: items[offset].fields[field],
+            stamp: stamp)
+        }
+        items[offset].fields[field] = stamp
+      }
     }
+    // An item put back by hand is stamped anew, as taking nothing it saw.
+    for offset in unstamped {
+      guard let id = handEdited[offset] else { continue }
+      for field in State.itemFields.indices { seen[FieldKey(item: id, field: field)] = nil }
+    }
+    handEdited = [:]
     for field in editedStateFields { state[field] = stamp }
     for offset in movedByHand { items[offset].positioned = stamp }
     (editedStateFields, movedByHand) = ([], [])
@@ -550,7 +580,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         items.append(itemStamps)
         placed.append(offset)
       } else {
-        noteReinsertion(of: item.id, stamp: stamp)
+        noteReinsertion(of: item, stamp: stamp)
         items.append(
           ItemStamps(
             fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
@@ -610,7 +640,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         items[offset].fields[field] = stamp
       }
     }
-    for id in insertedIDs { noteReinsertion(of: id, stamp: stamp) }
+    for item in new[start..<start + inserted] { noteReinsertion(of: item, stamp: stamp) }
     items.insert(
       contentsOf: repeatElement(
         ItemStamps(
@@ -780,7 +810,7 @@ extension ListSync {
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
     var writers = WriterClocks()
     var conflicts: [ReadConflict] = []
-    var seen: [FieldKey: FieldChange] = [:]
+    var seen: [FieldKey: SeenStamps] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
       case "writers": writers = try WriterClocks(from: &reader)
@@ -814,14 +844,14 @@ extension ListSync {
           if let other = removed[item.id], other.at >= at { return }
           removed[item.id] = Removed(item: item, stamps: stamps, at: at)
         }
-      case "conflicts":
+      case "conflicts" where reader.kind == .array:
         try reader.readArray { reader throws(JSONCodingError) in
-          conflicts.append(try ReadConflict(from: &reader))
+          if let conflict = try ReadConflict.read(from: &reader) { conflicts.append(conflict) }
         }
-      case "seen":
+      case "seen" where reader.kind == .array:
         try reader.readArray { reader throws(JSONCodingError) in
-          let (key, change) = try Self.fieldChange(try reader.readString())
-          seen[key] = change
+          guard reader.kind == .string else { return reader.skipValue() }
+          if let (key, record) = Self.readSeen(try reader.readString()) { seen[key] = record }
         }
       case "state":
         try reader.readMembers { key, reader throws(JSONCodingError) in
@@ -848,7 +878,7 @@ extension ListSync {
     self.readDigests = digests
     self.readStateDigests = stateDigests
     self.readConflicts = conflicts
-    self.seen = seen
+    self.readSeen = seen
   }
 
   /// Writes the section without digests: it does not hold the values they are of (see

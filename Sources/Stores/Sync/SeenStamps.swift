@@ -10,16 +10,17 @@ import Foundation
 /// edit — is taken as having seen every change stamped before it: as before conflicts were
 /// kept, the later stamp simply wins.
 ///
-/// In the file, a space-separated list: the stamp before which every change was seen, then
-/// the latest stamp seen of each device, in order of the devices.
+/// In the file, a space-separated list: the stamp up to which every change was seen, then
+/// the latest stamp seen of each device past it, in order of the devices.
 package struct SeenStamps: Hashable, Sendable {
-  /// Every change stamped before it was seen.
+  /// Every change stamped up to it was seen.
   private(set) var before: Stamp
-  /// The latest change seen of each device, one per device, in order of the devices' ids.
+  /// The latest change seen of each device past ``before``, one per device, in order of the
+  /// devices' ids.
   private(set) var latest: [Stamp]
 
-  /// What a change stamped `stamp` that records nothing is taken to have seen: every change
-  /// stamped before it.
+  /// Every change stamped up to `stamp` (what a change stamped `stamp` that records nothing
+  /// is taken to have seen: every change but those after it).
   package init(before stamp: Stamp) {
     before = stamp
     latest = []
@@ -29,12 +30,12 @@ package struct SeenStamps: Hashable, Sendable {
   ///
   /// - Complexity: O(*d*) for the *d* devices seen.
   package func covers(_ stamp: Stamp) -> Bool {
-    stamp < before || latest.contains { $0.device == stamp.device && stamp <= $0 }
+    stamp <= before || latest.contains { $0.device == stamp.device && stamp <= $0 }
   }
 
   /// Adds `stamp`, a change seen, and what it covers is unchanged otherwise.
   package mutating func insert(_ stamp: Stamp) {
-    guard !(stamp < before) else { return }
+    guard stamp > before else { return }
     if let place = latest.firstIndex(where: { $0.device == stamp.device }) {
       latest[place] = max(latest[place], stamp)
     } else {
@@ -47,8 +48,8 @@ package struct SeenStamps: Hashable, Sendable {
   package mutating func formUnion(_ other: SeenStamps) {
     before = max(before, other.before)
     for stamp in other.latest { insert(stamp) }
-    // A device's latest before `before` says nothing more.
-    latest.removeAll { $0 < before }
+    // A device's latest up to `before` says nothing more.
+    latest.removeAll { $0 <= before }
   }
 
   /// The join of `self` and `other` (see ``formUnion(_:)``).
@@ -78,6 +79,5 @@ package struct SeenStamps: Hashable, Sendable {
       guard let stamp = Stamp(word) else { return nil }
       insert(stamp)
     }
-    latest.removeAll { $0 < before }
   }
 }

@@ -7,9 +7,8 @@ enum SyncCommands {
     name: "sync", summary: "See the data files as other devices share them",
     commands: [Status.self, Conflicts.self, Resolve.self])
 
-  /// A conflict kept in a data file, numbered as `diary sync conflicts` lists it.
+  /// A conflict kept in a data file, as `diary sync conflicts` lists it.
   struct ListedConflict {
-    var number: Int
     var file: String
     /// What a person calls the item: a todo's title, a workout's name.
     var item: String
@@ -17,16 +16,28 @@ enum SyncCommands {
     /// The field's current value, as JSON text (`nil` for a removal).
     var current: String?
 
-    /// The field's key, or "removed".
-    var field: String { conflict.field ?? "removed" }
+    /// The field's key, or "-" for a removal.
+    var field: String { conflict.field ?? "-" }
+
+    /// The conflict's short name, which `diary sync resolve` takes: six base-36 digits of a
+    /// hash of its identity (its item, field and change) — the same on every device and run,
+    /// so that it names that conflict whatever else changed meanwhile.
+    var code: String {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+      for byte in conflict.id.utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+      let digits = String(hash % 2_176_782_336, radix: 36)  // 36^6
+      return String(repeating: "0", count: 6 - digits.count) + digits
+    }
 
     var json: JSONValue {
       func parsed(_ text: String?) -> JSONValue {
         text.flatMap { JSONValue(parsing: $0) } ?? .null
       }
       return .object([
-        "number": JSONValue(number), "file": JSONValue(file),
-        "id": JSONValue(conflict.item.uuidString), "item": JSONValue(item),
+        "id": JSONValue(code), "file": JSONValue(file),
+        "itemID": JSONValue(conflict.item.uuidString), "item": JSONValue(item),
         "field": conflict.field.map { JSONValue($0) } ?? .null,
         "value": parsed(conflict.value), "current": parsed(current),
         "device": JSONValue(conflict.device),
@@ -35,8 +46,8 @@ enum SyncCommands {
     }
   }
 
-  /// The conflicts the todos and workouts keep, numbered in that order (each in the order of
-  /// its items).
+  /// The conflicts the todos and workouts keep, in that order (each in the order of its
+  /// items).
   @MainActor
   static func conflicts(_ context: Context) throws -> (
     listed: [ListedConflict], todos: TodosStore, workouts: WorkoutsStore
@@ -59,9 +70,7 @@ enum SyncCommands {
           }
         }
         listed.append(
-          ListedConflict(
-            number: listed.count + 1, file: file, item: name(item), conflict: conflict,
-            current: current))
+          ListedConflict(file: file, item: name(item), conflict: conflict, current: current))
       }
     }
     try add("todos", todos, todos.todos, \.title)
@@ -76,8 +85,8 @@ enum SyncCommands {
       When two devices change one field of a todo or workout before either sees the other's \
       change, the later change wins and the other is kept, not lost: this lists each kept \
       value beside the current one, and a removal that an edit on another device undid. \
-      Resolve one with 'diary sync resolve N' (its value wins on every device) or \
-      'diary sync resolve N --current' (the current value stays).
+      Resolve one by its ID with 'diary sync resolve ID' (its value wins on every device) or \
+      'diary sync resolve ID --current' (the current value stays).
       """
 
     func run(_ context: Context) throws {
@@ -90,20 +99,20 @@ enum SyncCommands {
         return try context.output.line("No conflicts: no change was lost to another device's.")
       }
       var table = TextTable(
-        headers: ["#", "FILE", "ITEM", "FIELD", "KEPT", "NOW", "DEVICE", "WHEN"],
-        alignments: [.right, .left, .left, .left, .left, .left, .left, .left])
+        headers: ["ID", "FILE", "ITEM", "FIELD", "KEPT", "NOW", "DEVICE", "WHEN"],
+        alignments: [.left, .left, .left, .left, .left, .left, .left, .left])
       table.rows = listed.map { entry in
         [
-          String(entry.number), entry.file, entry.item, entry.field,
-          entry.conflict.value ?? "removed", entry.current ?? "kept",
+          entry.code, entry.file, entry.item, entry.field,
+          entry.conflict.value ?? "removed", entry.current ?? "in the list",
           entry.conflict.device,
           HumanDate.formatWithTime(entry.conflict.date, timeZone: context.time.timeZone),
         ]
       }
       try context.output.line(table.render(context.terminal))
       try context.output.line(
-        "Resolve one with 'diary sync resolve N' (its kept value wins) "
-          + "or 'diary sync resolve N --current'.")
+        "Resolve one with 'diary sync resolve ID' (its kept value wins) "
+          + "or 'diary sync resolve ID --current'.")
     }
   }
 
@@ -111,9 +120,7 @@ enum SyncCommands {
     static let name = "resolve"
     static let summary = "Resolve a conflict: its kept value wins, or the current one stays"
     static let arguments: [Argument<Resolve>] = [
-      .value(
-        \.number, .integer(), label: "a conflict number",
-        summary: "The conflict's number in 'diary sync conflicts'")
+      .value(\.code, .text("ID"), summary: "The conflict's ID in 'diary sync conflicts'")
     ]
     static let options: [Option<Resolve>] = [
       .flag(\.keepsCurrent, "current", summary: "Keep the current value instead")
@@ -121,18 +128,21 @@ enum SyncCommands {
     static let discussion = """
       The kept value is set (a kept removal removes the item), or with --current the current \
       value stays: a change like any other, which syncs, and every device drops the conflict. \
-      Example: diary sync resolve 1
+      Example: diary sync resolve 4k7q2m
       """
-    var number = 0
+    var code = ""
     var keepsCurrent = false
 
     func run(_ context: Context) throws {
       let (listed, todos, workouts) = try SyncCommands.conflicts(context)
-      guard let entry = listed.first(where: { $0.number == number }) else {
+      let matching = listed.filter { $0.code == code.lowercased() }
+      guard matching.count == 1, let entry = matching.first else {
         throw DiaryError(
           listed.isEmpty
             ? "there is no conflict to resolve: 'diary sync conflicts' lists none"
-            : "there is no conflict \(number): 'diary sync conflicts' lists 1 to \(listed.count)",
+            : "no open conflict has the ID '\(Terminal.escaped(code))': 'diary sync conflicts' lists "
+              + listed.map(\.code).joined(separator: ", ")
+              + " (a conflict another device resolved is no longer listed)",
           exitCode: .usage)
       }
       let choice: SyncConflict.Choice = keepsCurrent ? .current : .conflict
@@ -142,16 +152,16 @@ enum SyncCommands {
         : try workouts.resolve(entry.conflict, choosing: choice)
       guard resolved else {
         throw DiaryError(
-          "conflict \(number) is not open any more: another device or program resolved it, "
-            + "or the item is gone — 'diary sync conflicts' lists those left")
+          "conflict \(code) is not open any more: another program resolved it, or the item is "
+            + "gone — 'diary sync conflicts' lists those left")
       }
       let kept =
         keepsCurrent
-        ? (entry.conflict.field == nil ? "kept it" : "kept the current \(entry.field)")
+        ? (entry.conflict.field == nil ? "kept it in the list" : "kept the current \(entry.field)")
         : entry.conflict.field == nil
           ? "removed it" : "set \(entry.field) to \(entry.conflict.value ?? "")"
       context.output.recordSaved("resolved a conflict of \(entry.file)")
-      try context.output.line("Resolved conflict \(number) (\(entry.item)): \(kept).")
+      try context.output.line("Resolved conflict \(entry.code) (\(entry.item)): \(kept).")
     }
   }
 

@@ -321,3 +321,132 @@ struct ConflictTests {
     }
   }
 }
+
+/// Histories an adversarial review found, each once wrong.
+@Suite("Conflicts: the histories a review found")
+struct ConflictReviewTests {
+  typealias TodoReplica = MergeTests.TodoReplica
+  typealias Sync = ListSync<TodosStore.State>
+  static let date = Todo.fieldTable.fields.firstIndex { $0.name == "date" }!
+
+  static func retitled(_ todo: Todo, _ title: String) -> TodosStore.Action {
+    ConflictTests.retitled(todo, title)
+  }
+
+  static func replicas(_ names: [String], _ todos: [Todo]) -> [TodoReplica] {
+    let devices = Devices(steps: 1...1)
+    let base = TodosStore.State(todos: todos)
+    return names.map {
+      TodoReplica(state: base, sync: Sync(unstamped: base), clock: devices.clock($0))
+    }
+  }
+
+  @Test("a device's own later change supersedes its kept value, in its own file too: a ∪ a = a")
+  func ownLaterChange() {
+    let todo = Todo(title: "t")
+    var r = Self.replicas(["b", "c"], [todo])
+    var (b, c) = (r[0], r[1])
+    b.apply { TodosStore.reduce(&$0, Self.retitled(todo, "y")) }
+    c.apply { TodosStore.reduce(&$0, Self.retitled(todo, "w")) }
+    b = ConflictTests.synced(b, with: c)
+    #expect(ConflictTests.keptTitles(b, todo.id) == ["y"])
+    b.apply { TodosStore.reduce(&$0, Self.retitled(todo, "y2")) }
+    c = ConflictTests.synced(c, with: b)
+    c.apply { TodosStore.reduce(&$0, Self.retitled(todo, "x")) }
+    #expect(c.merged(with: c).bytes == c.bytes)
+    #expect(c.merged(with: b).bytes == b.merged(with: c).bytes)
+    r = [b, c]
+    #expect(r[0].merged(with: r[1]).state.todos.map(\.title) == ["x"])
+  }
+
+  @Test("a value seen before it was replaced is no conflict, whatever the order of merges")
+  func seenThenReplaced() {
+    let todo = Todo(title: "t")
+    var r = Self.replicas(["a", "b", "c"], [todo])
+    r[0].apply { TodosStore.reduce(&$0, Self.retitled(todo, "z")) }
+    r[1] = ConflictTests.synced(r[1], with: r[0])
+    r[1].apply { TodosStore.reduce(&$0, Self.retitled(todo, "y")) }
+    r[2].apply { TodosStore.reduce(&$0, Self.retitled(todo, "w")) }
+    let (a, b, c) = r.triple
+    let first = a.merged(with: b).merged(with: c)
+    #expect(first.bytes == a.merged(with: b.merged(with: c)).bytes)
+    #expect(ConflictTests.keptTitles(first, todo.id) == ["y"], "z was seen by y")
+  }
+
+  @Test("an edit a concurrent removal swallowed is kept when the removal is undone")
+  func editSwallowedByRemoval() {
+    let todo = Todo(title: "old")
+    var r = Self.replicas(["a", "b"], [todo])
+    var (a, b) = (r[0], r[1])
+    b.apply { TodosStore.reduce(&$0, Self.retitled(todo, "new")) }
+    a.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
+    a = ConflictTests.synced(a, with: b)
+    #expect(a.state.todos.isEmpty, "the later removal wins")
+    // The removal undone: the todo as it was removed comes back.
+    a.apply { TodosStore.reduce(&$0, .addTodo(todo)) }
+    r = [a, b]
+    let merged = r[0].merged(with: r[1])
+    #expect(
+      merged.state.todos.map(\.title) == ["old"]
+        && ConflictTests.keptTitles(merged, todo.id) == ["new"],
+      "b's title is kept beside the todo put back")
+  }
+
+  @Test("keeping an item whose removal an edit undid leaves its other conflicts open")
+  func keepingLeavesFieldConflicts() throws {
+    let todo = Todo(title: "t", date: Date(timeIntervalSince1970: 1_764_000_000))
+    var r = Self.replicas(["a", "b", "c"], [todo])
+    var dated = todo
+    dated.date = Date(timeIntervalSince1970: 1_764_100_000)
+    r[1].apply { TodosStore.reduce(&$0, .updateTodo(dated)) }
+    r[0].apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
+    dated.date = Date(timeIntervalSince1970: 1_764_200_000)
+    r[2].apply { TodosStore.reduce(&$0, .updateTodo(dated)) }
+    var merged = r[2].merged(with: r[0]).merged(with: r[1])
+    let open = ConflictTests.open(merged)[todo.id] ?? []
+    #expect(open.map(\.field) == [nil, Self.date], "the removal, and b's date")
+    merged.sync = merged.sync.resolving(
+      item: todo.id, at: 0, field: nil, stamp: merged.clock.stamp())
+    for version in [merged, merged.merged(with: r[1]), r[1].merged(with: merged)] {
+      #expect(ConflictTests.open(version)[todo.id]?.map(\.field) == [Self.date])
+    }
+  }
+
+  @Test("a value edited by hand under its stamp keeps the conflicts of its field open")
+  func handEditKeepsConflicts() throws {
+    let todo = Todo(title: "t")
+    let r = Self.replicas(["phone", "laptop"], [todo])
+    var (phone, laptop) = (r[0], r[1])
+    phone.apply { TodosStore.reduce(&$0, Self.retitled(todo, "phone")) }
+    laptop.apply { TodosStore.reduce(&$0, Self.retitled(todo, "laptop")) }
+    let merged = phone.merged(with: laptop)
+    // An editor changes the title in the file, leaving the stamps as they were.
+    var text = String(decoding: merged.bytes, as: UTF8.self)
+    text = text.replacingOccurrences(of: "\"title\" : \"laptop\"", with: "\"title\" : \"editor\"")
+    var edited = try ConflictTests.reread(
+      TodoReplica(state: merged.state, sync: merged.sync, clock: merged.clock))
+    (edited.state, edited.sync) = try StateFileCoding.decode(
+      Data(text.utf8), path: "todos.json", sync: Sync.self)
+    #expect(edited.state.todos.map(\.title) == ["editor"])
+    edited.sync.stampUnstamped(edited.clock.stamp())
+    #expect(ConflictTests.keptTitles(edited, todo.id) == ["phone"])
+    #expect(ConflictTests.keptTitles(edited.merged(with: phone), todo.id) == ["phone"])
+  }
+
+  @Test("a conflict or record of a field this build does not know is dropped, not refused")
+  func unknownFields() throws {
+    let todo = Todo(title: "t")
+    let r = Self.replicas(["phone", "laptop"], [todo])
+    var (phone, laptop) = (r[0], r[1])
+    phone.apply { TodosStore.reduce(&$0, Self.retitled(todo, "phone")) }
+    laptop.apply { TodosStore.reduce(&$0, Self.retitled(todo, "laptop")) }
+    let merged = phone.merged(with: laptop)
+    let text = String(decoding: merged.bytes, as: UTF8.self)
+      .replacingOccurrences(of: "\"field\" : \"title\"", with: "\"field\" : \"colour\"")
+      .replacingOccurrences(of: " title ", with: " colour ")
+    let (state, sync) = try StateFileCoding.decode(
+      Data(text.utf8), path: "todos.json", sync: Sync.self)
+    #expect(state == merged.state)
+    #expect(sync.conflicts.isEmpty && sync.seen.isEmpty)
+  }
+}

@@ -296,7 +296,26 @@ struct SyncthingTests {
       #expect(
         ledger.removedWorkouts.isDisjoint(with: workouts),
         "\(device.name) revived workouts (seed \(seed))")
+      // A todo back after its removal was ticked on a device that had not seen the removal
+      // (it could not tick a todo gone): the removal lost to that edit, and is kept as a
+      // conflict — and no other removal is.
+      let revived = ledger.removedTodos.intersection(todos)
+      #expect(
+        try removalConflicts(device) == revived,
+        "\(device.name): the removals kept as conflicts are those undone (seed \(seed))")
     }
+  }
+
+  /// The titles of the todos whose removal `diary sync conflicts` on `device` lists as a
+  /// conflict.
+  func removalConflicts(_ device: SyncthingNodes.Device) throws -> Set<String> {
+    let result = diary(device).run("--json", "sync", "conflicts")
+    try #require(result.exitCode == 0, "\(result.errorOutput)")
+    let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+    let conflicts = report?["conflicts"] as? [[String: Any]] ?? []
+    return Set(
+      conflicts.filter { $0["file"] as? String == "todos" && $0["field"] is NSNull }
+        .compactMap { $0["item"] as? String })
   }
 
   /// One random edit on `device`, by `diary` or by a library writer (`stores-writer`, a
