@@ -7,9 +7,10 @@ import Foundation
 /// A synced store lists those still open in ``SyncStatus/conflicts``; ``Store/resolve(_:choosing:)``
 /// settles one, choosing its value or the current one. A resolution is an ordinary change:
 /// it syncs, and every device drops the conflicts it settled. Until then a conflict is kept
-/// beside the value that won (a later ordinary change of the field keeps it too), for as
-/// long as a tombstone is: 90 days after every device that wrote the file has written it
-/// again. A value that equals the field's current value, or another value kept, is not listed.
+/// beside the value that won — a later ordinary change of the field keeps it too, unless its
+/// own device changes the field again, superseding it — for as long as a tombstone is: 90
+/// days after every device that wrote the file has written it again. A value that equals the
+/// field's current value, or a later value kept, is not listed.
 public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConvertible {
   /// The item whose field or removal lost.
   public var item: UUID

@@ -412,21 +412,28 @@ struct ConflictReviewTests {
     }
   }
 
+  /// A phone's and a laptop's copies of `todo` after each retitled it at once (the laptop
+  /// later), and their merge, which keeps the phone's title.
+  static func concurrentTitles(
+    _ todo: Todo
+  ) -> (phone: TodoReplica, laptop: TodoReplica, merged: TodoReplica) {
+    let r = replicas(["phone", "laptop"], [todo])
+    var (phone, laptop) = (r[0], r[1])
+    phone.apply { TodosStore.reduce(&$0, retitled(todo, "phone")) }
+    laptop.apply { TodosStore.reduce(&$0, retitled(todo, "laptop")) }
+    return (phone, laptop, phone.merged(with: laptop))
+  }
+
   @Test("a value edited by hand under its stamp keeps the conflicts of its field open")
   func handEditKeepsConflicts() throws {
     let todo = Todo(title: "t")
-    let r = Self.replicas(["phone", "laptop"], [todo])
-    var (phone, laptop) = (r[0], r[1])
-    phone.apply { TodosStore.reduce(&$0, Self.retitled(todo, "phone")) }
-    laptop.apply { TodosStore.reduce(&$0, Self.retitled(todo, "laptop")) }
-    let merged = phone.merged(with: laptop)
+    let (phone, _, merged) = Self.concurrentTitles(todo)
     // An editor changes the title in the file, leaving the stamps as they were.
-    var text = String(decoding: merged.bytes, as: UTF8.self)
-    text = text.replacingOccurrences(of: "\"title\" : \"laptop\"", with: "\"title\" : \"editor\"")
-    var edited = try ConflictTests.reread(
-      TodoReplica(state: merged.state, sync: merged.sync, clock: merged.clock))
-    (edited.state, edited.sync) = try StateFileCoding.decode(
+    let text = String(decoding: merged.bytes, as: UTF8.self)
+      .replacingOccurrences(of: "\"title\" : \"laptop\"", with: "\"title\" : \"editor\"")
+    let (state, sync) = try StateFileCoding.decode(
       Data(text.utf8), path: "todos.json", sync: Sync.self)
+    var edited = TodoReplica(state: state, sync: sync, clock: merged.clock)
     #expect(edited.state.todos.map(\.title) == ["editor"])
     edited.sync.stampUnstamped(edited.clock.stamp())
     #expect(ConflictTests.keptTitles(edited, todo.id) == ["phone"])
@@ -435,12 +442,7 @@ struct ConflictReviewTests {
 
   @Test("a conflict or record of a field this build does not know is dropped, not refused")
   func unknownFields() throws {
-    let todo = Todo(title: "t")
-    let r = Self.replicas(["phone", "laptop"], [todo])
-    var (phone, laptop) = (r[0], r[1])
-    phone.apply { TodosStore.reduce(&$0, Self.retitled(todo, "phone")) }
-    laptop.apply { TodosStore.reduce(&$0, Self.retitled(todo, "laptop")) }
-    let merged = phone.merged(with: laptop)
+    let merged = Self.concurrentTitles(Todo(title: "t")).merged
     let text = String(decoding: merged.bytes, as: UTF8.self)
       .replacingOccurrences(of: "\"field\" : \"title\"", with: "\"field\" : \"colour\"")
       .replacingOccurrences(of: " title ", with: " colour ")
