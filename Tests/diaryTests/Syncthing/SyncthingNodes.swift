@@ -298,13 +298,14 @@ final class SyncthingNodes {
   /// node's local and global record (size, modification time, version vector).
   func describe(_ name: String) -> String {
     devices.map { device in
-      var info = stat()
       let path = device.folder.appendingPathComponent(name).path
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path)
       let file =
-        lstat(path, &info) == 0
-        ? "size \(info.st_size) mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
-          + "hash \((FileManager.default.contents(atPath: path) ?? Data()).hashValue)"
-        : "missing"
+        attributes.map { attributes in
+          let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+          return "size \(attributes[.size] ?? "-") mtime \(modified) "
+            + "hash \((FileManager.default.contents(atPath: path) ?? Data()).hashValue)"
+        } ?? "missing"
       let records =
         (try? json(device, "/rest/db/file?folder=\(Self.folderID)&file=\(name)"))
         .map { record in
