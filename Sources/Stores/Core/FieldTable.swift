@@ -3,8 +3,9 @@ import Foundation
 /// One field of a list item, declared once, with its type: its key in the file, where it is
 /// in the item, how a person calls it and how it is set. Its item's ``FieldTable`` lists it;
 /// the item's file coding reads and writes it by this declaration (see
-/// ``JSONFieldCoder/field(_:)``).
-package struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Sendable {
+/// ``JSONFieldCoder/field(_:)``), and the merge of two devices' versions merges it on its
+/// own (the later change wins).
+public struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Sendable {
   /// The field's key in the file and its name in the file's stamps.
   package let key: StaticString
   /// Where the field is in the item: a stored property.
@@ -16,16 +17,30 @@ package struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Senda
   /// Whether a value may be set by an edit that others may have overtaken (undo's): `false`
   /// for a value the item would refuse (an empty title). Every value by default.
   package let accepts: @Sendable (Value) -> Bool
+  /// How the merge combines two devices' values of the field.
+  package let merge: MergeRule<Value>
 
   /// The field `key`, at `keyPath`, called `label` (`key` by default) and set by `set`.
-  package init(
+  ///
+  /// - Parameters:
+  ///   - key: The field's key in the file.
+  ///   - keyPath: The stored property that holds the field.
+  ///   - label: What a person calls the field, in messages; `key` by default.
+  ///   - merge: How the merge combines two devices' values of the field: the later change
+  ///     wins by default (see ``MergeRule``).
+  ///   - accepts: Whether the item takes a value that an undo or a conflict's resolution
+  ///     would set: `false` for one the item refuses (an empty title). Every value by default.
+  ///   - set: Sets the field of an item.
+  public init(
     _ key: StaticString, _ keyPath: KeyPath<Item, Value> & Sendable, label: String? = nil,
+    merge: MergeRule<Value> = .lastWriterWins,
     accepts: @escaping @Sendable (Value) -> Bool = { _ in true },
     set: @escaping @Sendable (Value, inout Item) -> Void
   ) {
     self.key = key
     self.keyPath = keyPath
     self.label = label ?? key.description
+    self.merge = merge
     self.set = set
     self.accepts = accepts
   }
@@ -35,7 +50,11 @@ package struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Senda
 /// the file coding, the stamps and the merge (``SyncField``), undo's edits (``ItemEdit``),
 /// their conflict names and the write cache's comparison (``hasSameBits(_:_:)``) all go by.
 /// A test checks that it names every stored property of its item.
-package struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
+///
+/// A table must list every stored property of its item but the id, each once, in the order
+/// of their keys' UTF-8 bytes: a property left out would not be merged, and would not count
+/// when a write looks for the items that changed.
+public struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
   /// The fields, each merged, stamped and compared on its own.
   package let fields: [SyncField<Item>]
   /// The byte ranges of the item that hold its id and fields, adjacent ones joined: the item
@@ -44,7 +63,10 @@ package struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
 
   /// The table of `fields`, listed in the order of their keys, of items whose id is the
   /// stored property at `id`.
-  package init<each Value>(
+  ///
+  /// - Precondition: `id` and every field's key path are stored properties, and the fields
+  ///   are in the order of their keys.
+  public init<each Value>(
     id: KeyPath<Item, UUID>, _ fields: repeat ItemField<Item, each Value>
   ) {
     var list: [SyncField<Item>] = []
@@ -109,8 +131,9 @@ package struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
   }
 }
 
-/// A list item described by one ``FieldTable``: a todo, a workout.
-package protocol ListItem: Identifiable, Equatable, Sendable, JSONObjectCodable
+/// A list item described by one ``FieldTable``: a todo, a workout — or an item of a list of
+/// your own that devices merge (see ``SyncedList``).
+public protocol ListItem: Identifiable, Equatable, Sendable, JSONObjectCodable
 where ID == UUID {
   /// The item's fields besides its id.
   static var fieldTable: FieldTable<Self> { get }
@@ -119,7 +142,7 @@ where ID == UUID {
 extension JSONFieldCoder where Self: ~Copyable {
   /// The field declared by `field`: a writer writes it and returns it, a reader reads it and
   /// returns it (see ``field(_:_:)``).
-  package mutating func field<Value>(
+  public mutating func field<Value>(
     _ field: ItemField<Object, Value>
   ) throws(JSONCodingError) -> Value {
     try self.field(field.key, field.keyPath)

@@ -9,11 +9,97 @@ package struct ItemStamps: Hashable, Sendable {
   package var position: String
   /// When the item was put at ``position``.
   package var positioned: Stamp
+  /// What each device added to and subtracted from the item's counters (fields merged by
+  /// ``MergeRule/counter``), in the order of field, then device; empty for a list without
+  /// counters.
+  package var counts: [Tally] = []
 
   package init(fields: FieldStamps, position: String, positioned: Stamp) {
     self.fields = fields
     self.position = position
     self.positioned = positioned
+  }
+
+  /// What one device added to and subtracted from one counter of an item, in all: both only
+  /// grow, so the merge keeps the larger of each, and the counter is the sum of every
+  /// device's `added - subtracted` (wrapping around beyond `Int`'s range).
+  package struct Tally: Hashable, Sendable {
+    package var field: Int
+    package var device: DeviceID
+    package var added: UInt64
+    package var subtracted: UInt64
+
+    /// Whether this tally comes before `other` in an item's ``ItemStamps/counts``.
+    func precedes(_ other: Tally) -> Bool {
+      field != other.field ? field < other.field : device.text < other.device.text
+    }
+  }
+
+  /// The value of the counter `field`: the sum of its tallies. O(tallies).
+  package func count(of field: Int) -> Int {
+    counts.reduce(0) {
+      $1.field == field ? $0 &+ Int(truncatingIfNeeded: $1.added &- $1.subtracted) : $0
+    }
+  }
+
+  /// Adds `change` to the counter `field`, made by `device`. O(tallies).
+  package mutating func add(_ change: Int, to field: Int, by device: DeviceID) {
+    guard change != 0 else { return }
+    let place =
+      counts.firstIndex { $0.field > field || ($0.field == field && $0.device.text >= device.text) }
+      ?? counts.endIndex
+    if place == counts.endIndex || counts[place].field != field || counts[place].device != device {
+      counts.insert(Tally(field: field, device: device, added: 0, subtracted: 0), at: place)
+    }
+    if change > 0 {
+      counts[place].added &+= UInt64(change)
+    } else {
+      counts[place].subtracted &+= UInt64(change.magnitude)
+    }
+  }
+
+  /// Makes each counter among `fields` count the value `item` holds for it, what it lacks
+  /// added as `device`'s change. O(fields × tallies).
+  package mutating func settleCounts<Item>(
+    of item: Item, in fields: [SyncField<Item>], by device: DeviceID
+  ) {
+    for (field, syncField) in fields.enumerated() {
+      guard case .counter(let get, _) = syncField.merge else { continue }
+      add(get(item) &- count(of: field), to: field, by: device)
+    }
+  }
+
+  /// Whether `other` counts each change these tallies count: its tally of each field and
+  /// device is at least as large in both sums. O(tallies).
+  func countsAreCovered(by other: ItemStamps) -> Bool {
+    counts.allSatisfy { tally in
+      other.counts.contains {
+        $0.field == tally.field && $0.device == tally.device && $0.added >= tally.added
+          && $0.subtracted >= tally.subtracted
+      }
+    }
+  }
+
+  /// Joins `other`'s tallies into these: the larger of each device's sums. O(tallies).
+  package mutating func joinCounts(_ other: [Tally]) {
+    guard other != counts else { return }
+    var joined: [Tally] = []
+    joined.reserveCapacity(counts.count + other.count)
+    var (mine, theirs) = (counts[...], other[...])
+    while let first = mine.first, let second = theirs.first {
+      if first.precedes(second) {
+        joined.append(mine.removeFirst())
+      } else if second.precedes(first) {
+        joined.append(theirs.removeFirst())
+      } else {
+        var tally = mine.removeFirst()
+        theirs.removeFirst()
+        tally.added = max(tally.added, second.added)
+        tally.subtracted = max(tally.subtracted, second.subtracted)
+        joined.append(tally)
+      }
+    }
+    counts = joined + mine + theirs
   }
 
   /// The latest of the item's stamps.
@@ -147,6 +233,18 @@ extension ItemStamps {
       text.append(contentsOf: " position=".utf8)
       positioned.append(to: &text)
     }
+    for tally in counts {
+      text.append(UInt8(ascii: " "))
+      text.append(contentsOf: names[tally.field])
+      text.append(UInt8(ascii: "@"))
+      text.append(contentsOf: tally.device.text.utf8)
+      text.append(UInt8(ascii: "="))
+      text.append(contentsOf: String(tally.added).utf8)
+      if tally.subtracted != 0 {
+        text.append(UInt8(ascii: "-"))
+        text.append(contentsOf: String(tally.subtracted).utf8)
+      }
+    }
   }
 }
 
@@ -207,6 +305,16 @@ package struct ListSync<State: SyncedList>: StateSync {
   var handEdited: [Int: UUID] = [:]
   /// The offsets of the items moved by hand: given new places, to be stamped; never written.
   package var movedByHand: Set<Int> = []
+  /// The changes of counters made by a program that does not count them, by the item's
+  /// offset and the field's, for ``stampUnstamped(_:)`` to count; never written.
+  var uncounted: [UncountedChange] = []
+
+  /// A change of a counter that its tallies do not count (see ``uncounted``).
+  struct UncountedChange: Equatable {
+    var offset: Int
+    var field: Int
+    var change: Int
+  }
   /// The digests of the items' ids and fields as the file holds them, item after item, each
   /// ``digestsPerItem`` long (`nil`: none written), from the file's reading until
   /// ``reconcile(with:)`` compares them with the items.
@@ -236,6 +344,11 @@ package struct ListSync<State: SyncedList>: StateSync {
     let fields = FieldStamps(repeating: .origin, count: State.itemFields.count)
     items = Position.keys(state.syncedItems.count, between: nil, and: nil).map {
       ItemStamps(fields: fields, position: $0, positioned: .origin)
+    }
+    // Counters count from their values, as changes of no device: every device reads the
+    // same file so, and adds nothing twice.
+    for (offset, item) in state.syncedItems.enumerated() {
+      items[offset].settleCounts(of: item, in: State.itemFields, by: Stamp.origin.device)
     }
     removed = [:]
     self.state = Array(repeating: .origin, count: State.stateFields.count)
@@ -282,6 +395,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       }
       unstamped = Set(list.indices)
       for item in list { removed[item.id] = nil }
+      noteUncountedChanges(of: list)
       // Every item is stamped anew, as taking nothing it saw: no record of theirs holds.
       let live = Set(list.lazy.map(\.id))
       readSeen = readSeen.filter { !live.contains($0.key.item) }
@@ -314,6 +428,30 @@ package struct ListSync<State: SyncedList>: StateSync {
       let kept = longestAscendingOffsets(keys, by: Self.precedes)
       placeMoved(keeping: kept, stamp: .origin)
       movedByHand.formUnion(Set(items.indices).subtracting(kept))
+    }
+    noteUncountedChanges(of: list)
+  }
+
+  /// Notes, for ``stampUnstamped(_:)``, each counter of `list` whose value is not what its
+  /// tallies count (set by a program that does not count: an editor) as a change of the
+  /// device that stamps it; the field is unstamped too. O(*n*) for a list with counters.
+  private mutating func noteUncountedChanges(of list: [State.Item]) {
+    let fields = State.itemFields
+    guard fields.contains(where: { if case .counter = $0.merge { true } else { false } }) else {
+      return
+    }
+    uncounted = []
+    for (offset, item) in list.enumerated() {
+      for field in fields.indices {
+        guard case .counter(let get, _) = fields[field].merge else { continue }
+        let change = get(item) &- items[offset].count(of: field)
+        guard change != 0 else { continue }
+        uncounted.append(UncountedChange(offset: offset, field: field, change: change))
+        if !unstamped.contains(offset), !(editedFields[offset]?.contains(field) ?? false) {
+          editedFields[offset, default: []].append(field)
+          handEdited[offset] = item.id
+        }
+      }
     }
   }
 
@@ -377,8 +515,11 @@ package struct ListSync<State: SyncedList>: StateSync {
         other = found
       }
       let (stamps, knownStamps) = (items[offset].fields, known.1.items[other].fields)
+      // A field another rule merges may hold another value under the stamp it had: the
+      // merge's (a counter's sum, the greater value).
       for field in fields.indices
-      where stamps[field] > .origin && stamps[field] == knownStamps[field]
+      where fields[field].isLatestWins
+        && stamps[field] > .origin && stamps[field] == knownStamps[field]
         && !fields[field].isEqual(item, knownList[other])
         && !(editedFields[offset]?.contains(field) ?? false)
       {
@@ -387,7 +528,8 @@ package struct ListSync<State: SyncedList>: StateSync {
       }
     }
     for field in State.stateFields.indices
-    where self.state[field] > .origin && self.state[field] == known.1.state[field]
+    where State.stateFields[field].isLatestWins
+      && self.state[field] > .origin && self.state[field] == known.1.state[field]
       && !State.stateFields[field].isEqual(state, known.0)
     {
       editedStateFields.insert(field)
@@ -396,7 +538,7 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   package var hasUnstamped: Bool {
     !unstamped.isEmpty || !editedFields.isEmpty || !editedStateFields.isEmpty
-      || !movedByHand.isEmpty
+      || !movedByHand.isEmpty || !uncounted.isEmpty
   }
 
   /// Whether nothing of `state` was stamped in the file: its `"sync"` member was removed by
@@ -430,7 +572,10 @@ package struct ListSync<State: SyncedList>: StateSync {
       items[offset].fields = FieldStamps(repeating: stamp, count: items[offset].fields.count)
       items[offset].positioned = stamp
     }
-    (unstamped, editedFields) = ([], [:])
+    for uncounted in uncounted {
+      items[uncounted.offset].add(uncounted.change, to: uncounted.field, by: stamp.device)
+    }
+    (unstamped, editedFields, uncounted) = ([], [:], [])
   }
 
   /// See ``StateSync/isCovered(_:by:)``; an item's stamps that `known` holds for another
@@ -442,6 +587,14 @@ package struct ListSync<State: SyncedList>: StateSync {
       conflicts(of: version.1, areKeptBy: known.1)
     else { return false }
     return stamps(of: version, areCoveredBy: known, leniently: true)
+  }
+
+  /// Whether `version` holds every change of `known`, or a later change of the same part
+  /// that overrode it: each stamp and counter tally of `known` is at most `version`'s for the
+  /// same part (``descends(_:from:)`` without its conflicts, which a resolution drops).
+  /// O(*n*) in the sizes of both.
+  package static func holdsChanges(of known: (State, Self), in version: (State, Self)) -> Bool {
+    stamps(of: known, areCoveredBy: version, leniently: false)
   }
 
   /// See ``StateSync/descends(_:from:)``. O(*n*) in the sizes of both.
@@ -468,7 +621,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     for (offset, (item, stamps)) in zip(version.0.syncedItems, version.1.items).enumerated()
     where !leniently || (!version.1.unstamped.contains(offset) && stamps.latest > .origin) {
       if let mine = knownItems[item.id], stamps.positioned <= mine.stamps.positioned,
-        zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 })
+        zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
+        stamps.countsAreCovered(by: mine.stamps)
       {
         continue
       }
@@ -482,7 +636,8 @@ package struct ListSync<State: SyncedList>: StateSync {
       guard let mine = knownItems[id],
         removal.at <= mine.removedAt ?? mine.stamps.latestEdit,
         removal.stamps.positioned <= mine.stamps.positioned,
-        zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 })
+        zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
+        removal.stamps.countsAreCovered(by: mine.stamps)
       else { return false }
     }
     return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
@@ -536,6 +691,7 @@ package struct ListSync<State: SyncedList>: StateSync {
           replacing: result.items[offset].fields[field], stamp: stamp)
         result.items[offset].fields[field] = stamp
       }
+      result.items[offset].settleCounts(of: new[offset], in: fields, by: stamp.device)
     }
     if inPlace < old.count || inPlace < new.count,
       !result.stampInsertion(from: old, to: new, at: inPlace, stamp: stamp)
@@ -576,15 +732,12 @@ package struct ListSync<State: SyncedList>: StateSync {
               stamp: stamp)
             itemStamps.fields[field] = stamp
           }
+          itemStamps.settleCounts(of: item, in: fields, by: stamp.device)
         }
         items.append(itemStamps)
         placed.append(offset)
       } else {
-        noteReinsertion(of: item, stamp: stamp)
-        items.append(
-          ItemStamps(
-            fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
-            positioned: stamp))
+        items.append(stampsOfAdded(item, stamp: stamp))
       }
     }
     // In order when sorted by key, then id, as the file keeps them.
@@ -639,16 +792,27 @@ package struct ListSync<State: SyncedList>: StateSync {
           stamp: stamp)
         items[offset].fields[field] = stamp
       }
+      items[offset].settleCounts(of: new[offset + inserted], in: fields, by: stamp.device)
     }
-    for item in new[start..<start + inserted] { noteReinsertion(of: item, stamp: stamp) }
-    items.insert(
-      contentsOf: repeatElement(
-        ItemStamps(
-          fields: FieldStamps(repeating: stamp, count: fields.count), position: "",
-          positioned: stamp),
-        count: inserted), at: start)
+    var added: [ItemStamps] = []
+    added.reserveCapacity(inserted)
+    for item in new[start..<start + inserted] { added.append(stampsOfAdded(item, stamp: stamp)) }
+    items.insert(contentsOf: added, at: start)
     placeMoved(keeping: Array(0..<start) + Array(start + inserted..<new.count), stamp: stamp)
     return true
+  }
+
+  /// The stamps of `item`, added at `stamp` (see ``noteReinsertion(of:stamp:)``), placed
+  /// nowhere yet: its counters count its values, beyond what its tombstone counted (an
+  /// item put back), as this device's change. O(fields).
+  private mutating func stampsOfAdded(_ item: State.Item, stamp: Stamp) -> ItemStamps {
+    let fields = State.itemFields
+    var stamps = ItemStamps(
+      fields: FieldStamps(repeating: stamp, count: fields.count), position: "", positioned: stamp)
+    stamps.counts = removed[item.id]?.stamps.counts ?? []
+    stamps.settleCounts(of: item, in: fields, by: stamp.device)
+    noteReinsertion(of: item, stamp: stamp)
+    return stamps
   }
 
   /// Gives the items not at the offsets `kept` (ascending, in order) new keys between their
@@ -726,19 +890,42 @@ package struct ListSync<State: SyncedList>: StateSync {
       {
         return
       }
+      var counts = false
       for field in fields.indices {
         let (mine, theirs) = (stamps.fields[field], other.stamps.fields[field])
-        if theirs > mine
-          || (theirs == mine && fields[field].precedes(item, other.item))
-        {
-          // Every change that loses is recorded, whatever its value: which changes a merge
-          // keeps cannot depend on the order of merges (one holding the winner's value is
-          // not shown, see ``openConflicts(of:at:in:)``).
-          if theirs != mine { lost.append(Conflict(field: field, value: item, stamp: mine)) }
-          fields[field].copy(other.item, &item)
-          stamps.fields[field] = theirs
-        } else if theirs != mine {
-          lost.append(Conflict(field: field, value: other.item, stamp: theirs))
+        switch fields[field].merge {
+        case .latest(let keepsConflicts):
+          if theirs > mine
+            || (theirs == mine && fields[field].precedes(item, other.item))
+          {
+            // Every change that loses is recorded, whatever its value: which changes a merge
+            // keeps cannot depend on the order of merges (one holding the winner's value is
+            // not shown, see ``openConflicts(of:at:in:)``).
+            if theirs != mine, keepsConflicts {
+              lost.append(Conflict(field: field, value: item, stamp: mine))
+            }
+            fields[field].copy(other.item, &item)
+            stamps.fields[field] = theirs
+          } else if theirs != mine, keepsConflicts {
+            lost.append(Conflict(field: field, value: other.item, stamp: theirs))
+          }
+        case .greatest(let isBelow):
+          // The greater value, of values alike the greater text: a join, whatever the stamps.
+          if isBelow(item, other.item)
+            || (!isBelow(other.item, item) && fields[field].precedes(item, other.item))
+          {
+            fields[field].copy(other.item, &item)
+          }
+          stamps.fields[field] = max(mine, theirs)
+        case .counter:
+          counts = true
+          stamps.fields[field] = max(mine, theirs)
+        }
+      }
+      if counts {
+        stamps.joinCounts(other.stamps.counts)
+        for field in fields.indices {
+          if case .counter(_, let set) = fields[field].merge { set(stamps.count(of: field), &item) }
         }
       }
       // The later move wins; of one stamp, the greater key.
@@ -787,7 +974,12 @@ package struct ListSync<State: SyncedList>: StateSync {
     let fields = State.stateFields
     for field in fields.indices {
       let (mine, theirs) = (a.1.state[field], b.1.state[field])
-      if theirs > mine || (theirs == mine && fields[field].precedes(a.0, b.0)) {
+      if case .greatest(let isBelow) = fields[field].merge {
+        if isBelow(a.0, b.0) || (!isBelow(b.0, a.0) && fields[field].precedes(a.0, b.0)) {
+          fields[field].copy(b.0, &state)
+        }
+        stateStamps[field] = max(mine, theirs)
+      } else if theirs > mine || (theirs == mine && fields[field].precedes(a.0, b.0)) {
         fields[field].copy(b.0, &state)
         stateStamps[field] = theirs
       }
@@ -1011,6 +1203,11 @@ extension ListSync {
       position: String(words[0]),
       positioned: base)
     for word in words.dropFirst(2) {
+      if let tally = Self.tally(word) {
+        // Of a field that is no counter (any more): dropped, as its value is the field's.
+        if let tally = tally { stamps.counts.append(tally) }
+        continue
+      }
       let parts = word.split(separator: "=", maxSplits: 1)
       guard parts.count == 2, let stamp = Stamp(parts[1]), stamp > base else {
         throw JSONCodingError("expected name=stamp after the first stamp, not \"\(word)\"")
@@ -1023,7 +1220,29 @@ extension ListSync {
         throw JSONCodingError("\"\(parts[0])\" is not a field of \(State.itemsName)")
       }
     }
+    stamps.counts.sort { $0.precedes($1) }
+    // Written twice (by hand): the first stands.
+    stamps.counts = stamps.counts.enumerated().filter { offset, tally in
+      offset == 0 || stamps.counts[offset - 1].precedes(tally)
+    }.map(\.element)
     return (stamps, digests)
+  }
+
+  /// The tally written as `word` (`views@k3j5q8x1z0=12-2`, see ``ItemStamps/Tally``):
+  /// `nil` when `word` is not one (`name=stamp`), `.some(nil)` when it is one but not of a
+  /// counter of the list's items, or not valid.
+  private static func tally(_ word: Substring) -> ItemStamps.Tally?? {
+    guard let at = word.firstIndex(of: "@"), let equals = word.firstIndex(of: "="), at < equals
+    else { return nil }
+    let sums = word[word.index(after: equals)...].split(
+      separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    guard
+      let field = State.itemFields.firstIndex(where: { $0.name == word[..<at] }),
+      case .counter = State.itemFields[field].merge,
+      let device = DeviceID(word[word.index(after: at)..<equals]),
+      let added = UInt64(sums[0]), let subtracted = sums.count > 1 ? UInt64(sums[1]) : 0
+    else { return .some(nil) }
+    return ItemStamps.Tally(field: field, device: device, added: added, subtracted: subtracted)
   }
 
   static func stamp(_ text: String) throws(JSONCodingError) -> Stamp {

@@ -2,7 +2,11 @@ import Foundation
 
 /// One field of a merged value — a todo's title, a list's sort — that changes, is stamped
 /// and merges on its own: the later stamp wins, field by field.
-package struct SyncField<Root>: Sendable {
+///
+/// A ``SyncedList`` names the fields of its state besides its items (a sort) with these, each
+/// made from an ``ItemField`` of the state: `SyncField(ItemField("sort", \State.sort) { $1.sort
+/// = $0 })`.
+public struct SyncField<Root>: Sendable {
   /// The field's name in the file's stamps.
   package let name: String
   /// What a person calls the field, in messages (see ``ItemField/label``).
@@ -27,15 +31,45 @@ package struct SyncField<Root>: Sendable {
   package let writeValue: @Sendable (Root, inout JSONWriter) throws(JSONCodingError) -> Void
   /// Reads a value of the field, written by ``writeValue``, into the second value.
   package let readValue: @Sendable (inout JSONReader, inout Root) throws(JSONCodingError) -> Void
+  /// How the merge combines two values of the field (see ``MergeRule``).
+  package let merge: Merge
+
+  /// A field's ``MergeRule``, on the values that hold it.
+  package enum Merge: Sendable {
+    /// The value of the later change; a value that lost to a concurrent change is kept as a
+    /// conflict when `keepsConflicts`.
+    case latest(keepsConflicts: Bool)
+    /// The greatest value: `isBelow` tells whether the first value's is below the second's.
+    case greatest(isBelow: @Sendable (Root, Root) -> Bool)
+    /// The sum of every device's changes: the field's value as a number, and set to one.
+    case counter(get: @Sendable (Root) -> Int, set: @Sendable (Int, inout Root) -> Void)
+  }
+
+  /// Whether a value of the field that lost to a concurrent change is kept as a conflict.
+  package var keepsConflicts: Bool {
+    if case .latest(true) = merge { true } else { false }
+  }
+
+  /// Whether the merge takes the value of the later change (a conflict kept or not).
+  package var isLatestWins: Bool {
+    if case .latest = merge { true } else { false }
+  }
 
   /// The field `name`, read by `get` and set by `set`; values of equal stamps are ordered by
   /// their JSON text.
   package init<Value: Equatable & JSONCodable & Sendable>(
     _ name: String, _ get: @escaping @Sendable (Root) -> Value,
-    label: String? = nil, accepts: @escaping @Sendable (Value) -> Bool = { _ in true },
+    label: String? = nil, merge rule: MergeRule<Value> = .lastWriterWins,
+    accepts: @escaping @Sendable (Value) -> Bool = { _ in true },
     set: @escaping @Sendable (Value, inout Root) -> Void
   ) {
     self.name = name
+    switch rule.kind {
+    case .latest(let keepsConflicts): merge = .latest(keepsConflicts: keepsConflicts)
+    case .greatest(let isBelow): merge = .greatest { isBelow(get($0), get($1)) }
+    case .counter(let number, let make):
+      merge = .counter(get: { number(get($0)) }, set: { set(make($0), &$1) })
+    }
     self.label = label ?? name
     self.accepts = { accepts(get($0)) }
     isEqual = { get($0) == get($1) }
@@ -57,7 +91,9 @@ package struct SyncField<Root>: Sendable {
   }
 
   /// The field `field` declares.
-  package init<Value>(_ field: ItemField<Root, Value>) {
+  ///
+  /// - Precondition: The field's key path is a stored property of `Root`.
+  public init<Value>(_ field: ItemField<Root, Value>) {
     // Read at the field's offset: a stored key path projected at run time costs twice as much,
     // and the merge and each read of a file read every field of every item.
     guard let offset = MemoryLayout<Root>.offset(of: field.keyPath) else {
@@ -66,7 +102,7 @@ package struct SyncField<Root>: Sendable {
     self.init(
       field.key.description,
       { root in withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) } },
-      label: field.label, accepts: field.accepts, set: field.set)
+      label: field.label, merge: field.merge, accepts: field.accepts, set: field.set)
   }
 
   private static func json<Value: JSONCodable & Sendable>(_ value: Value) -> [UInt8] {
@@ -77,21 +113,30 @@ package struct SyncField<Root>: Sendable {
 }
 
 /// A state that is a list of items named by id, merged item by item and field by field
-/// (see ``ListSync``): the todos, the workouts.
-package protocol SyncedList: PersistentState {
+/// when several devices change its file: the todos, the workouts — or a list of your own.
+///
+/// A store whose state conforms gets what the package's own lists have, from
+/// ``Store/fileCore(contentsOf:environment:lockTimeout:)``: every field of every item stamped
+/// in its file (format 2), the conflict copies a sync engine leaves merged, a value that lost
+/// to a concurrent change kept as a conflict (``Store/syncStatus``, ``Store/resolve(_:choosing:)``),
+/// and the items' order merged. The state's own keys in its file are its
+/// ``JSONObjectCodable/jsonFields(_:)``; the list's key among them is ``itemsName``.
+public protocol SyncedList: PersistentState {
   associatedtype Item: ListItem
   /// The key of the list in the file (`"todos"`), also its name in messages.
   static var itemsName: StaticString { get }
   /// The items, in the order the file keeps them.
   var syncedItems: [Item] { get }
-  /// The fields of the state besides its items (a sort), if any.
+  /// The fields of the state besides its items (a sort), if any; none by default. Each is
+  /// merged by its ``MergeRule``, but for ``MergeRule/counter``: a counter counts only in an
+  /// item, and a state's field declared so is merged as the later change.
   static var stateFields: [SyncField<Self>] { get }
   /// This state with `items`, in this order, in place of its items.
   func replacingItems(_ items: [Item]) -> Self
   /// How many items `old` and `new` hold with the same ids in the same places from the
-  /// start, and the offsets among those whose items differ: ``sameIDsInPlace(_:_:)``, which
-  /// each list calls so that it runs specialised for its items (generic, each item would be
-  /// copied through its type's metadata, many times slower).
+  /// start, and the offsets among those whose items differ. The default is right for every
+  /// list; the package's own lists implement it only so that it runs specialised for their
+  /// items. O(*n*), without copying an item.
   static func itemsInPlace(_ old: [Item], _ new: [Item]) -> (count: Int, changed: [Int])
 }
 
@@ -113,7 +158,12 @@ func sameIDsInPlace<Item: Identifiable & Equatable>(_ old: [Item], _ new: [Item]
 }
 
 extension SyncedList {
-  package static var stateFields: [SyncField<Self>] { [] }
+  public static var stateFields: [SyncField<Self>] { [] }
+
+  public static func itemsInPlace(_ old: [Item], _ new: [Item]) -> (count: Int, changed: [Int]) {
+    sameIDsInPlace(old, new)
+  }
+
   /// The fields of an item besides its id: its ``FieldTable``'s.
   static var itemFields: [SyncField<Item>] { Item.fieldTable.fields }
 

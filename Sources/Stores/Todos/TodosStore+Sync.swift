@@ -14,17 +14,17 @@ extension Todo: ListItem {
       set: { $1.title = $0 })
   }
 
-  package static let fieldTable = FieldTable(
+  public static let fieldTable = FieldTable(
     id: \.id, Field.date, Field.isDone, Field.priority, Field.title)
 }
 
 extension TodosStore.State: SyncedList {
-  package static var itemsName: StaticString { "todos" }
-  package var syncedItems: [Todo] { todos }
+  public static var itemsName: StaticString { "todos" }
+  public var syncedItems: [Todo] { todos }
 
-  package func replacingItems(_ items: [Todo]) -> Self { Self(todos: items) }
+  public func replacingItems(_ items: [Todo]) -> Self { Self(todos: items) }
 
-  package static func itemsInPlace(_ old: [Todo], _ new: [Todo]) -> (count: Int, changed: [Int]) {
+  public static func itemsInPlace(_ old: [Todo], _ new: [Todo]) -> (count: Int, changed: [Int]) {
     sameIDsInPlace(old, new)
   }
 }

@@ -17,26 +17,26 @@ extension Workout: ListItem {
     package static let sport = ItemField("sport", \Workout.sport) { $1 = $1.with(sport: .some($0)) }
   }
 
-  package static let fieldTable = FieldTable(
+  public static let fieldTable = FieldTable(
     id: \.id,
     Field.complexity, Field.date, Field.distance, Field.duration, Field.name, Field.sport)
 }
 
 extension WorkoutsStore.State: SyncedList {
-  package static var itemsName: StaticString { "workouts" }
-  package var syncedItems: [Workout] { workoutsInAddedOrder }
+  public static var itemsName: StaticString { "workouts" }
+  public var syncedItems: [Workout] { workoutsInAddedOrder }
 
-  package static let stateFields: [SyncField<Self>] = [
+  public static let stateFields: [SyncField<Self>] = [
     SyncField("sortType", \.sortType) { $1 = Self(workouts: $1.workoutsInAddedOrder, sortType: $0) }
   ]
 
-  package static func itemsInPlace(_ old: [Workout], _ new: [Workout])
+  public static func itemsInPlace(_ old: [Workout], _ new: [Workout])
     -> (count: Int, changed: [Int])
   {
     sameIDsInPlace(old, new)
   }
 
-  package func replacingItems(_ items: [Workout]) -> Self {
+  public func replacingItems(_ items: [Workout]) -> Self {
     var state = Self(workouts: items, sortType: sortType)
     state.keepMemoryOnlyState(from: self)
     return state

@@ -1,0 +1,358 @@
+import Foundation
+import Observation
+import StoreTesting
+import Testing
+
+@testable import Stores
+
+/// A list of an app's own that devices merge, with a field of each merge rule: what a user of
+/// the package declares (see `SyncedList`), written only with the public API.
+struct Card: ListItem, Codable, Hashable {
+  var id = UUID()
+  var best = 0
+  var first = 0.0
+  var title = ""
+  var views = 0
+
+  enum Field {
+    static let best = ItemField("best", \Card.best, merge: .max) { $1.best = $0 }
+    static let first = ItemField("first", \Card.first, merge: .min) { $1.first = $0 }
+    static let title = ItemField("title", \Card.title) { $1.title = $0 }
+    static let views = ItemField("views", \Card.views, merge: .counter) { $1.views = $0 }
+  }
+
+  static let fieldTable = FieldTable(id: \.id, Field.best, Field.first, Field.title, Field.views)
+
+  static func jsonFields<Coder: JSONFieldCoder<Card> & ~Copyable>(
+    _ coder: inout Coder
+  ) throws(JSONCodingError) -> Coder.Result {
+    let best = try coder.field(Field.best)
+    let first = try coder.field(Field.first)
+    let id = try coder.field("id", \.id)
+    let title = try coder.field(Field.title)
+    let views = try coder.field(Field.views)
+    return try coder.object { Card(id: id, best: best, first: first, title: title, views: views) }
+  }
+}
+
+/// The state of ``CardsStore``: the cards, in order.
+struct Cards: SyncedList {
+  var cards: [Card] = []
+
+  static var itemsName: StaticString { "cards" }
+  var syncedItems: [Card] { cards }
+  func replacingItems(_ items: [Card]) -> Cards { Cards(cards: items) }
+
+  static func jsonFields<Coder: JSONFieldCoder<Cards> & ~Copyable>(
+    _ coder: inout Coder
+  ) throws(JSONCodingError) -> Coder.Result {
+    let cards = try coder.field("cards", \.cards)
+    return try coder.object { Cards(cards: cards) }
+  }
+}
+
+/// A store of an app's own on a synced list.
+@MainActor @Observable
+final class CardsStore: Store {
+  enum Action: Sendable, Equatable {
+    case add(Card)
+    case view(UUID)
+    case unview(UUID)
+    case score(UUID, Int)
+    case seen(UUID, Double)
+    case rename(UUID, String)
+    case remove(UUID)
+  }
+
+  nonisolated static func reduce(_ state: inout Cards, _ action: Action) -> Bool {
+    if case .add(let card) = action {
+      guard !state.cards.contains(where: { $0.id == card.id }) else { return false }
+      state.cards.insert(card, at: 0)
+      return true
+    }
+    let id: UUID
+    switch action {
+    case .add: return false
+    case .view(let card), .unview(let card), .score(let card, _), .seen(let card, _),
+      .rename(let card, _), .remove(let card):
+      id = card
+    }
+    guard let offset = state.cards.firstIndex(where: { $0.id == id }) else { return false }
+    let before = state.cards[offset]
+    switch action {
+    case .add: break
+    case .view: state.cards[offset].views &+= 1
+    case .unview: state.cards[offset].views &-= 1
+    case .score(_, let score): state.cards[offset].best = score
+    case .seen(_, let date): state.cards[offset].first = date
+    case .rename(_, let title): state.cards[offset].title = title
+    case .remove:
+      state.cards.remove(at: offset)
+      return true
+    }
+    return state.cards[offset] != before
+  }
+
+  @ObservationIgnored let core: StoreCore<CardsStore>
+
+  init(contentsOf url: URL) throws {
+    core = try CardsStore.fileCore(contentsOf: url)
+  }
+
+  /// A store of `url` on a device of its own, `clock`'s (tests' devices).
+  init(contentsOf url: URL, clock: HybridClock) throws {
+    core = try CardsStore.fileCore(contentsOf: url, clock: clock)
+  }
+}
+
+@Suite("Merge rules per field, on a list of an app's own")
+struct MergeRuleTests {
+  typealias CardReplica = Replica<Cards, ListSync<Cards>>
+  static let card = Card(id: UUID(uuidString: "00000000-0000-0000-0000-0000000000C1")!)
+
+  /// Replicas of one base list holding `card`, one per name, each with its own clock.
+  static func replicas(_ names: [String], devices: Devices = Devices()) -> [CardReplica] {
+    let base = Cards(cards: [card])
+    return names.map {
+      CardReplica(state: base, sync: ListSync(unstamped: base), clock: devices.clock($0))
+    }
+  }
+
+  static func send(_ action: CardsStore.Action, to replica: inout CardReplica) {
+    replica.apply { CardsStore.reduce(&$0, action) }
+  }
+
+  /// The file `replica` writes, read back.
+  static func reread(_ replica: CardReplica) throws -> CardReplica {
+    let (state, sync) = try StateFileCoding.decode(
+      replica.bytes, path: "cards.json", sync: ListSync<Cards>.self)
+    return CardReplica(state: state, sync: sync, clock: replica.clock)
+  }
+
+  @Test("a counter incremented 100 times on each of three devices reads 300 after the merge")
+  func counterOfThreeDevices() throws {
+    var devices = Self.replicas(["phone", "laptop", "desktop"])
+    for index in devices.indices {
+      for _ in 0..<100 { Self.send(.view(Self.card.id), to: &devices[index]) }
+    }
+    let (a, b, c) = (devices[0], devices[1], devices[2])
+    for merged in [a.merged(with: b).merged(with: c), c.merged(with: a.merged(with: b))] {
+      #expect(merged.state.cards.map(\.views) == [300])
+      #expect(try Self.reread(merged).state.cards.map(\.views) == [300], "as its file reads")
+    }
+  }
+
+  @Test(
+    "a counter: decrements count, merges of merges count nothing twice, a value set is a change")
+  func counterChanges() {
+    var r = Self.replicas(["a", "b"])
+    Self.send(.view(Self.card.id), to: &r[0])
+    Self.send(.view(Self.card.id), to: &r[0])
+    Self.send(.unview(Self.card.id), to: &r[1])
+    var a = r[0].merged(with: r[1])
+    #expect(a.state.cards[0].views == 1)
+    // Merged again and again, with each other's merges: still 1.
+    let b = r[1].merged(with: a)
+    #expect(a.merged(with: b).merged(with: r[0]).state.cards[0].views == 1)
+    // A value set outright (an undo, a resolution) counts as the difference.
+    a.apply {
+      $0.cards[0].views = 10
+      return true
+    }
+    #expect(a.merged(with: b).state.cards[0].views == 10)
+    #expect(b.merged(with: a).state.cards[0].views == 10)
+  }
+
+  @Test(
+    "max and min keep the greatest and least value any device set; the last writer wins the rest")
+  func maxMinAndLatest() {
+    var r = Self.replicas(["a", "b"], devices: Devices(steps: 1...1))
+    Self.send(.score(Self.card.id, 7), to: &r[0])
+    Self.send(.score(Self.card.id, 5), to: &r[1])
+    Self.send(.seen(Self.card.id, -2), to: &r[0])
+    Self.send(.seen(Self.card.id, -1), to: &r[1])
+    Self.send(.rename(Self.card.id, "from a"), to: &r[0])
+    Self.send(.rename(Self.card.id, "from b"), to: &r[1])
+    let merged = r[0].merged(with: r[1])
+    #expect(merged.state.cards[0].best == 7, "b's later 5 does not lower the best")
+    #expect(merged.state.cards[0].first == -2)
+    #expect(merged.state.cards[0].title == "from b", "the later title")
+    #expect(merged.bytes == r[1].merged(with: r[0]).bytes)
+  }
+
+  @Test(
+    "a counter in a version 1 file counts from its value on every device; a hand edit is a change")
+  func counterWithoutTallies() throws {
+    let devices = Devices()
+    let text = """
+      {"cards":[{"best":0,"first":0,"id":"\(Self.card.id)","title":"","views":4}],"version":1}
+      """
+    let read = { (device: String) throws -> CardReplica in
+      let (state, sync) = try StateFileCoding.decode(
+        Data(text.utf8), path: "cards.json", sync: ListSync<Cards>.self)
+      return CardReplica(state: state, sync: sync, clock: devices.clock(device))
+    }
+    var (a, b) = (try read("a"), try read("b"))
+    Self.send(.view(Self.card.id), to: &a)
+    Self.send(.view(Self.card.id), to: &b)
+    #expect(a.merged(with: b).state.cards[0].views == 6, "4, and one view on each")
+    // An editor sets 20 in a's file: a change of 16 by the device that reads it.
+    var edited = try Self.reread(a)
+    edited.state.cards[0].views = 20
+    let data = try StateFileCoding.encode(edited.state, sync: edited.sync, path: "cards.json")
+    let (state, sync) = try StateFileCoding.decode(
+      data, path: "cards.json", sync: ListSync<Cards>.self)
+    var hand = CardReplica(state: state, sync: sync, clock: a.clock)
+    #expect(hand.sync.hasUnstamped)
+    hand.sync.stampUnstamped(hand.clock.stamp())
+    #expect(hand.merged(with: b).state.cards[0].views == 21, "20, and b's view")
+    #expect(b.merged(with: hand).state.cards[0].views == 21)
+  }
+
+  /// Random histories of three devices on a list of cards: each step acts on a device or
+  /// merges one device's version into another's.
+  static let histories = Gen<(Int, Int, Int, Int)>.zip(
+    .integer(in: 0...2), .integer(in: 0...2), .integer(in: 0...9), .integer(in: -3...9)
+  ).array(maxCount: 40)
+
+  /// The three devices after `steps` (see ``histories``), starting from one card, and what
+  /// the views of each card changed by on any device, in all.
+  static func run(_ steps: [(Int, Int, Int, Int)]) -> (replicas: [CardReplica], views: [UUID: Int])
+  {
+    var r = Self.replicas(["a", "b", "c"], devices: Devices())
+    var cards = [Self.card.id]
+    var views: [UUID: Int] = [:]
+    for (device, other, kind, value) in steps {
+      let id = cards[abs(value) % cards.count]
+      let before = r[device].state.cards.first { $0.id == id }?.views
+      switch kind {
+      case 0, 1: Self.send(.view(id), to: &r[device])
+      case 2: Self.send(.unview(id), to: &r[device])
+      case 3: Self.send(.score(id, value), to: &r[device])
+      case 4: Self.send(.seen(id, Double(value)), to: &r[device])
+      case 5: Self.send(.rename(id, "t\(value)"), to: &r[device])
+      case 6: Self.send(.remove(id), to: &r[device])
+      case 7:
+        let card = Card(views: value)
+        cards.append(card.id)
+        views[card.id] = value
+        Self.send(.add(card), to: &r[device])
+        continue
+      default:
+        r[device] = r[device].merged(with: r[other])
+        if let latest = r[device].sync.latest { r[device].clock.observe(latest) }
+        continue
+      }
+      if let before, let after = r[device].state.cards.first(where: { $0.id == id })?.views {
+        views[id, default: 0] &+= after &- before
+      }
+    }
+    return (r, views)
+  }
+
+  @Test("with every rule, the merge is commutative, associative and idempotent, to the byte")
+  func laws() {
+    check(Self.histories, iterations: 300) { steps in
+      let r = Self.run(steps).replicas
+      let (a, b, c) = (r[0], r[1], r[2])
+      try requireEqual(a.merged(with: b).bytes, b.merged(with: a).bytes, "a ∪ b = b ∪ a")
+      try requireEqual(
+        a.merged(with: b).merged(with: c).bytes, a.merged(with: b.merged(with: c)).bytes,
+        "(a ∪ b) ∪ c = a ∪ (b ∪ c)")
+      try requireEqual(a.merged(with: a).bytes, a.bytes, "a ∪ a = a")
+      for replica in [a, b, c, a.merged(with: b).merged(with: c)] {
+        try requireEqual(try Self.reread(replica).bytes, replica.bytes, "read back as written")
+      }
+    }
+  }
+
+  @Test("a counter counts every change made on any device, whatever the order of merges")
+  func countsEveryChange() {
+    check(Self.histories, iterations: 300) { steps in
+      let (r, views) = Self.run(steps)
+      for merged in [
+        r[0].merged(with: r[1]).merged(with: r[2]), r[2].merged(with: r[0].merged(with: r[1])),
+      ] {
+        for card in merged.state.cards {
+          try requireEqual(card.views, views[card.id] ?? 0, "the views of \(card.id)")
+        }
+      }
+    }
+  }
+}
+
+/// A store of an app's own on a synced list: its file merges the copies a sync engine leaves.
+@Suite("A synced list of an app's own, on three devices' files")
+@MainActor
+struct OwnSyncedStoreTests {
+  let folders = ["phone", "laptop", "desktop"].map { _ in TemporaryFolder() }
+
+  func store(_ device: Int) throws -> CardsStore {
+    let name = ["phone", "laptop", "desktop"][device]
+    return try CardsStore(
+      contentsOf: folders[device].file("cards.json"),
+      clock: HybridClock(device: DeviceID(Substring(name))!) {
+        Int64(Date().timeIntervalSince1970 * 1000)
+      })
+  }
+
+  /// Leaves the file of device `from` beside device `to`'s as a sync engine's conflict copy.
+  func carry(_ from: Int, to: Int, _ number: Int) throws {
+    _ = folders[to].write(
+      try Data(contentsOf: folders[from].file("cards.json")),
+      to: "cards.sync-conflict-20261204-1000\(10 + number)-DEVICE\(from).json")
+  }
+
+  @Test("100 views on each of three devices read 300 on every device after their copies meet")
+  func counterOnThreeDevices() throws {
+    let first = try store(0)
+    let card = Card(title: "Tea")
+    try first.trySend(.add(card))
+    for device in 1...2 { _ = folders[device].copy(folders[0].file("cards.json")) }
+    let stores = [first, try store(1), try store(2)]
+    for store in stores {
+      for _ in 0..<100 { try store.trySend(.view(card.id)) }
+    }
+    // Each device's file reaches the other two, as copies beside their files.
+    var number = 0
+    for to in 0...2 {
+      for from in 0...2 where from != to {
+        try carry(from, to: to, number)
+        number += 1
+      }
+    }
+    for store in stores { try store.refresh() }
+    #expect(stores.map { $0.state.cards.map(\.views) } == [[300], [300], [300]])
+    #expect(stores.allSatisfy { $0.syncStatus.conflicts.isEmpty }, "a counter keeps no conflict")
+    // One more round: every device's merge reaches the others; nothing counts twice.
+    for to in 0...2 {
+      for from in 0...2 where from != to {
+        try carry(from, to: to, number)
+        number += 1
+      }
+    }
+    for store in stores { try store.refresh() }
+    #expect(stores.map { $0.state.cards.map(\.views) } == [[300], [300], [300]])
+    let files = try folders.map { try Data(contentsOf: $0.file("cards.json")) }
+    #expect(files[0] == files[1] && files[1] == files[2], "the same bytes on every device")
+  }
+
+  @Test("a title changed on two devices at once keeps the loser as a conflict, resolvable")
+  func latestKeepsConflicts() throws {
+    let phone = try store(0)
+    let card = Card(title: "Tea")
+    try phone.trySend(.add(card))
+    _ = folders[1].copy(folders[0].file("cards.json"))
+    let laptop = try store(1)
+    try phone.trySend(.rename(card.id, "Green tea"))
+    Thread.sleep(forTimeInterval: 0.005)
+    try laptop.trySend(.rename(card.id, "Black tea"))
+    try carry(0, to: 1, 0)
+    try laptop.refresh()
+    #expect(laptop.state.cards.map(\.title) == ["Black tea"])
+    let conflict = try #require(laptop.syncStatus.conflicts.first)
+    #expect(conflict.field == "title" && conflict.value == "\"Green tea\"")
+    #expect(try laptop.resolve(conflict, choosing: .conflict))
+    #expect(laptop.state.cards.map(\.title) == ["Green tea"])
+  }
+}
