@@ -4,7 +4,7 @@ import Foundation
 /// in the item, how a person calls it and how it is set. Its item's ``FieldTable`` lists it;
 /// the item's file coding reads and writes it by this declaration (see
 /// ``JSONFieldCoder/field(_:)``), and the merge of two devices' versions merges it on its
-/// own (the later change wins).
+/// own, by its ``MergeRule``.
 public struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Sendable {
   /// The field's key in the file and its name in the file's stamps.
   package let key: StaticString
@@ -48,12 +48,13 @@ public struct ItemField<Item, Value: Equatable & JSONCodable & Sendable>: Sendab
 
 /// The fields of a list item besides its id, in the order of their keys: the one list that
 /// the file coding, the stamps and the merge (``SyncField``), undo's edits (``ItemEdit``),
-/// their conflict names and the write cache's comparison (``hasSameBits(_:_:)``) all go by.
+/// their conflict names and the write cache's comparison (`hasSameBits`) all go by.
 /// A test checks that it names every stored property of its item.
 ///
 /// A table must list every stored property of its item but the id, each once, in the order
 /// of their keys' UTF-8 bytes: a property left out would not be merged, and would not count
-/// when a write looks for the items that changed.
+/// when a write looks for the items that changed. Keys are ASCII letters, digits and `_`,
+/// neither `id` nor `position`; the item is a struct (a field is read where it is stored).
 public struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
   /// The fields, each merged, stamped and compared on its own.
   package let fields: [SyncField<Item>]
@@ -64,8 +65,9 @@ public struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
   /// The table of `fields`, listed in the order of their keys, of items whose id is the
   /// stored property at `id`.
   ///
-  /// - Precondition: `id` and every field's key path are stored properties, and the fields
-  ///   are in the order of their keys.
+  /// - Precondition: `id` and every field's key path are stored properties of a struct, and
+  ///   the fields are in the order of their keys, each once, each key ASCII letters, digits
+  ///   and `_`, neither `id` nor `position`.
   public init<each Value>(
     id: KeyPath<Item, UUID>, _ fields: repeat ItemField<Item, each Value>
   ) {
@@ -78,8 +80,15 @@ public struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
     // No key path literal here: in a function generic over a pack, the runtime cannot make one.
     let names = list.map { $0.name }
     precondition(
-      names.elementsEqual(names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }),
-      "the fields of \(Item.self) are listed in the order of their keys")
+      zip(names, names.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+      "the fields of \(Item.self) are listed once each, in the order of their keys")
+    // The stamps' text names fields by their keys, between spaces, `=` and `@`, beside the
+    // item's `position`.
+    for name in names {
+      precondition(
+        Self.isKey(name),
+        "the key \(name) of a field of \(Item.self) is letters, digits and _, not id or position")
+    }
     self.fields = list
     storedBytes = ranges.sorted { $0.lowerBound < $1.lowerBound }.reduce(into: []) {
       joined, range in
@@ -89,6 +98,16 @@ public struct FieldTable<Item: Identifiable>: Sendable where Item.ID == UUID {
         joined.append(range)
       }
     }
+  }
+
+  /// Whether `name` may be a field's key: ASCII letters, digits and `_`, neither `id` nor
+  /// `position`.
+  static func isKey(_ name: String) -> Bool {
+    !name.isEmpty && name != "id" && name != "position"
+      && name.utf8.allSatisfy { byte in
+        byte == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+      }
   }
 
   /// Where the stored property at `keyPath` is in an item.

@@ -170,7 +170,8 @@ extension JSONFileBacking {
     if let known, Sync.isCovered((state, stamps), by: known) {
       guard state != known.state else { return (known.stamps, true, false) }
       return (
-        known.stamps.stamped(before: known.state, after: state, stamp: clock.stamp()), true, true
+        known.stamps.stampedEdit(before: known.state, after: state, stamp: clock.stamp()), true,
+        true
       )
     }
     var stamps = stamps

@@ -58,7 +58,6 @@ extension ListSync {
   /// since, which this device saw — goes, as the next merge would drop it: a file as written
   /// is one a merge leaves as it is.
   mutating func noteChange(of key: FieldKey, replacing old: Stamp, stamp: Stamp) {
-    guard State.itemFields[key.field].keepsConflicts else { return }
     var seen = seen(of: key, at: old)
     seen.insert(old)
     self.seen[key] = FieldChange(stamp: stamp, seen: seen)
@@ -85,7 +84,7 @@ extension ListSync {
   mutating func noteReinsertion(of item: State.Item, stamp: Stamp) {
     guard let removal = removed.removeValue(forKey: item.id) else { return }
     let fields = State.itemFields
-    for field in fields.indices where fields[field].keepsConflicts {
+    for field in fields.indices {
       let key = FieldKey(item: item.id, field: field)
       let old = removal.stamps.fields[field]
       var seen: SeenStamps

@@ -59,14 +59,39 @@ package struct ItemStamps: Hashable, Sendable {
   }
 
   /// Makes each counter among `fields` count the value `item` holds for it, what it lacks
-  /// added as `device`'s change. O(fields × tallies).
-  package mutating func settleCounts<Item>(
-    of item: Item, in fields: [SyncField<Item>], by device: DeviceID
-  ) {
+  /// added as the change of `device` — or, when `nil`, of an edit by a program that does not
+  /// count (see ``editor(of:field:named:value:)``). O(fields × tallies).
+  package mutating func settleCounts<Item: Identifiable>(
+    of item: Item, in fields: [SyncField<Item>], by device: DeviceID?
+  ) where Item.ID == UUID {
     for (field, syncField) in fields.enumerated() {
       guard case .counter(let get, _) = syncField.merge else { continue }
-      add(get(item) &- count(of: field), to: field, by: device)
+      let change = get(item) &- count(of: field)
+      guard change != 0 else { continue }
+      add(
+        change, to: field,
+        by: device ?? editor(of: item.id, field: field, named: syncField.name, value: get(item)))
     }
+  }
+
+  /// The device an edit of a counter by a program that does not count (an editor, a script)
+  /// is counted as: named after the edit — the item, the field, the tallies it did not match
+  /// and the value it set — so that every device that reads the same edit counts it as the
+  /// same change, once, rather than each as its own. `e` and 12 base-36 digits of a hash.
+  func editor(of item: UUID, field: Int, named name: String, value: Int) -> DeviceID {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+      hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
+    }
+    withUnsafeBytes(of: item.uuid) { mix($0) }
+    mix(name.utf8)
+    for tally in counts where tally.field == field {
+      mix("\(tally.device.text) \(tally.added) \(tally.subtracted)".utf8)
+    }
+    mix(String(value).utf8)
+    let digits = String(hash % 4_738_381_338_321_616_896, radix: 36)  // 36^12
+    return DeviceID(Substring("e" + String(repeating: "0", count: 12 - digits.count) + digits))!
   }
 
   /// Whether `other` counts each change these tallies count: its tally of each field and
@@ -123,9 +148,10 @@ package struct FieldStamps: RandomAccessCollection, MutableCollection, Hashable,
     var stamp: Stamp
   }
 
-  package let count: Int
-  /// The stamp of every field not among ``exceptions``.
+  /// The stamp of every field not among ``exceptions``. (First: so that no padding lies
+  /// between the properties where `Int` is 32 bits, see ``hasSameBits(_:_:)``.)
   private var shared: Stamp
+  package let count: Int
   /// The fields stamped other than ``shared``, in the fields' order; a few at most.
   private var exceptions: [Exception] = []
 
@@ -266,8 +292,10 @@ extension ItemStamps {
 /// The entries follow the list; tombstones are ordered by id. A field of the state is
 /// stamped, then `#` and the digest of its value, the same way.
 ///
-/// The merge is a join of last-writer-wins registers: per id, each field takes the value of
-/// the later stamp, a removal keeps the item's fields (so that a later edit elsewhere brings
+/// The merge is a join of registers, one per field, each merged by its ``MergeRule``: per
+/// id, each field takes the value of the later stamp (a value that lost kept as a conflict),
+/// the greater value, or the sum of every device's tallies (`views@device=added-subtracted`
+/// after the field stamps, see ``ItemStamps/Tally``); a removal keeps the item's fields (so that a later edit elsewhere brings
 /// it back whole), and the item is in the list while some field of it was stamped after its
 /// latest removal. The list is ordered by position, then id.
 package struct ListSync<State: SyncedList>: StateSync {
@@ -314,6 +342,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     var offset: Int
     var field: Int
     var change: Int
+    /// Whose change it is counted as: the edit's (see ``ItemStamps/editor(of:field:named:value:)``).
+    var editor: DeviceID
   }
   /// The digests of the items' ids and fields as the file holds them, item after item, each
   /// ``digestsPerItem`` long (`nil`: none written), from the file's reading until
@@ -446,7 +476,10 @@ package struct ListSync<State: SyncedList>: StateSync {
         guard case .counter(let get, _) = fields[field].merge else { continue }
         let change = get(item) &- items[offset].count(of: field)
         guard change != 0 else { continue }
-        uncounted.append(UncountedChange(offset: offset, field: field, change: change))
+        let editor = items[offset].editor(
+          of: item.id, field: field, named: fields[field].name, value: get(item))
+        uncounted.append(
+          UncountedChange(offset: offset, field: field, change: change, editor: editor))
         if !unstamped.contains(offset), !(editedFields[offset]?.contains(field) ?? false) {
           editedFields[offset, default: []].append(field)
           handEdited[offset] = item.id
@@ -573,7 +606,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       items[offset].positioned = stamp
     }
     for uncounted in uncounted {
-      items[uncounted.offset].add(uncounted.change, to: uncounted.field, by: stamp.device)
+      items[uncounted.offset].add(uncounted.change, to: uncounted.field, by: uncounted.editor)
     }
     (unstamped, editedFields, uncounted) = ([], [:], [])
   }
@@ -594,7 +627,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// same part (``descends(_:from:)`` without its conflicts, which a resolution drops).
   /// O(*n*) in the sizes of both.
   package static func holdsChanges(of known: (State, Self), in version: (State, Self)) -> Bool {
-    stamps(of: known, areCoveredBy: version, leniently: false)
+    stamps(of: known, areCoveredBy: version, leniently: false, joiningValues: false)
   }
 
   /// See ``StateSync/descends(_:from:)``. O(*n*) in the sizes of both.
@@ -607,22 +640,36 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// removal, or field of the state). `leniently`, for a version a program that does not
   /// stamp made: items stamped ``Stamp/origin`` or unstamped count as covered, and so do an
   /// item's stamps that `known` holds for another item (a list reordered by hand, its stamps
-  /// left in their places).
+  /// left in their places). Each counter's tallies are at most `known`'s too, and, when
+  /// `joiningValues`, each value of a field that keeps the greatest.
   private static func stamps(
-    of version: (State, Self), areCoveredBy known: (State, Self), leniently: Bool
+    of version: (State, Self), areCoveredBy known: (State, Self), leniently: Bool,
+    joiningValues: Bool = true
   ) -> Bool {
-    var knownItems: [UUID: (stamps: ItemStamps, removedAt: Stamp?)] = [:]
+    var knownItems: [UUID: (item: State.Item, stamps: ItemStamps, removedAt: Stamp?)] = [:]
     knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
     for (item, stamps) in zip(known.0.syncedItems, known.1.items) {
-      knownItems[item.id] = (stamps, nil)
+      knownItems[item.id] = (item, stamps, nil)
     }
-    for (id, removal) in known.1.removed { knownItems[id] = (removal.stamps, removal.at) }
+    for (id, removal) in known.1.removed {
+      knownItems[id] = (removal.item, removal.stamps, removal.at)
+    }
+    let fields = State.itemFields
+    // A field that keeps the greatest value is covered, `joiningValues`, by a value at least
+    // as great — so that a version covered is one the merge leaves as it is: its stamp may
+    // be another change's, which did not see the greater value.
+    let greatest = fields.indices.filter {
+      if case .greatest = fields[$0].merge { joiningValues } else { false }
+    }
+    func covers(_ mine: State.Item, _ theirs: State.Item) -> Bool {
+      greatest.allSatisfy { !fields[$0].precedesInMerge(mine, theirs) }
+    }
     var knownStamps: Set<ItemStamps>?
     for (offset, (item, stamps)) in zip(version.0.syncedItems, version.1.items).enumerated()
     where !leniently || (!version.1.unstamped.contains(offset) && stamps.latest > .origin) {
       if let mine = knownItems[item.id], stamps.positioned <= mine.stamps.positioned,
         zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
-        stamps.countsAreCovered(by: mine.stamps)
+        stamps.countsAreCovered(by: mine.stamps), covers(mine.item, item)
       {
         continue
       }
@@ -637,7 +684,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         removal.at <= mine.removedAt ?? mine.stamps.latestEdit,
         removal.stamps.positioned <= mine.stamps.positioned,
         zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
-        removal.stamps.countsAreCovered(by: mine.stamps)
+        removal.stamps.countsAreCovered(by: mine.stamps), covers(mine.item, removal.item)
       else { return false }
     }
     return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
@@ -673,9 +720,20 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   // Specialised for the package's lists: generic, each item would be copied through its
   // type's metadata, many times slower.
+  package func stamped(before: State, after: State, stamp: Stamp) -> Self {
+    stamped(before: before, after: after, stamp: stamp, countingAs: stamp.device)
+  }
+
+  package func stampedEdit(before: State, after: State, stamp: Stamp) -> Self {
+    stamped(before: before, after: after, stamp: stamp, countingAs: nil)
+  }
+
+  /// The stamps after `before` changed into `after`, each change stamped `stamp`, and a
+  /// counter's change counted as `device`'s — or the edit's, when `nil` (see
+  /// ``ItemStamps/settleCounts(of:in:by:)``).
   @_specialize(exported:true,where State == TodosStore.State)
   @_specialize(exported:true,where State == WorkoutsStore.State)
-  package func stamped(before: State, after: State, stamp: Stamp) -> Self {
+  func stamped(before: State, after: State, stamp: Stamp, countingAs device: DeviceID?) -> Self {
     let fields = State.itemFields
     let old = before.syncedItems
     let new = after.syncedItems
@@ -691,13 +749,14 @@ package struct ListSync<State: SyncedList>: StateSync {
           replacing: result.items[offset].fields[field], stamp: stamp)
         result.items[offset].fields[field] = stamp
       }
-      result.items[offset].settleCounts(of: new[offset], in: fields, by: stamp.device)
+      result.items[offset].settleCounts(of: new[offset], in: fields, by: device)
     }
     if inPlace < old.count || inPlace < new.count,
-      !result.stampInsertion(from: old, to: new, at: inPlace, stamp: stamp)
+      !result.stampInsertion(from: old, to: new, at: inPlace, stamp: stamp, countingAs: device)
     {
       if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
-      result.stampChanges(from: old, to: new, after: inPlace, stamps: items, stamp: stamp)
+      result.stampChanges(
+        from: old, to: new, after: inPlace, stamps: items, stamp: stamp, countingAs: device)
     }
     for field in 0..<State.stateFields.count
     where !State.stateFields[field].isEqual(before, after) {
@@ -711,7 +770,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// O(*n*), plus O(*n* log *n*) when items moved.
   private mutating func stampChanges(
     from old: [State.Item], to new: [State.Item], after start: Int, stamps: [ItemStamps],
-    stamp: Stamp
+    stamp: Stamp, countingAs device: DeviceID?
   ) {
     let fields = State.itemFields
     var index: [UUID: Int] = [:]
@@ -732,12 +791,12 @@ package struct ListSync<State: SyncedList>: StateSync {
               stamp: stamp)
             itemStamps.fields[field] = stamp
           }
-          itemStamps.settleCounts(of: item, in: fields, by: stamp.device)
+          itemStamps.settleCounts(of: item, in: fields, by: device)
         }
         items.append(itemStamps)
         placed.append(offset)
       } else {
-        items.append(stampsOfAdded(item, stamp: stamp))
+        items.append(stampsOfAdded(item, stamp: stamp, countingAs: device))
       }
     }
     // In order when sorted by key, then id, as the file keeps them.
@@ -765,7 +824,8 @@ package struct ListSync<State: SyncedList>: StateSync {
   ///
   /// - Complexity: O(*n* + *k* log *n*) for *n* items and *k* inserted.
   private mutating func stampInsertion(
-    from old: [State.Item], to new: [State.Item], at start: Int, stamp: Stamp
+    from old: [State.Item], to new: [State.Item], at start: Int, stamp: Stamp,
+    countingAs device: DeviceID?
   ) -> Bool {
     let inserted = new.count - old.count
     guard inserted > 0, start <= old.count, items.count == old.count else { return false }
@@ -792,11 +852,13 @@ package struct ListSync<State: SyncedList>: StateSync {
           stamp: stamp)
         items[offset].fields[field] = stamp
       }
-      items[offset].settleCounts(of: new[offset + inserted], in: fields, by: stamp.device)
+      items[offset].settleCounts(of: new[offset + inserted], in: fields, by: device)
     }
     var added: [ItemStamps] = []
     added.reserveCapacity(inserted)
-    for item in new[start..<start + inserted] { added.append(stampsOfAdded(item, stamp: stamp)) }
+    for item in new[start..<start + inserted] {
+      added.append(stampsOfAdded(item, stamp: stamp, countingAs: device))
+    }
     items.insert(contentsOf: added, at: start)
     placeMoved(keeping: Array(0..<start) + Array(start + inserted..<new.count), stamp: stamp)
     return true
@@ -804,13 +866,16 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   /// The stamps of `item`, added at `stamp` (see ``noteReinsertion(of:stamp:)``), placed
   /// nowhere yet: its counters count its values, beyond what its tombstone counted (an
-  /// item put back), as this device's change. O(fields).
-  private mutating func stampsOfAdded(_ item: State.Item, stamp: Stamp) -> ItemStamps {
+  /// item put back), as `device`'s change (see ``ItemStamps/settleCounts(of:in:by:)``).
+  /// O(fields).
+  private mutating func stampsOfAdded(
+    _ item: State.Item, stamp: Stamp, countingAs device: DeviceID?
+  ) -> ItemStamps {
     let fields = State.itemFields
     var stamps = ItemStamps(
       fields: FieldStamps(repeating: stamp, count: fields.count), position: "", positioned: stamp)
     stamps.counts = removed[item.id]?.stamps.counts ?? []
-    stamps.settleCounts(of: item, in: fields, by: stamp.device)
+    stamps.settleCounts(of: item, in: fields, by: device)
     noteReinsertion(of: item, stamp: stamp)
     return stamps
   }
@@ -909,11 +974,9 @@ package struct ListSync<State: SyncedList>: StateSync {
           } else if theirs != mine, keepsConflicts {
             lost.append(Conflict(field: field, value: other.item, stamp: theirs))
           }
-        case .greatest(let isBelow):
+        case .greatest:
           // The greater value, of values alike the greater text: a join, whatever the stamps.
-          if isBelow(item, other.item)
-            || (!isBelow(other.item, item) && fields[field].precedes(item, other.item))
-          {
+          if fields[field].precedesInMerge(item, other.item) {
             fields[field].copy(other.item, &item)
           }
           stamps.fields[field] = max(mine, theirs)
@@ -974,10 +1037,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     let fields = State.stateFields
     for field in fields.indices {
       let (mine, theirs) = (a.1.state[field], b.1.state[field])
-      if case .greatest(let isBelow) = fields[field].merge {
-        if isBelow(a.0, b.0) || (!isBelow(b.0, a.0) && fields[field].precedes(a.0, b.0)) {
-          fields[field].copy(b.0, &state)
-        }
+      if case .greatest = fields[field].merge {
+        if fields[field].precedesInMerge(a.0, b.0) { fields[field].copy(b.0, &state) }
         stateStamps[field] = max(mine, theirs)
       } else if theirs > mine || (theirs == mine && fields[field].precedes(a.0, b.0)) {
         fields[field].copy(b.0, &state)

@@ -50,9 +50,14 @@ extension MergeRule where Value == Int {
   /// A counter: each device's changes are added up, so that 100 increments on each of three
   /// devices read 300 after the merge, and a decrement on one device and an increment on
   /// another cancel out. A value set outright (from 3 to 10) counts as the difference (7),
-  /// made by the device that set it.
+  /// made by the device that set it; a value an editor set in the file counts as one change,
+  /// whichever devices read it.
   ///
   /// The file keeps, beside the field's stamp, what each device added and subtracted in all
-  /// (`views@k3j5q8x1z0=12-2`). The sums wrap around beyond `Int`'s range.
+  /// (`views@k3j5q8x1z0=12-2`). Keep a field a counter once it is one: a build that merges it
+  /// otherwise drops those sums, and the counter counts its value again. An item put back
+  /// (an undo of its removal) counts the value it had when this device removed it: changes
+  /// merged in since are undone. A device's sums past 2⁶⁴ wrap around, and then lose to the
+  /// sums other devices hold.
   public static var counter: Self { Self(kind: .counter(get: { $0 }, make: { $0 })) }
 }

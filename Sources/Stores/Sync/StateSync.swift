@@ -66,6 +66,13 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// `stamp`: O(*n*) in the size of the state, plus O(*n* log *n*) for a list's order.
   func stamped(before: State, after: State, stamp: Stamp) -> Self
 
+  /// The stamps after a program that does not stamp (an editor, a script) changed `before`,
+  /// this device's known version, into `after`, each change stamped `stamp`: as
+  /// ``stamped(before:after:stamp:)``, but a counter's change is counted as the edit's, the
+  /// same on every device that reads it, not as this device's. By default,
+  /// ``stamped(before:after:stamp:)``.
+  func stampedEdit(before: State, after: State, stamp: Stamp) -> Self
+
   /// Drops the tombstones of removals stamped before `milliseconds` (see
   /// ``Stamp/tombstoneLifetime``).
   mutating func prune(before milliseconds: Int64)
@@ -116,6 +123,10 @@ extension StateSync {
 }
 
 extension StateSync {
+  package func stampedEdit(before: State, after: State, stamp: Stamp) -> Self {
+    stamped(before: before, after: after, stamp: stamp)
+  }
+
   package func openConflicts(in state: State) -> [SyncConflict] { [] }
 
   package func resolving(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One field of a merged value — a todo's title, a list's sort — that changes, is stamped
-/// and merges on its own: the later stamp wins, field by field.
+/// and merges on its own, by its ``MergeRule`` (the later stamp wins, by default).
 ///
 /// A ``SyncedList`` names the fields of its state besides its items (a sort) with these, each
 /// made from an ``ItemField`` of the state: `SyncField(ItemField("sort", \State.sort) { $1.sort
@@ -48,6 +48,14 @@ public struct SyncField<Root>: Sendable {
   /// Whether a value of the field that lost to a concurrent change is kept as a conflict.
   package var keepsConflicts: Bool {
     if case .latest(true) = merge { true } else { false }
+  }
+
+  /// Whether a merge of `first`'s value of a field that keeps the greatest value with
+  /// `second`'s takes `second`'s: it is greater, or, of values alike, its text is (a total
+  /// order, so the merge is a join). `false` for the other rules.
+  package func precedesInMerge(_ first: Root, _ second: Root) -> Bool {
+    guard case .greatest(let isBelow) = merge else { return false }
+    return isBelow(first, second) || (!isBelow(second, first) && precedes(first, second))
   }
 
   /// Whether the merge takes the value of the later change (a conflict kept or not).
@@ -116,7 +124,7 @@ public struct SyncField<Root>: Sendable {
 /// when several devices change its file: the todos, the workouts — or a list of your own.
 ///
 /// A store whose state conforms gets what the package's own lists have, from
-/// ``Store/fileCore(contentsOf:environment:lockTimeout:)``: every field of every item stamped
+/// `fileCore(contentsOf:)`: every field of every item stamped
 /// in its file (format 2), the conflict copies a sync engine leaves merged, a value that lost
 /// to a concurrent change kept as a conflict (``Store/syncStatus``, ``Store/resolve(_:choosing:)``),
 /// and the items' order merged. The state's own keys in its file are its

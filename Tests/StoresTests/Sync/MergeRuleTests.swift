@@ -355,4 +355,74 @@ struct OwnSyncedStoreTests {
     #expect(try laptop.resolve(conflict, choosing: .conflict))
     #expect(laptop.state.cards.map(\.title) == ["Green tea"])
   }
+
+  /// Puts device `from`'s file in place of device `to`'s, as an engine renames a version over
+  /// a file.
+  func engineRenames(_ from: Int, over to: Int) throws {
+    let incoming = folders[to].write(
+      try Data(contentsOf: folders[from].file("cards.json")), to: ".syncthing.cards.json.tmp")
+    #expect(rename(incoming.path, folders[to].file("cards.json").path) == 0)
+  }
+
+  @Test("a greater score is kept when a later, lower one made without seeing it replaces the file")
+  func greatestKeptOverALaterLowerVersion() throws {
+    let laptop = try store(1)
+    let card = Card(title: "Run")
+    try laptop.trySend(.add(card))
+    _ = folders[0].copy(folders[1].file("cards.json"))
+    let phone = try store(0)
+    try laptop.trySend(.score(card.id, 9))
+    Thread.sleep(forTimeInterval: 0.005)
+    try phone.trySend(.score(card.id, 7))
+    try engineRenames(0, over: 1)
+    try laptop.refresh()
+    #expect(laptop.state.cards.map(\.best) == [9], "the phone's later 7 did not see the 9")
+  }
+
+  @Test("a counter an editor set, read on two devices, counts the edit once")
+  func handEditCountedOnce() throws {
+    let phone = try store(0)
+    let card = Card(title: "Tea")
+    try phone.trySend(.add(card))
+    for _ in 0..<3 { try phone.trySend(.view(card.id)) }
+    _ = folders[1].copy(folders[0].file("cards.json"))
+    let laptop = try store(1)
+    // An editor sets 10 in the phone's file; the engine brings the edited file to the laptop.
+    let url = folders[0].file("cards.json")
+    let edited = try #require(text(url)).replacing("\"views\" : 3", with: "\"views\" : 10")
+    try Data(edited.utf8).write(to: url)
+    _ = folders[1].write(Data(edited.utf8), to: "cards.json")
+    try phone.refresh()
+    try laptop.refresh()
+    try carry(0, to: 1, 0)
+    try carry(1, to: 0, 1)
+    try phone.refresh()
+    try laptop.refresh()
+    #expect(phone.state.cards.map(\.views) == [10])
+    #expect(laptop.state.cards.map(\.views) == [10])
+  }
+}
+
+@Suite("Merge rules: what the review found")
+struct MergeRuleReviewTests {
+  typealias CardReplica = MergeRuleTests.CardReplica
+
+  @Test("a removal a view undid without seeing it is kept as a conflict, as an edit's is")
+  func removalUndoneByAView() {
+    var r = MergeRuleTests.replicas(["a", "b"], devices: Devices(steps: 1...1))
+    let id = MergeRuleTests.card.id
+    MergeRuleTests.send(.remove(id), to: &r[0])
+    MergeRuleTests.send(.view(id), to: &r[1])
+    let merged = r[0].merged(with: r[1])
+    #expect(merged.state.cards.map(\.views) == [1], "the later view brings the card back")
+    #expect(merged.sync.openConflicts(in: merged.state).map(\.field) == [nil])
+  }
+
+  @Test("a field's key is letters, digits and _, neither id nor position")
+  func keys() {
+    #expect(FieldTable<Card>.isKey("views") && FieldTable<Card>.isKey("first_name2"))
+    for key in ["", "id", "position", "first name", "a@b", "a=b", "é"] {
+      #expect(!FieldTable<Card>.isKey(key), "\(key)")
+    }
+  }
 }
