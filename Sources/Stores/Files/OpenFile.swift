@@ -62,7 +62,8 @@ final class OpenFile {
   ///   grows past it while read, is refused with ``StoreFileError/Problem/tooLarge(size:limit:)``
   ///   having read at most `limit` + 1 bytes. No limit by default.
   func contents(path: String, limit: Int64 = .max) throws(StoreFileError) -> Data {
-    guard identity.size <= limit else {
+    // More than memory can hold (a 32-bit `Int`'s bytes, on watchOS) is too large too.
+    guard identity.size <= min(limit, Int64(Int.max) - 1) else {
       throw StoreFileError(path: path, problem: .tooLarge(size: identity.size, limit: limit))
     }
     // One byte more than the size, to see the end of the file in the first pass.

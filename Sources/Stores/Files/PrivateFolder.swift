@@ -180,9 +180,10 @@ package final class PrivateFolder {
 
   /// `time` plus `nanoseconds`.
   private static func time(_ time: timespec, plus nanoseconds: Int) -> timespec {
-    let total = Int(time.tv_nsec) + nanoseconds
+    // In 64 bits: 2 s in nanoseconds and more do not fit in a 32-bit `Int` (watchOS).
+    let total = Int64(time.tv_nsec) + Int64(nanoseconds)
     return timespec(
-      tv_sec: time.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
+      tv_sec: time.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
   }
 
   /// Removes the file `name`, if it is there. Not made durable: a removal lost in a crash

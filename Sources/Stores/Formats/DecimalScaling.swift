@@ -83,11 +83,13 @@ package struct ScaledDecimal: Equatable, Sendable {
 
   /// This number times `factor`, 0 or more, exactly. O(number of digits).
   package func multiplied(by factor: Int) -> ScaledDecimal {
+    // In 64 bits, whatever `Int`'s width (32 bits on watchOS): 9 × factor + carry fits.
+    let factor = Int64(factor)
     precondition(factor >= 0 && factor < 1 << 32, "a factor of \(factor)")
     var product: [UInt8] = []
-    var carry = 0
+    var carry: Int64 = 0
     for digit in digits.reversed() {
-      let value = Int(digit &- UInt8(ascii: "0")) * factor + carry
+      let value = Int64(digit &- UInt8(ascii: "0")) * factor + carry
       product.append(UInt8(ascii: "0") + UInt8(value % 10))
       carry = value / 10
     }

@@ -9,10 +9,10 @@ import Foundation
 package enum ISO8601Timestamp {
   /// Seconds from 2001-01-01T00:00:00Z to 0001-01-01T00:00:00Z, the first instant formatted:
   /// 730,485 days before (`CivilDate.days(year: 1, month: 1, day: 1) - referenceDay`).
-  static let firstSecond = -63_113_904_000
+  static let firstSecond: Int64 = -63_113_904_000
   /// Seconds from 2001-01-01T00:00:00Z to 10000-01-01T00:00:00Z, the first instant not
   /// formatted: 2,921,574 days after.
-  static let endSecond = 252_423_993_600
+  static let endSecond: Int64 = 252_423_993_600
 
   /// The UTC timestamp of `date`, with the shortest fraction of a second that reads back as
   /// exactly the same `Date`.
@@ -40,11 +40,11 @@ package enum ISO8601Timestamp {
   /// The whole seconds since 2001-01-01T00:00:00Z and the fraction digits of `date`'s
   /// timestamp (see ``string(from:)``), or `nil` when it has none.
   @inline(__always)
-  static func parts(of date: Date) -> (whole: Int, fraction: Fraction)? {
+  static func parts(of date: Date) -> (whole: Int64, fraction: Fraction)? {
     let seconds = date.timeIntervalSinceReferenceDate
     // Also false for NaN.
     guard seconds >= Double(firstSecond) && seconds < Double(endSecond) else { return nil }
-    let truncated = Int(seconds)
+    let truncated = Int64(seconds)
     if Double(truncated) == seconds {
       return (truncated, .none)
     }
@@ -52,14 +52,14 @@ package enum ISO8601Timestamp {
   }
 
   /// ``parts(of:)`` for a number of seconds in range that is not whole.
-  static func fractionParts(of seconds: Double) -> (whole: Int, fraction: Fraction) {
+  static func fractionParts(of seconds: Double) -> (whole: Int64, fraction: Fraction) {
     let decimal = ShortestDecimal(seconds)
     // The fraction has n digits; the mantissa's last m = min(n, digitCount) digits are its
     // last digits, the rest are zeros.
     let n = decimal.fractionDigitCount
     let m = min(n, decimal.digitCount)
     let scale = powersOfTen[m]
-    let whole = Int(decimal.mantissa / scale)
+    let whole = Int64(decimal.mantissa / scale)
     let low = decimal.mantissa % scale
     guard decimal.isNegative else {
       return (whole, Fraction(fill: 0, fillCount: n - m, low: low, lowDigits: m))
@@ -151,8 +151,9 @@ package enum ISO8601Timestamp {
     }
     guard i == text.count else { return .invalid }
 
-    let days = CivilDate.days(year: year, month: month, day: day) - CivilDate.referenceDay
-    let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    // Seconds in 64 bits: those of the year 9999 do not fit in a 32-bit `Int` (watchOS).
+    let days = Int64(CivilDate.days(year: year, month: month, day: day) - CivilDate.referenceDay)
+    let whole = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
     guard whole >= firstSecond && whole < endSecond else { return .outOfRange }
 
     var end = fraction.upperBound
@@ -171,16 +172,16 @@ package enum ISO8601Timestamp {
   }
 
   /// The `Double` nearest to `whole` + 0.`fraction` (ASCII digits, the last one not zero).
-  static func seconds(whole: Int, fraction: UnsafeBufferPointer<UInt8>) -> Double {
+  static func seconds(whole: Int64, fraction: UnsafeBufferPointer<UInt8>) -> Double {
     // Exact fast path: when N = whole × 10^n + f and 10^n are both exact doubles, one IEEE
     // division N / 10^n is correctly rounded.
     if fraction.count <= 15 {
-      var f = 0
+      var f: Int64 = 0
       for digit in fraction {
-        f = f * 10 + Int(digit - UInt8(ascii: "0"))
+        f = f * 10 + Int64(digit - UInt8(ascii: "0"))
       }
       let (scaled, overflow) = whole.multipliedReportingOverflow(
-        by: Int(powersOfTen[fraction.count]))
+        by: Int64(powersOfTen[fraction.count]))
       let (n, carry) = scaled.addingReportingOverflow(f)
       if !overflow && !carry && n.magnitude <= 1 << 53 {
         return Double(n) / Double(powersOfTen[fraction.count])
@@ -240,14 +241,14 @@ package enum ISO8601Timestamp {
   /// 0001...9999) and the `fraction` digits at `output`: ``length(of:)`` bytes.
   /// O(1 + fraction length).
   @inline(__always)
-  static func write(whole: Int, fraction: Fraction, to output: UnsafeMutablePointer<UInt8>) {
+  static func write(whole: Int64, fraction: Fraction, to output: UnsafeMutablePointer<UInt8>) {
     var days = whole / 86_400
     var secondOfDay = whole - days * 86_400
     if secondOfDay < 0 {
       days -= 1
       secondOfDay += 86_400
     }
-    let (year, month, day) = CivilDate.civil(fromDays: days + CivilDate.referenceDay)
+    let (year, month, day) = CivilDate.civil(fromDays: Int(days) + CivilDate.referenceDay)
     let second = UInt32(truncatingIfNeeded: secondOfDay)
     func putPair(_ value: Int, at offset: Int) {
       copyPair(of: digitPairs, at: value, to: output + offset)

@@ -32,16 +32,16 @@ package enum LocalDate {
       byte(4, is: "-"), let month = number(5, 2), (1...12).contains(month), byte(7, is: "-"),
       let day = number(8, 2), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
     else { return nil }
-    var second = CivilDate.days(year: year, month: month, day: day) * 86_400
+    var second = Int64(CivilDate.days(year: year, month: month, day: day)) * 86_400
     if bytes.count > 10 {
       guard byte(10, is: "T") || byte(10, is: "t") || byte(10, is: " "), let hour = number(11, 2),
         hour < 24,
         byte(13, is: ":"), let minute = number(14, 2), minute < 60
       else { return nil }
-      second += hour * 3_600 + minute * 60
+      second += Int64(hour * 3_600 + minute * 60)
       if bytes.count == 19 {
         guard byte(16, is: ":"), let seconds = number(17, 2), seconds < 60 else { return nil }
-        second += seconds
+        second += Int64(seconds)
       }
     }
     return instant(ofLocalSecond: second, in: timeZone)
@@ -52,7 +52,8 @@ package enum LocalDate {
     year: Int, month: Int, day: Int
   )? {
     let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-    guard local.isFinite, abs(local) < 1e15 else { return nil }
+    // Days that fit in a 32-bit `Int` (watchOS): three million years either way.
+    guard local.isFinite, abs(local) < 1e14 else { return nil }
     return CivilDate.civil(fromDays: Int((local / 86_400).rounded(.down)))
   }
 
@@ -60,13 +61,13 @@ package enum LocalDate {
   /// yesterday, `0`: today, `1`: tomorrow).
   package static func startOfDay(_ days: Int, from now: Date, in timeZone: TimeZone) -> Date {
     let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
-    let today = Int((local / 86_400).rounded(.down))
-    return instant(ofLocalSecond: (today + days) * 86_400, in: timeZone)
+    let today = Int64((local / 86_400).rounded(.down))
+    return instant(ofLocalSecond: (today + Int64(days)) * 86_400, in: timeZone)
   }
 
   /// The instant whose wall-clock time in `timeZone` is `second` seconds after 1970-01-01
-  /// 00:00.
-  static func instant(ofLocalSecond second: Int, in timeZone: TimeZone) -> Date {
+  /// 00:00 — in 64 bits: seconds from 2038 on do not fit in a 32-bit `Int` (watchOS).
+  static func instant(ofLocalSecond second: Int64, in timeZone: TimeZone) -> Date {
     let local = Date(timeIntervalSince1970: Double(second))
     let guess = local.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: local)))
     return local.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: guess)))

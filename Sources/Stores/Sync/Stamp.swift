@@ -12,11 +12,11 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// Milliseconds since 1970 on the device's clock, or later when it saw later stamps.
   package var milliseconds: Int64
   /// Orders the stamps of one millisecond.
-  package var counter: Int
+  package var counter: Int64
   /// The device that made the change (see ``DeviceID``).
   package var device: DeviceID
 
-  package init(milliseconds: Int64, counter: Int = 0, device: DeviceID) {
+  package init(milliseconds: Int64, counter: Int64 = 0, device: DeviceID) {
     self.milliseconds = milliseconds
     self.counter = counter
     self.device = device
@@ -35,7 +35,7 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
 
   /// The largest counter a stamp may hold (8 digits in base 36): a clock that would need a
   /// larger one moves to the next millisecond instead.
-  package static let largestCounter = 2_821_109_907_455
+  package static let largestCounter: Int64 = 2_821_109_907_455
 
   /// The stamp of what a version 1 file held: older than every change made since.
   package static let origin = Stamp(milliseconds: 0, device: DeviceID(unchecked: "0"))
@@ -88,7 +88,7 @@ package struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     guard parts.count == 3, parts[0].count <= 12, parts[1].count <= 12,
       let milliseconds = Int64(parts[0], radix: 36),
       (0...Self.latestMilliseconds).contains(milliseconds),
-      let counter = Int(parts[1], radix: 36), (0...Self.largestCounter).contains(counter),
+      let counter = Int64(parts[1], radix: 36), (0...Self.largestCounter).contains(counter),
       parts[0].allSatisfy(\.isBase36), parts[1].allSatisfy(\.isBase36),
       let device = DeviceID(parts[2])
     else { return nil }
@@ -142,7 +142,7 @@ package final class HybridClock: Sendable {
   private let findDevice: @Sendable () -> DeviceID
   private let knownDevice = Mutex<DeviceID?>(nil)
   private let wallClock: @Sendable () -> Int64
-  private let latest = Mutex<(milliseconds: Int64, counter: Int)>((0, 0))
+  private let latest = Mutex<(milliseconds: Int64, counter: Int64)>((0, 0))
   /// The file where the device's processes keep the latest stamp one of them made ahead of
   /// the wall clock — or the millisecond one of them reserved — (see
   /// ``init(device:sharingWith:wallClock:)``), if any.

@@ -179,8 +179,8 @@ public struct DatePattern: Equatable, Hashable, Sendable {
     else { return nil }
     if let isPM { hour = hour % 12 + (isPM ? 12 : 0) }
     let local =
-      CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60
-      + second
+      Int64(CivilDate.days(year: year, month: month, day: day)) * 86_400
+      + Int64(hour * 3_600 + minute * 60 + second)
     return LocalDate.instant(ofLocalSecond: local, in: timeZone)
   }
 }

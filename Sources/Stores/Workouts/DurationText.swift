@@ -79,7 +79,8 @@ package enum DurationText {
   /// `seconds` as a clock: `1:02:03`, `45:00`, `0:07` — whole seconds, rounded, or with the
   /// tenths and hundredths a time has (`4:40.37`).
   package static func format(_ seconds: Double) -> String {
-    let hundredths = Int((seconds * 100).rounded())
+    // In 64 bits: 248 days and more do not fit in a 32-bit `Int` (watchOS).
+    let hundredths = Int64((seconds * 100).rounded())
     let whole = hundredths / 100
     let (hours, minutes, secondsPart) = (whole / 3_600, whole / 60 % 60, whole % 60)
     var text =
@@ -93,7 +94,7 @@ package enum DurationText {
     return text
   }
 
-  private static func twoDigits(_ value: Int) -> String {
+  private static func twoDigits(_ value: Int64) -> String {
     value < 10 ? "0\(value)" : "\(value)"
   }
 }

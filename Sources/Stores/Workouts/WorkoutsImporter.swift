@@ -217,11 +217,11 @@ public struct WorkoutsImporter {
     if type == S_IFREG {
       // What is left from the current offset (0 for a file just opened).
       let offset = lseek(descriptor, 0, SEEK_CUR)
-      let left = Int(info.st_size) - max(Int(offset), 0)
-      if left > maximumFileSize {
+      let left = Int64(info.st_size) - max(Int64(offset), 0)
+      if left > Int64(maximumFileSize) {
         throw WorkoutsImportError(file: name, problem: .tooLarge(limit: maximumFileSize))
       }
-      data.reserveCapacity(max(left, 0))
+      data.reserveCapacity(Int(max(left, 0)))
     }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {

@@ -63,7 +63,7 @@ struct ExtremeStampTests: DeviceFolderSuite {
 
   /// The laptop with "Buy milk"; the phone's version adds "Call Ann" with every phone stamp
   /// in the last millisecond a file holds, arrived as a conflict copy.
-  func laptopWithLimitCopy(counter: Int) throws -> (TodosStore, URL) {
+  func laptopWithLimitCopy(counter: Int64) throws -> (TodosStore, URL) {
     let laptop = try deviceStore("laptop", in: folder.url)
     try laptop.trySend(.addTodo(Todo(title: "Buy milk")))
     let phone = try phoneFolder()
@@ -82,8 +82,8 @@ struct ExtremeStampTests: DeviceFolderSuite {
 
   @Test(
     "a copy stamped in the last millisecond a file holds is refused, and freezes nothing",
-    arguments: [0, 5, Stamp.largestCounter])
-  func limitStampRefused(counter: Int) throws {
+    arguments: [0, 5, Stamp.largestCounter] as [Int64])
+  func limitStampRefused(counter: Int64) throws {
     let (laptop, phoneFile) = try laptopWithLimitCopy(counter: counter)
     #expect(!laptop.todos.contains { $0.title == "Call Ann" }, "not merged")
     #expect((laptop.lastError as? StoreFileError)?.path == folder.file(copyName()).path)

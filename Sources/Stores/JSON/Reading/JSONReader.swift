@@ -118,8 +118,8 @@ public struct JSONReader: ~Copyable {
   /// Reads a whole number that an `Int` holds: written as an integer, or with a fraction or
   /// an exponent that leave a whole number (`2.0`, `1e2`).
   ///
-  /// - Throws: "expected a whole number, found 1.5", or "… that fits in 64 bits" when it is
-  ///   too large.
+  /// - Throws: "expected a whole number, found 1.5", or "… that fits in 64 bits" (`Int`'s
+  ///   width: 32 on watchOS) when it is too large.
   package mutating func readInt() throws(JSONCodingError) -> Int {
     guard kind == .number else { throw typeMismatch(expected: "a whole number") }
     let text = numberBytes()
@@ -128,7 +128,7 @@ public struct JSONReader: ~Copyable {
       return value
     case .some(nil):
       throw JSONCodingError(
-        "expected a whole number that fits in 64 bits, found \(Self.shown(text))")
+        "expected a whole number that fits in \(Int.bitWidth) bits, found \(Self.shown(text))")
     case nil:
       throw JSONCodingError("expected a whole number, found \(Self.shown(text))")
     }

@@ -248,7 +248,8 @@ extension JSONValidator {
       }
       var written = 0
       while i < end {
-        written = min(written * 10 + Int(bytes[i] - Byte.zero), 1_000_000_000)
+        // Clamped before it can overflow, whatever `Int`'s width.
+        if written < 100_000_000 { written = written * 10 + Int(bytes[i] - Byte.zero) }
         i += 1
       }
       exponent += negative ? -written : written
