@@ -171,8 +171,11 @@ func requireConvergence<State: SyncedList, Action>(_ history: DeviceHistory<Stat
   typealias Version = DeviceHistory<State, Action>.Version
   let versions = history.versions
   func merged(_ a: Version, _ b: Version) -> Version { Sync.merge(a, b) }
-  func bytes(_ version: Version) throws -> Data {
-    try StateFileCoding.encode(version.state, sync: version.sync, path: "\(State.self).json")
+  // The file's text: a failure shows the lines that differ.
+  func bytes(_ version: Version) throws -> String {
+    String(
+      decoding: try StateFileCoding.encode(
+        version.state, sync: version.sync, path: "\(State.self).json"), as: UTF8.self)
   }
   for (offset, a) in versions.enumerated() {
     let b = versions[(offset + 1) % versions.count]
@@ -184,7 +187,7 @@ func requireConvergence<State: SyncedList, Action>(_ history: DeviceHistory<Stat
     try requireEqual(try bytes(merged(a, a)), try bytes(a), "a ∪ a = a")
   }
   // Each device merges every other's version: its own order, one merged twice.
-  var results: [Data] = []
+  var results: [String] = []
   for device in versions.indices {
     var result = versions[device]
     let others = (1..<versions.count).map { versions[(device + $0) % versions.count] }
@@ -198,7 +201,8 @@ func requireConvergence<State: SyncedList, Action>(_ history: DeviceHistory<Stat
         "device \(device)'s merge of every version lost a change a device acknowledged")
     }
     let written = try bytes(result)
-    let read = try StateFileCoding.decode(written, path: "\(State.self).json", sync: Sync.self)
+    let read = try StateFileCoding.decode(
+      Data(written.utf8), path: "\(State.self).json", sync: Sync.self)
     try requireEqual(try bytes(read), written, "device \(device)'s merge, read back as written")
     results.append(written)
   }

@@ -162,20 +162,31 @@ extension ListSync {
         candidates.append(Conflict(field: nil, value: version.item, stamp: at))
       }
       versions[id] = version
-      let kept = settle(candidates, of: version, isLive: isLive) { field, stamp in
+      let (kept, winners) = settle(candidates, of: version, isLive: isLive) { field, stamp in
         seenOf(FieldKey(item: id, field: field), stamp)
       }
       if !kept.isEmpty { conflicts[id] = kept }
+      for (field, record) in winners {
+        let stamp = version.stamps.fields[field]
+        seen[FieldKey(item: id, field: field)] =
+          record == SeenStamps(before: stamp) ? nil : FieldChange(stamp: stamp, seen: record)
+      }
     }
     return (conflicts, seen)
   }
 
-  /// The conflicts of `version` kept from `candidates`: see
-  /// ``settleConflicts(_:_:versions:)``; `seenOf` gives what a field's change saw.
+  /// The conflicts of `version` kept from `candidates`, and what the winning change of each
+  /// field with candidates saw, by field: see ``settleConflicts(_:_:versions:)``; `seenOf`
+  /// gives what a field's change saw.
+  ///
+  /// What a change saw is closed under what the changes it saw had seen: a change that lost
+  /// to the winner and is not kept still tells what the winner had seen through it, for the
+  /// merges to come (where that change is gone) — so the merge keeps the same conflicts in
+  /// whatever order versions meet.
   private static func settle(
     _ candidates: [Conflict], of version: Version, isLive: Bool,
     seenOf: (Int, Stamp) -> SeenStamps
-  ) -> [Conflict] {
+  ) -> (kept: [Conflict], winners: [Int: SeenStamps]) {
     let fields = State.itemFields
     // One entry per change: of two with one stamp, the value that sorts last (as the join
     // picks), and all they saw.
@@ -192,14 +203,45 @@ extension ListSync {
         changes.append(candidate)
       }
     }
-    let winners = fields.indices.map { field in
-      FieldChange(
-        stamp: version.stamps.fields[field], seen: seenOf(field, version.stamps.fields[field]))
+    // Per field: the winner's record and each earlier change's, each grown by the records of
+    // the changes it covers, until none grows.
+    var winners: [Int: SeenStamps] = [:]
+    for (offset, change) in changes.enumerated() {
+      guard let field = change.field, winners[field] == nil else { continue }
+      let stamp = version.stamps.fields[field]
+      var records = [(stamp: stamp, seen: seenOf(field, stamp))]
+      records += changes[offset...].filter { $0.field == field && $0.stamp < stamp }.map {
+        ($0.stamp, $0.seen)
+      }
+      var grew = true
+      while grew {
+        grew = false
+        for index in records.indices {
+          for other in records
+          where other.stamp != records[index].stamp
+            && records[index].seen.covers(other.stamp)
+          {
+            let grown = records[index].seen.union(other.seen)
+            if grown != records[index].seen {
+              records[index].seen = grown
+              grew = true
+            }
+          }
+        }
+      }
+      winners[field] = records[0].seen
+      for record in records.dropFirst() {
+        if let index = changes.firstIndex(where: { $0.field == field && $0.stamp == record.stamp })
+        {
+          changes[index].seen = record.seen
+        }
+      }
     }
     var kept = changes.filter { change in
-      guard let field = change.field else { return false }
-      let winner = winners[field]
-      guard change.stamp < winner.stamp, !winner.seen.covers(change.stamp) else { return false }
+      guard let field = change.field, let winner = winners[field] else { return false }
+      guard change.stamp < version.stamps.fields[field], !winner.covers(change.stamp) else {
+        return false
+      }
       return !changes.contains {
         $0.field == field && $0.stamp != change.stamp && $0.seen.covers(change.stamp)
       }
@@ -211,7 +253,7 @@ extension ListSync {
       removal.value = version.item
       kept.insert(removal, at: 0)
     }
-    return kept
+    return (kept, winners)
   }
 
   /// Whether a change of the item at `offset` saw the removal `removal` of it: its fields'

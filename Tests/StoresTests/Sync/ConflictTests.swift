@@ -451,4 +451,23 @@ struct ConflictReviewTests {
     #expect(state == merged.state)
     #expect(sync.conflicts.isEmpty && sync.seen.isEmpty)
   }
+
+  @Test("a change that lost unkept still tells what the winner saw through it, in any order")
+  func closedRecords() {
+    // Found by `checkConvergence` on the workouts: one id added on two devices, removed on
+    // one, then added there again with another priority.
+    let todo = Todo(title: "t")
+    var r = Self.replicas(["a", "b", "c"], [])
+    r[2].apply { TodosStore.reduce(&$0, .addTodo(todo)) }
+    r[0].apply { TodosStore.reduce(&$0, .addTodo(todo)) }
+    r[1] = ConflictTests.synced(r[1], with: r[0])
+    r[0].apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
+    r[0] = ConflictTests.synced(r[0], with: r[1])
+    var urgent = todo
+    urgent.priority = 3
+    r[0].apply { TodosStore.reduce(&$0, .addTodo(urgent)) }
+    let (a, b, c) = r.triple
+    #expect(a.merged(with: b).merged(with: c).bytes == a.merged(with: b.merged(with: c)).bytes)
+    #expect(ConflictTests.open(a.merged(with: b).merged(with: c)).isEmpty, "c's add was seen")
+  }
 }
