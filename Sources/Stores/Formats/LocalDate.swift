@@ -47,14 +47,16 @@ package enum LocalDate {
     return instant(ofLocalSecond: second, in: timeZone)
   }
 
-  /// The day `date` falls on in `timeZone`, or `nil` for a date too far from now to have one.
+  /// The day `date` falls on in `timeZone`, or `nil` for a date outside the years 1...9999
+  /// there (or not a date: NaN).
   package static func day(of date: Date, in timeZone: TimeZone) -> (
     year: Int, month: Int, day: Int
   )? {
     let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-    // Days that fit in a 32-bit `Int` (watchOS): three million years either way.
-    guard local.isFinite, abs(local) < 1e14 else { return nil }
-    return CivilDate.civil(fromDays: Int((local / 86_400).rounded(.down)))
+    // The days of the years 1...9999, the calendar's (and in a 32-bit `Int`, watchOS's).
+    let days = (local / 86_400).rounded(.down)
+    guard days >= -719_162 && days <= 2_932_896 else { return nil }
+    return CivilDate.civil(fromDays: Int(days))
   }
 
   /// The start of the day `days` days after the one `now` falls on in `timeZone` (`-1`:

@@ -77,8 +77,10 @@ package enum DurationText {
   }
 
   /// `seconds` as a clock: `1:02:03`, `45:00`, `0:07` — whole seconds, rounded, or with the
-  /// tenths and hundredths a time has (`4:40.37`).
+  /// tenths and hundredths a time has (`4:40.37`); `—` for a time that is not one (NaN, an
+  /// infinity, or more than 10^15 seconds either way).
   package static func format(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return "—" }
     // In 64 bits: 248 days and more do not fit in a 32-bit `Int` (watchOS).
     let hundredths = Int64((seconds * 100).rounded())
     let whole = hundredths / 100

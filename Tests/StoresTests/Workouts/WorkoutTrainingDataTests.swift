@@ -86,6 +86,20 @@ struct WorkoutTrainingDataTests {
     #expect(DurationText.format(3_723) == "1:02:03")
     #expect(DurationText.format(2_700) == "45:00")
     #expect(DurationText.format(280.37) == "4:40.37")
+    // Not a time: no trap (a pace of 1e-300 m/s, a NaN), nor past 32 bits (watchOS).
+    for wrong in [Double.nan, .infinity, 1e300, -1e300] {
+      #expect(DurationText.format(wrong) == "—")
+    }
+    #expect(DurationText.format(300 * 86_400) == "7200:00:00")
+  }
+
+  @Test("the day of a date outside the years 1...9999 in its time zone is none, never a trap")
+  func daysOutOfRange() throws {
+    let first = try #require(ISO8601Timestamp.date(from: "0001-01-01T00:00:00Z"))
+    let behind = try #require(TimeZone(secondsFromGMT: -5 * 3_600))
+    #expect(LocalDate.day(of: first, in: behind) == nil)
+    #expect(LocalDate.day(of: first, in: .gmt).map { [$0.year, $0.month, $0.day] } == [1, 1, 1])
+    #expect(LocalDate.day(of: Date(timeIntervalSince1970: .nan), in: .gmt) == nil)
   }
 
   @Test("the exact metres of any workout come back from its file, with its time and sport")
