@@ -88,7 +88,12 @@ extension ListSync {
       let key = FieldKey(item: item.id, field: field)
       let old = removal.stamps.fields[field]
       var seen: SeenStamps
-      if fields[field].isEqual(item, removal.item) {
+      // The tombstone's value, or a change the removal or this device made or surely saw (its
+      // own device's): what it saw, and what that had seen — so that a record is closed
+      // under what the changes it covers had seen, whatever the order of merges.
+      if fields[field].isEqual(item, removal.item) || old.device == stamp.device
+        || old.device == removal.at.device
+      {
         seen = self.seen(of: key, at: old)
         seen.insert(old)
       } else {

@@ -14,6 +14,16 @@ struct ConvergenceTests {
     checkConvergence(of: TodosStore.self, iterations: 200) { _ in .todoAction(maxCount: 4) }
   }
 
+  @Test(
+    "the workouts' histories the checker once failed on: an id removed, added again elsewhere",
+    arguments: [0x7090_0B02_1AFE_0C76, 0x6EDC_3A61_D035_15C8, 0xAA25_DEAB_C361_85AD] as [UInt64])
+  func workoutsFound(seed: UInt64) {
+    // The replay seed runs the failing history first; a few more around it.
+    checkConvergence(of: WorkoutsStore.self, iterations: 5, seed: seed) { _ in
+      .workoutAction(maxCount: 4)
+    }
+  }
+
   @Test("workouts converge on three devices")
   func workouts() {
     checkConvergence(of: WorkoutsStore.self, iterations: 200) { _ in
