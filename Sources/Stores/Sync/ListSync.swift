@@ -10,8 +10,9 @@ package struct ItemStamps: Hashable, Sendable {
   /// When the item was put at ``position``.
   package var positioned: Stamp
   /// What each device added to and subtracted from the item's counters (fields merged by
-  /// ``MergeRule/counter``), in the order of field, then device; empty for a list without
-  /// counters.
+  /// ``MergeRule/counter``), and added and removed of its sets' elements (fields merged by
+  /// ``MergeRule/addWins``), in the order of field, element, then device; empty for a list
+  /// without such fields.
   package var counts: [Tally] = []
 
   package init(fields: FieldStamps, position: String, positioned: Stamp) {
@@ -20,19 +21,40 @@ package struct ItemStamps: Hashable, Sendable {
     self.positioned = positioned
   }
 
-  /// What one device added to and subtracted from one counter of an item, in all: both only
-  /// grow, so the merge keeps the larger of each, and the counter is the sum of every
-  /// device's `added - subtracted` (wrapping around beyond `Int`'s range).
+  /// What one device added to and subtracted from one counter of an item, in all — or, of a
+  /// set, how many times it added one element and through which of those additions the
+  /// element was removed (by any device that saw them). Both only grow, so the merge keeps
+  /// the larger of each. A counter is the sum of every device's `added - subtracted`
+  /// (wrapping around beyond `Int`'s range); an element is in its set when some device's
+  /// `added` exceeds its `subtracted`.
   package struct Tally: Hashable, Sendable {
     package var field: Int
+    /// The JSON text of the set's element; empty for a counter.
+    package var element: [UInt8] = []
     package var device: DeviceID
     package var added: UInt64
     package var subtracted: UInt64
 
     /// Whether this tally comes before `other` in an item's ``ItemStamps/counts``.
     func precedes(_ other: Tally) -> Bool {
-      field != other.field ? field < other.field : device.text < other.device.text
+      if field != other.field { return field < other.field }
+      if element != other.element { return element.lexicographicallyPrecedes(other.element) }
+      return device.text < other.device.text
     }
+
+    /// Whether this tally counts the same field, element and device as `other`.
+    func isAlike(_ other: Tally) -> Bool {
+      field == other.field && device == other.device && element == other.element
+    }
+  }
+
+  /// A change of a counter or a set that its tallies do not count yet (see
+  /// ``untallied(_:of:in:)``).
+  package enum TallyChange: Equatable, Sendable {
+    /// A counter's value changed by this much.
+    case count(Int)
+    /// A set's elements (their JSON texts) added and removed.
+    case elements(added: [[UInt8]], removed: [[UInt8]])
   }
 
   /// The value of the counter `field`: the sum of its tallies. O(tallies).
@@ -42,43 +64,110 @@ package struct ItemStamps: Hashable, Sendable {
     }
   }
 
-  /// Adds `change` to the counter `field`, made by `device`. O(tallies).
-  package mutating func add(_ change: Int, to field: Int, by device: DeviceID) {
-    guard change != 0 else { return }
-    let place =
-      counts.firstIndex { $0.field > field || ($0.field == field && $0.device.text >= device.text) }
-      ?? counts.endIndex
-    if place == counts.endIndex || counts[place].field != field || counts[place].device != device {
-      counts.insert(Tally(field: field, device: device, added: 0, subtracted: 0), at: place)
+  /// The elements of the set `field`, as their JSON texts ordered by their bytes: those with
+  /// a device's additions not all removed. O(tallies).
+  package func elements(of field: Int) -> [[UInt8]] {
+    var elements: [[UInt8]] = []
+    for tally in counts where tally.field == field && tally.added > tally.subtracted {
+      if elements.last != tally.element { elements.append(tally.element) }
     }
-    if change > 0 {
-      counts[place].added &+= UInt64(change)
-    } else {
-      counts[place].subtracted &+= UInt64(change.magnitude)
+    return elements
+  }
+
+  /// The offset of the tally of `field`, `element` and `device`, inserted with nothing
+  /// counted when there is none. O(tallies).
+  private mutating func tally(of field: Int, element: [UInt8], by device: DeviceID) -> Int {
+    let tally = Tally(field: field, element: element, device: device, added: 0, subtracted: 0)
+    let place = counts.firstIndex { !$0.precedes(tally) } ?? counts.endIndex
+    if place == counts.endIndex || !counts[place].isAlike(tally) {
+      counts.insert(tally, at: place)
+    }
+    return place
+  }
+
+  /// Counts `change` to the counter or set `field`, made by `device`: a counter's change in
+  /// its sum; a set's additions as `device`'s, its removals as removing every addition of
+  /// the element counted so far. O(tallies × elements changed).
+  package mutating func count(_ change: TallyChange, to field: Int, by device: DeviceID) {
+    switch change {
+    case .count(let change):
+      guard change != 0 else { return }
+      let place = tally(of: field, element: [], by: device)
+      if change > 0 {
+        counts[place].added &+= UInt64(change)
+      } else {
+        counts[place].subtracted &+= UInt64(change.magnitude)
+      }
+    case .elements(let added, let removed):
+      for element in added {
+        let place = tally(of: field, element: element, by: device)
+        counts[place].added &+= 1
+      }
+      for element in removed {
+        for place in counts.indices
+        where counts[place].field == field && counts[place].element == element {
+          counts[place].subtracted = counts[place].added
+        }
+      }
     }
   }
 
-  /// Makes each counter among `fields` count the value `item` holds for it, what it lacks
-  /// added as the change of `device` — or, when `nil`, of an edit by a program that does not
-  /// count (see ``editor(of:field:named:value:)``). O(fields × tallies).
+  /// What `item` holds in the counter or set `field` (merged by `merge`) beyond what its
+  /// tallies count, or `nil` when they count it all (or the field is neither).
+  /// O(tallies + elements).
+  package func untallied<Item>(_ field: Int, of item: Item, in merge: SyncField<Item>.Merge)
+    -> TallyChange?
+  {
+    switch merge {
+    case .counter(let get, _):
+      let change = get(item) &- count(of: field)
+      return change == 0 ? nil : .count(change)
+    case .elements(let get, _, _):
+      let (wanted, held) = (get(item), elements(of: field))
+      guard wanted != held else { return nil }
+      let (wantedSet, heldSet) = (Set(wanted), Set(held))
+      return .elements(
+        added: wanted.filter { !heldSet.contains($0) },
+        removed: held.filter { !wantedSet.contains($0) })
+    case .latest, .greatest:
+      return nil
+    }
+  }
+
+  /// Makes each counter and set among `fields` count the value `item` holds for it, what it
+  /// lacks counted as the change of `device` — or, when `nil`, of an edit by a program that
+  /// does not count (see ``editor(of:field:named:change:)``). O(fields × tallies).
   package mutating func settleCounts<Item: Identifiable>(
     of item: Item, in fields: [SyncField<Item>], by device: DeviceID?
   ) where Item.ID == UUID {
-    for (field, syncField) in fields.enumerated() {
-      guard case .counter(let get, _) = syncField.merge else { continue }
-      let change = get(item) &- count(of: field)
-      guard change != 0 else { continue }
-      add(
+    for (field, syncField) in fields.enumerated() where syncField.merge.isTallied {
+      guard let change = untallied(field, of: item, in: syncField.merge) else { continue }
+      count(
         change, to: field,
-        by: device ?? editor(of: item.id, field: field, named: syncField.name, value: get(item)))
+        by: device ?? editor(of: item.id, field: field, named: syncField.name, change: change))
     }
   }
 
-  /// The device an edit of a counter by a program that does not count (an editor, a script)
-  /// is counted as: named after the edit — the item, the field, the tallies it did not match
-  /// and the value it set — so that every device that reads the same edit counts it as the
-  /// same change, once, rather than each as its own. `e` and 12 base-36 digits of a hash.
-  func editor(of item: UUID, field: Int, named name: String, value: Int) -> DeviceID {
+  /// Sets each counter and set among `fields` of `item` to what its tallies count; a set
+  /// that holds those elements already is left as it is. O(fields × tallies).
+  func setCountedValues<Item>(of item: inout Item, in fields: [SyncField<Item>]) {
+    for field in fields.indices {
+      switch fields[field].merge {
+      case .counter(_, let set): set(count(of: field), &item)
+      case .elements(let get, let set, _):
+        let elements = elements(of: field)
+        if get(item) != elements { set(elements, &item) }
+      case .latest, .greatest: continue
+      }
+    }
+  }
+
+  /// The device an edit of a counter or a set by a program that does not count (an editor,
+  /// a script) is counted as: named after the edit — the item, the field, the tallies it did
+  /// not match and the value it set, or the elements it added and removed — so that every
+  /// device that reads the same edit counts it as the same change, once, rather than each as
+  /// its own. `e` and 12 base-36 digits of a hash.
+  func editor(of item: UUID, field: Int, named name: String, change: TallyChange) -> DeviceID {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func mix<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
       for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -87,20 +176,25 @@ package struct ItemStamps: Hashable, Sendable {
     withUnsafeBytes(of: item.uuid) { mix($0) }
     mix(name.utf8)
     for tally in counts where tally.field == field {
+      if !tally.element.isEmpty { mix(tally.element) }
       mix("\(tally.device.text) \(tally.added) \(tally.subtracted)".utf8)
     }
-    mix(String(value).utf8)
+    switch change {
+    case .count(let change): mix(String(count(of: field) &+ change).utf8)
+    case .elements(let added, let removed):
+      for element in added { mix("+".utf8 + element) }
+      for element in removed { mix("-".utf8 + element) }
+    }
     let digits = String(hash % 4_738_381_338_321_616_896, radix: 36)  // 36^12
     return DeviceID(Substring("e" + String(repeating: "0", count: 12 - digits.count) + digits))!
   }
 
-  /// Whether `other` counts each change these tallies count: its tally of each field and
-  /// device is at least as large in both sums. O(tallies).
+  /// Whether `other` counts each change these tallies count: its tally of each field,
+  /// element and device is at least as large in both sums. O(tallies).
   func countsAreCovered(by other: ItemStamps) -> Bool {
     counts.allSatisfy { tally in
       other.counts.contains {
-        $0.field == tally.field && $0.device == tally.device && $0.added >= tally.added
-          && $0.subtracted >= tally.subtracted
+        $0.isAlike(tally) && $0.added >= tally.added && $0.subtracted >= tally.subtracted
       }
     }
   }
@@ -262,6 +356,10 @@ extension ItemStamps {
     for tally in counts {
       text.append(UInt8(ascii: " "))
       text.append(contentsOf: names[tally.field])
+      if !tally.element.isEmpty {
+        text.append(UInt8(ascii: ":"))
+        Self.appendEscaped(tally.element, to: &text)
+      }
       text.append(UInt8(ascii: "@"))
       text.append(contentsOf: tally.device.text.utf8)
       text.append(UInt8(ascii: "="))
@@ -270,6 +368,49 @@ extension ItemStamps {
         text.append(UInt8(ascii: "-"))
         text.append(contentsOf: String(tally.subtracted).utf8)
       }
+    }
+  }
+
+  /// Appends `element`'s text with `%` and two hex digits in place of each byte that would
+  /// end or split a word of the stamps — a space or other control, `%`, `@`, `=` — or that a
+  /// JSON string escapes: `"`, `\`. So `"a b"` is `%22a%20b%22`.
+  static func appendEscaped(_ element: [UInt8], to text: inout [UInt8]) {
+    let digits = Array("0123456789ABCDEF".utf8)
+    for byte in element {
+      if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "@")
+        || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      {
+        text += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+      } else {
+        text.append(byte)
+      }
+    }
+  }
+
+  /// The bytes `text` escapes (see ``appendEscaped(_:to:)``), or `nil` when a `%` is not
+  /// followed by two hex digits.
+  static func unescaped(_ text: Substring.UTF8View) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var iterator = text.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return bytes
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
     }
   }
 }
@@ -333,16 +474,17 @@ package struct ListSync<State: SyncedList>: StateSync {
   var handEdited: [Int: UUID] = [:]
   /// The offsets of the items moved by hand: given new places, to be stamped; never written.
   package var movedByHand: Set<Int> = []
-  /// The changes of counters made by a program that does not count them, by the item's
-  /// offset and the field's, for ``stampUnstamped(_:)`` to count; never written.
+  /// The changes of counters and sets made by a program that does not count them, by the
+  /// item's offset and the field's, for ``stampUnstamped(_:)`` to count; never written.
   var uncounted: [UncountedChange] = []
 
-  /// A change of a counter that its tallies do not count (see ``uncounted``).
+  /// A change of a counter or a set that its tallies do not count (see ``uncounted``).
   struct UncountedChange: Equatable {
     var offset: Int
     var field: Int
-    var change: Int
-    /// Whose change it is counted as: the edit's (see ``ItemStamps/editor(of:field:named:value:)``).
+    var change: ItemStamps.TallyChange
+    /// Whose change it is counted as: the edit's (see
+    /// ``ItemStamps/editor(of:field:named:change:)``).
     var editor: DeviceID
   }
   /// The digests of the items' ids and fields as the file holds them, item after item, each
@@ -462,22 +604,20 @@ package struct ListSync<State: SyncedList>: StateSync {
     noteUncountedChanges(of: list)
   }
 
-  /// Notes, for ``stampUnstamped(_:)``, each counter of `list` whose value is not what its
-  /// tallies count (set by a program that does not count: an editor) as a change of the
-  /// device that stamps it; the field is unstamped too. O(*n*) for a list with counters.
+  /// Notes, for ``stampUnstamped(_:)``, each counter and set of `list` whose value is not
+  /// what its tallies count (set by a program that does not count: an editor) as a change of
+  /// the editor (see ``ItemStamps/editor(of:field:named:change:)``); the field is unstamped
+  /// too. O(*n*) for a list with counters or sets.
   private mutating func noteUncountedChanges(of list: [State.Item]) {
     let fields = State.itemFields
-    guard fields.contains(where: { if case .counter = $0.merge { true } else { false } }) else {
-      return
-    }
+    guard fields.contains(where: \.merge.isTallied) else { return }
     uncounted = []
     for (offset, item) in list.enumerated() {
-      for field in fields.indices {
-        guard case .counter(let get, _) = fields[field].merge else { continue }
-        let change = get(item) &- items[offset].count(of: field)
-        guard change != 0 else { continue }
+      for field in fields.indices where fields[field].merge.isTallied {
+        guard let change = items[offset].untallied(field, of: item, in: fields[field].merge)
+        else { continue }
         let editor = items[offset].editor(
-          of: item.id, field: field, named: fields[field].name, value: get(item))
+          of: item.id, field: field, named: fields[field].name, change: change)
         uncounted.append(
           UncountedChange(offset: offset, field: field, change: change, editor: editor))
         if !unstamped.contains(offset), !(editedFields[offset]?.contains(field) ?? false) {
@@ -606,7 +746,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       items[offset].positioned = stamp
     }
     for uncounted in uncounted {
-      items[uncounted.offset].add(uncounted.change, to: uncounted.field, by: uncounted.editor)
+      items[uncounted.offset].count(uncounted.change, to: uncounted.field, by: uncounted.editor)
     }
     (unstamped, editedFields, uncounted) = ([], [:], [])
   }
@@ -980,16 +1120,14 @@ package struct ListSync<State: SyncedList>: StateSync {
             fields[field].copy(other.item, &item)
           }
           stamps.fields[field] = max(mine, theirs)
-        case .counter:
+        case .counter, .elements:
           counts = true
           stamps.fields[field] = max(mine, theirs)
         }
       }
       if counts {
         stamps.joinCounts(other.stamps.counts)
-        for field in fields.indices {
-          if case .counter(_, let set) = fields[field].merge { set(stamps.count(of: field), &item) }
-        }
+        stamps.setCountedValues(of: &item, in: fields)
       }
       // The later move wins; of one stamp, the greater key.
       if other.stamps.positioned > stamps.positioned
@@ -1289,21 +1427,34 @@ extension ListSync {
     return (stamps, digests)
   }
 
-  /// The tally written as `word` (`views@k3j5q8x1z0=12-2`, see ``ItemStamps/Tally``):
-  /// `nil` when `word` is not one (`name=stamp`), `.some(nil)` when it is one but not of a
-  /// counter of the list's items, or not valid.
+  /// The tally written as `word` (`views@k3j5q8x1z0=12-2`, `tags:%22work%22@k3j5q8x1z0=2-1`,
+  /// see ``ItemStamps/Tally``): `nil` when `word` is not one (`name=stamp`), `.some(nil)`
+  /// when it is one but not of a counter or a set of the list's items, or not valid. An
+  /// element is kept as its canonical text (an editor may have written `"\u0061"` for
+  /// `"a"`).
   private static func tally(_ word: Substring) -> ItemStamps.Tally?? {
     guard let at = word.firstIndex(of: "@"), let equals = word.firstIndex(of: "="), at < equals
     else { return nil }
     let sums = word[word.index(after: equals)...].split(
       separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    let name = word[..<at].prefix { $0 != ":" }
+    let escapedElement = word[name.endIndex..<at].dropFirst()
     guard
-      let field = State.itemFields.firstIndex(where: { $0.name == word[..<at] }),
-      case .counter = State.itemFields[field].merge,
+      let field = State.itemFields.firstIndex(where: { $0.name == name }),
       let device = DeviceID(word[word.index(after: at)..<equals]),
       let added = UInt64(sums[0]), let subtracted = sums.count > 1 ? UInt64(sums[1]) : 0
     else { return .some(nil) }
-    return ItemStamps.Tally(field: field, device: device, added: added, subtracted: subtracted)
+    var element: [UInt8] = []
+    switch State.itemFields[field].merge {
+    case .counter where name.endIndex == at: break
+    case .elements(_, _, let canonical) where name.endIndex < at:
+      guard let text = ItemStamps.unescaped(escapedElement.utf8), let text = canonical(text)
+      else { return .some(nil) }
+      element = text
+    default: return .some(nil)
+    }
+    return ItemStamps.Tally(
+      field: field, element: element, device: device, added: added, subtracted: subtracted)
   }
 
   static func stamp(_ text: String) throws(JSONCodingError) -> Stamp {

@@ -5,6 +5,7 @@
 /// static let title = ItemField("title", \Card.title) { $1.title = $0 }  // last writer wins
 /// static let best = ItemField("best", \Card.best, merge: .max) { $1.best = $0 }
 /// static let views = ItemField("views", \Card.views, merge: .counter) { $1.views = $0 }
+/// static let tags = ItemField("tags", \Card.tags, merge: .addWins) { $1.tags = $0 }
 /// ```
 ///
 /// Every rule is a join: the merge stays commutative, associative, idempotent and the same
@@ -18,6 +19,13 @@ public struct MergeRule<Value: Equatable & JSONCodable & Sendable>: Sendable {
     case greatest(isBelow: @Sendable (Value, Value) -> Bool)
     /// The sum of the changes every device made (see ``MergeRule/counter``).
     case counter(get: @Sendable (Value) -> Int, make: @Sendable (Int) -> Value)
+    /// The elements some device added and no device removed having seen that addition (see
+    /// ``MergeRule/addWins``): `get` gives a value's elements as their JSON texts, each once,
+    /// ordered by their bytes; `make` the value of such texts; `canonical` the text of the
+    /// element a text holds, as `get` writes it, or `nil` when it holds none.
+    case elements(
+      get: @Sendable (Value) -> [[UInt8]], make: @Sendable ([[UInt8]]) -> Value,
+      canonical: @Sendable ([UInt8]) -> [UInt8]?)
   }
 
   package let kind: Kind
@@ -60,4 +68,55 @@ extension MergeRule where Value == Int {
   /// merged in since are undone. A device's sums past 2⁶⁴ wrap around, and then lose to the
   /// sums other devices hold.
   public static var counter: Self { Self(kind: .counter(get: { $0 }, make: { $0 })) }
+}
+
+extension MergeRule where Value: SetAlgebra & Sequence, Value.Element: JSONCodable {
+  /// A set merged element by element: an element is in it when some device added it and no
+  /// device removed it having seen that addition — so an element added on one device and
+  /// removed concurrently on another stays (the addition wins), and one added on two devices
+  /// and removed on a third that saw only one of the additions stays too. Tags, the people a
+  /// card is shared with, the days a habit is done.
+  ///
+  /// The file keeps, beside the field's stamp, what each device added and removed of each
+  /// element (`tags:%22work%22@k3j5q8x1z0=2-1`: `"work"` added twice, the first addition
+  /// removed; `%` and two hex digits stand for a byte that would split the word), so an
+  /// element removed for good still takes a word in its item's stamps. Elements are told
+  /// apart by their JSON text; a value an editor set in the file counts as one change,
+  /// whichever devices read it. A set field of a ``SyncedList``'s state (not an item's) is
+  /// merged as the later change.
+  public static var addWins: Self {
+    Self(
+      kind: .elements(
+        get: { elementTexts(of: $0) },
+        make: { texts in
+          Value(texts.lazy.compactMap { element(Value.Element.self, from: $0) })
+        },
+        canonical: { text in element(Value.Element.self, from: text).map { elementText(of: $0) } }
+      ))
+  }
+}
+
+/// The JSON text of `element`, as a file writes it; empty when it cannot be written (a number
+/// that is not finite). O(its length).
+func elementText<Element: JSONCodable>(of element: Element) -> [UInt8] {
+  var writer = JSONWriter(capacity: 64)
+  guard (try? element.write(to: &writer)) != nil else { return [] }
+  return Array(writer.finish())
+}
+
+/// The JSON texts of `elements`, each once, ordered by their bytes: the order a merged set's
+/// elements take. Elements that cannot be written are left out. O(*n* log *n*).
+func elementTexts<Elements: Sequence>(of elements: Elements) -> [[UInt8]]
+where Elements.Element: JSONCodable {
+  let texts = elements.map { elementText(of: $0) }.filter { !$0.isEmpty }
+  return Array(Set(texts)).sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+/// The element the JSON text `text` holds, or `nil` when it is not valid JSON of one.
+func element<Element: JSONCodable>(_ type: Element.Type, from text: [UInt8]) -> Element? {
+  text.withUnsafeBufferPointer { bytes in
+    guard let keys = try? JSONSyntax.validate(bytes) else { return nil }
+    var reader = JSONReader(bytes: bytes, topLevelKeys: keys)
+    return try? Element(from: &reader)
+  }
 }

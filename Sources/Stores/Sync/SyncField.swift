@@ -43,6 +43,21 @@ public struct SyncField<Root>: Sendable {
     case greatest(isBelow: @Sendable (Root, Root) -> Bool)
     /// The sum of every device's changes: the field's value as a number, and set to one.
     case counter(get: @Sendable (Root) -> Int, set: @Sendable (Int, inout Root) -> Void)
+    /// The elements added and not removed having seen the addition: the field's value as its
+    /// elements' JSON texts, and set to such texts; the canonical text of an element's text
+    /// (see ``MergeRule/addWins``).
+    case elements(
+      get: @Sendable (Root) -> [[UInt8]], set: @Sendable ([[UInt8]], inout Root) -> Void,
+      canonical: @Sendable ([UInt8]) -> [UInt8]?)
+
+    /// Whether the merge counts the changes each device made, in an item's tallies (see
+    /// ``ItemStamps/counts``): a counter or a set.
+    package var isTallied: Bool {
+      switch self {
+      case .counter, .elements: true
+      case .latest, .greatest: false
+      }
+    }
   }
 
   /// Whether a value of the field that lost to a concurrent change is kept as a conflict.
@@ -77,6 +92,9 @@ public struct SyncField<Root>: Sendable {
     case .greatest(let isBelow): merge = .greatest { isBelow(get($0), get($1)) }
     case .counter(let number, let make):
       merge = .counter(get: { number(get($0)) }, set: { set(make($0), &$1) })
+    case .elements(let texts, let make, let canonical):
+      merge = .elements(
+        get: { texts(get($0)) }, set: { set(make($0), &$1) }, canonical: canonical)
     }
     self.label = label ?? name
     self.accepts = { accepts(get($0)) }

@@ -50,8 +50,14 @@ struct ConvergenceTests {
       Gen<(UUID, Int)>.zip(card, .integer(in: -9...9)).map { .score($0, $1) },
       Gen<(UUID, Int)>.zip(card, .integer(in: -9...9)).map { .seen($0, Double($1)) },
       Gen<(UUID, Int)>.zip(card, .integer(in: 0...3)).map { .rename($0, "t\($1)") },
+      Gen<(UUID, String)>.zip(card, .element(of: tags)).map { .tag($0, $1) },
+      Gen<(UUID, String)>.zip(card, .element(of: tags)).map { .untag($0, $1) },
       card.map { .remove($0) })
   }
+
+  /// Tags a card's set may hold: one written apart in its stamps (a space, `@`, `=`, `%`),
+  /// and one in two Unicode normalizations, which a `Set<String>` holds as one.
+  static let tags = ["work", "a b", "x@y=1%", "\u{E9}", "e\u{301}"]
 
   @Test("a field left out of its item's table is found: the merge's bytes depend on its order")
   @MainActor

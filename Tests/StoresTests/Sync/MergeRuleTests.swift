@@ -13,15 +13,18 @@ struct Card: ListItem, Codable, Hashable {
   var first = 0.0
   var title = ""
   var views = 0
+  var tags: Set<String> = []
 
   enum Field {
     static let best = ItemField("best", \Card.best, merge: .max) { $1.best = $0 }
     static let first = ItemField("first", \Card.first, merge: .min) { $1.first = $0 }
     static let title = ItemField("title", \Card.title) { $1.title = $0 }
     static let views = ItemField("views", \Card.views, merge: .counter) { $1.views = $0 }
+    static let tags = ItemField("tags", \Card.tags, merge: .addWins) { $1.tags = $0 }
   }
 
-  static let fieldTable = FieldTable(id: \.id, Field.best, Field.first, Field.title, Field.views)
+  static let fieldTable = FieldTable(
+    id: \.id, Field.best, Field.first, Field.tags, Field.title, Field.views)
 
   static func jsonFields<Coder: JSONFieldCoder<Card> & ~Copyable>(
     _ coder: inout Coder
@@ -29,9 +32,12 @@ struct Card: ListItem, Codable, Hashable {
     let best = try coder.field(Field.best)
     let first = try coder.field(Field.first)
     let id = try coder.field("id", \.id)
+    let tags = try coder.field(Field.tags)
     let title = try coder.field(Field.title)
     let views = try coder.field(Field.views)
-    return try coder.object { Card(id: id, best: best, first: first, title: title, views: views) }
+    return try coder.object {
+      Card(id: id, best: best, first: first, title: title, views: views, tags: tags)
+    }
   }
 }
 
@@ -61,6 +67,8 @@ final class CardsStore: Store {
     case score(UUID, Int)
     case seen(UUID, Double)
     case rename(UUID, String)
+    case tag(UUID, String)
+    case untag(UUID, String)
     case remove(UUID)
   }
 
@@ -74,7 +82,7 @@ final class CardsStore: Store {
     switch action {
     case .add: return false
     case .view(let card), .unview(let card), .score(let card, _), .seen(let card, _),
-      .rename(let card, _), .remove(let card):
+      .rename(let card, _), .tag(let card, _), .untag(let card, _), .remove(let card):
       id = card
     }
     guard let offset = state.cards.firstIndex(where: { $0.id == id }) else { return false }
@@ -86,6 +94,8 @@ final class CardsStore: Store {
     case .score(_, let score): state.cards[offset].best = score
     case .seen(_, let date): state.cards[offset].first = date
     case .rename(_, let title): state.cards[offset].title = title
+    case .tag(_, let tag): state.cards[offset].tags.insert(tag)
+    case .untag(_, let tag): state.cards[offset].tags.remove(tag)
     case .remove:
       state.cards.remove(at: offset)
       return true
@@ -185,7 +195,7 @@ struct MergeRuleTests {
   func counterWithoutTallies() throws {
     let devices = Devices()
     let text = """
-      {"cards":[{"best":0,"first":0,"id":"\(Self.card.id)","title":"","views":4}],"version":1}
+      {"cards":[{"best":0,"first":0,"id":"\(Self.card.id)","tags":[],"title":"","views":4}],"version":1}
       """
     let read = { (device: String) throws -> CardReplica in
       let (state, sync) = try StateFileCoding.decode(
@@ -248,6 +258,121 @@ struct MergeRuleTests {
       }
     }
     return (r, views)
+  }
+
+  @Test(
+    "an add-wins set: additions on two devices both stay; an addition no removal saw stays")
+  func addWinsSet() throws {
+    var r = Self.replicas(["a", "b"], devices: Devices(steps: 1...1))
+    let id = Self.card.id
+    Self.send(.tag(id, "work"), to: &r[0])
+    Self.send(.tag(id, "home"), to: &r[1])
+    r[0] = r[0].merged(with: r[1])
+    r[1] = r[1].merged(with: r[0])
+    #expect(r[0].state.cards[0].tags == ["home", "work"], "both additions, not one side's set")
+    // Both remove "work"; b adds it back. a's removal did not see b's new addition: it stays.
+    Self.send(.untag(id, "work"), to: &r[0])
+    Self.send(.untag(id, "work"), to: &r[1])
+    Self.send(.tag(id, "work"), to: &r[1])
+    // b also removes "home", which a keeps unchanged: the removal saw every addition of it.
+    Self.send(.untag(id, "home"), to: &r[1])
+    let merged = r[0].merged(with: r[1])
+    #expect(merged.state.cards[0].tags == ["work"])
+    #expect(merged.bytes == r[1].merged(with: r[0]).bytes)
+    #expect(try Self.reread(merged).state.cards[0].tags == ["work"], "as its file reads")
+    // Removed on both devices at once, then added on one: the new addition counts.
+    var (a, b) = (merged, merged)
+    Self.send(.untag(id, "work"), to: &a)
+    Self.send(.untag(id, "work"), to: &b)
+    a = a.merged(with: b)
+    #expect(a.state.cards[0].tags.isEmpty)
+    Self.send(.tag(id, "work"), to: &a)
+    #expect(a.merged(with: b).state.cards[0].tags == ["work"])
+    #expect(b.merged(with: a).state.cards[0].tags == ["work"])
+  }
+
+  @Test("an add-wins set's elements keep their text through the file's stamps, whatever it holds")
+  func setElementsWrittenApart() throws {
+    var replica = Self.replicas(["a"])[0]
+    let tags: Set<String> = [
+      "a b", "x@y=1%", "quote \" and \\", "tab\there", "\u{E9}", "e\u{301}", "#x", "k:v",
+    ]
+    for tag in tags { Self.send(.tag(Self.card.id, tag), to: &replica) }
+    let read = try Self.reread(replica)
+    #expect(read.state.cards[0].tags == replica.state.cards[0].tags)
+    #expect(read.sync.items[0].counts == replica.sync.items[0].counts, "every tally, byte for byte")
+    #expect(!read.sync.hasUnstamped, "nothing read as a hand edit")
+    #expect(read.bytes == replica.bytes)
+  }
+
+  @Test("a tally an editor broke is dropped, and the set counts its value again; the file reads")
+  func brokenSetTally() throws {
+    var replica = Self.replicas(["a"])[0]
+    Self.send(.tag(Self.card.id, "work"), to: &replica)
+    let text = String(decoding: replica.bytes, as: UTF8.self)
+    for broken in ["tags:%2@", "tags:%22wo%22rk%22@", "tags:17@", "title:%22work%22@"] {
+      let edited = text.replacing("tags:%22work%22@", with: broken)
+      #expect(edited != text)
+      let (state, sync) = try StateFileCoding.decode(
+        Data(edited.utf8), path: "cards.json", sync: ListSync<Cards>.self)
+      #expect(state.cards[0].tags == ["work"], "\(broken)")
+      #expect(sync.hasUnstamped, "the element the tally lost is counted again")
+    }
+  }
+
+  /// One step of a device of ``SetOracle``'s histories: a tag added to or removed from the
+  /// card, or another device's version merged.
+  static let setHistories = Gen<(Int, Int, Int, Int)>.zip(
+    .integer(in: 0...2), .integer(in: 0...2), .integer(in: 0...5), .integer(in: 0...4)
+  ).array(maxCount: 40)
+
+  /// An add-wins set as its definition states it: each addition an event of its own, a
+  /// removal removes the additions its device has seen, a merge joins what both saw; an
+  /// element is in the set while an addition of it is not removed.
+  struct SetOracle {
+    struct Addition: Hashable {
+      var element: String
+      var number: Int
+    }
+    var added: Set<Addition> = []
+    var removed: Set<Addition> = []
+    var value: Set<String> { Set(added.subtracting(removed).map(\.element)) }
+  }
+
+  @Test("an add-wins set holds what its definition holds, on three devices, in any history")
+  func setMatchesItsDefinition() {
+    check(Self.setHistories, iterations: 300) { steps in
+      var r = Self.replicas(["a", "b", "c"], devices: Devices())
+      var oracles = [SetOracle](repeating: SetOracle(), count: 3)
+      for (number, (device, other, kind, tag)) in steps.enumerated() {
+        let element = ConvergenceTests.tags[tag]
+        switch kind {
+        case 0, 1, 2:
+          if !oracles[device].value.contains(element) {
+            oracles[device].added.insert(SetOracle.Addition(element: element, number: number))
+          }
+          Self.send(.tag(Self.card.id, element), to: &r[device])
+        case 3, 4:
+          oracles[device].removed.formUnion(oracles[device].added.filter { $0.element == element })
+          Self.send(.untag(Self.card.id, element), to: &r[device])
+        default:
+          r[device] = r[device].merged(with: r[other])
+          if let latest = r[device].sync.latest { r[device].clock.observe(latest) }
+          oracles[device].added.formUnion(oracles[other].added)
+          oracles[device].removed.formUnion(oracles[other].removed)
+        }
+        try requireEqual(
+          r[device].state.cards[0].tags, oracles[device].value, "device \(device)'s tags")
+      }
+      let merged = r[0].merged(with: r[1]).merged(with: r[2])
+      var all = oracles[0]
+      for oracle in oracles.dropFirst() {
+        all.added.formUnion(oracle.added)
+        all.removed.formUnion(oracle.removed)
+      }
+      try requireEqual(merged.state.cards[0].tags, all.value, "the merge's tags")
+      try requireEqual(try Self.reread(merged).state.cards[0].tags, all.value, "as read back")
+    }
   }
 
   @Test("a counter counts every change made on any device, whatever the order of merges")
@@ -361,6 +486,36 @@ struct OwnSyncedStoreTests {
     try engineRenames(0, over: 1)
     try laptop.refresh()
     #expect(laptop.state.cards.map(\.best) == [9], "the phone's later 7 did not see the 9")
+  }
+
+  @Test("a tag an editor added, read on two devices, is one addition: one removal removes it")
+  func setHandEditCountedOnce() throws {
+    let phone = try store(0)
+    let card = Card(title: "Tea")
+    try phone.trySend(.add(card))
+    try phone.trySend(.tag(card.id, "work"))
+    _ = folders[1].copy(folders[0].file("cards.json"))
+    let laptop = try store(1)
+    // An editor adds "home" in the phone's file; the engine brings the edited file to the
+    // laptop.
+    let url = folders[0].file("cards.json")
+    let original = try #require(text(url))
+    let edited = original.replacing("\"work\"\n", with: "\"home\", \"work\"\n")
+    #expect(edited != original)
+    try Data(edited.utf8).write(to: url)
+    _ = folders[1].write(Data(edited.utf8), to: "cards.json")
+    try phone.refresh()
+    try laptop.refresh()
+    #expect(laptop.state.cards.map(\.tags) == [["home", "work"]])
+    // The phone removes "home", having seen the editor's addition; the laptop counted that
+    // addition as the same one, not as its own: the removal holds on both.
+    try phone.trySend(.untag(card.id, "home"))
+    try carry(0, to: 1, 0)
+    try carry(1, to: 0, 1)
+    try phone.refresh()
+    try laptop.refresh()
+    #expect(phone.state.cards.map(\.tags) == [["work"]])
+    #expect(laptop.state.cards.map(\.tags) == [["work"]])
   }
 
   @Test("a counter an editor set, read on two devices, counts the edit once")

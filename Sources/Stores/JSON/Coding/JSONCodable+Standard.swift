@@ -203,6 +203,38 @@ extension Array: JSONCodable where Element: JSONCodable {
   }
 }
 
+extension Set: JSONCodable where Element: JSONCodable {
+  /// Reads a JSON array; an element written twice is held once. An error in an element
+  /// names its index.
+  public init(from reader: inout JSONReader) throws(JSONCodingError) {
+    self = Set(try [Element](from: &reader))
+  }
+
+  /// Writes a JSON array of the elements ordered by the bytes of their JSON text, so that a
+  /// set is the same text on every device. O(*n* log *n*).
+  public func write(to writer: inout JSONWriter) throws(JSONCodingError) {
+    var texts: [(text: [UInt8], element: Element)] = []
+    texts.reserveCapacity(count)
+    var single = JSONWriter(capacity: 64)
+    for (index, element) in enumerated() {
+      single.removeAll()
+      do throws(JSONCodingError) {
+        try element.write(to: &single)
+      } catch {
+        throw error.at(.index(index))
+      }
+      texts.append((single.withWrittenBytes { Array($0) }, element))
+    }
+    texts.sort { $0.text.lexicographicallyPrecedes($1.text) }
+    writer.beginArray()
+    for entry in texts {
+      writer.element()
+      try entry.element.write(to: &writer)
+    }
+    writer.endArray()
+  }
+}
+
 extension Dictionary: JSONCodable where Key == String, Value: JSONCodable {
   /// Reads a JSON object. Its keys are unique (validation refused duplicates), but in a file
   /// whose keys are exact (``PersistentState/hasExactKeys``) two may differ only in Unicode
