@@ -113,8 +113,10 @@ package struct ItemStamps: Hashable, Sendable {
   }
 
   /// What `item` holds in the counter or set `field` (merged by `merge`) beyond what its
-  /// tallies count, or `nil` when they count it all (or the field is neither).
-  /// O(tallies + elements).
+  /// tallies count, or `nil` when they count it all (or the field is neither). A set's
+  /// element is added or removed when no element equal to it was held or is left: one the
+  /// set holds as an equal element written otherwise (a `String` in another Unicode
+  /// normalization) is neither. O(tallies + elements).
   package func untallied<Item>(_ field: Int, of item: Item, in merge: SyncField<Item>.Merge)
     -> TallyChange?
   {
@@ -122,13 +124,15 @@ package struct ItemStamps: Hashable, Sendable {
     case .counter(let get, _):
       let change = get(item) &- count(of: field)
       return change == 0 ? nil : .count(change)
-    case .elements(let get, _, _):
+    case .elements(let get, let set, _, let holds):
       let (wanted, held) = (get(item), elements(of: field))
       guard wanted != held else { return nil }
+      var heldItem = item
+      set(held, &heldItem)
       let (wantedSet, heldSet) = (Set(wanted), Set(held))
-      return .elements(
-        added: wanted.filter { !heldSet.contains($0) },
-        removed: held.filter { !wantedSet.contains($0) })
+      let added = wanted.filter { !heldSet.contains($0) && !holds(heldItem, $0) }
+      let removed = held.filter { !wantedSet.contains($0) && !holds(item, $0) }
+      return added.isEmpty && removed.isEmpty ? nil : .elements(added: added, removed: removed)
     case .latest, .greatest:
       return nil
     }
@@ -154,7 +158,7 @@ package struct ItemStamps: Hashable, Sendable {
     for field in fields.indices {
       switch fields[field].merge {
       case .counter(_, let set): set(count(of: field), &item)
-      case .elements(let get, let set, _):
+      case .elements(let get, let set, _, _):
         let elements = elements(of: field)
         if get(item) != elements { set(elements, &item) }
       case .latest, .greatest: continue
@@ -1447,7 +1451,7 @@ extension ListSync {
     var element: [UInt8] = []
     switch State.itemFields[field].merge {
     case .counter where name.endIndex == at: break
-    case .elements(_, _, let canonical) where name.endIndex < at:
+    case .elements(_, _, let canonical, _) where name.endIndex < at:
       guard let text = ItemStamps.unescaped(escapedElement.utf8), let text = canonical(text)
       else { return .some(nil) }
       element = text

@@ -22,10 +22,12 @@ public struct MergeRule<Value: Equatable & JSONCodable & Sendable>: Sendable {
     /// The elements some device added and no device removed having seen that addition (see
     /// ``MergeRule/addWins``): `get` gives a value's elements as their JSON texts, each once,
     /// ordered by their bytes; `make` the value of such texts; `canonical` the text of the
-    /// element a text holds, as `get` writes it, or `nil` when it holds none.
+    /// element a text holds, as `get` writes it, or `nil` when it holds none; `holds`
+    /// whether a value holds an element equal to the one a text holds (text in another
+    /// Unicode normalization is the same `String`).
     case elements(
       get: @Sendable (Value) -> [[UInt8]], make: @Sendable ([[UInt8]]) -> Value,
-      canonical: @Sendable ([UInt8]) -> [UInt8]?)
+      canonical: @Sendable ([UInt8]) -> [UInt8]?, holds: @Sendable (Value, [UInt8]) -> Bool)
   }
 
   package let kind: Kind
@@ -81,7 +83,9 @@ extension MergeRule where Value: SetAlgebra & Sequence, Value.Element: JSONCodab
   /// element (`tags:%22work%22@k3j5q8x1z0=2-1`: `"work"` added twice, the first addition
   /// removed; `%` and two hex digits stand for a byte that would split the word), so an
   /// element removed for good still takes a word in its item's stamps. Elements are told
-  /// apart by their JSON text; a value an editor set in the file counts as one change,
+  /// apart by their JSON text, and a value's elements by `==` (two texts of elements equal
+  /// but written otherwise — a `String` in two Unicode normalizations — are one element,
+  /// removed together); a value an editor set in the file counts as one change,
   /// whichever devices read it. A set field of a ``SyncedList``'s state (not an item's) is
   /// merged as the later change.
   public static var addWins: Self {
@@ -91,8 +95,10 @@ extension MergeRule where Value: SetAlgebra & Sequence, Value.Element: JSONCodab
         make: { texts in
           Value(texts.lazy.compactMap { element(Value.Element.self, from: $0) })
         },
-        canonical: { text in element(Value.Element.self, from: text).map { elementText(of: $0) } }
-      ))
+        canonical: { text in element(Value.Element.self, from: text).map { elementText(of: $0) } },
+        holds: { value, text in
+          element(Value.Element.self, from: text).map { value.contains($0) } ?? false
+        }))
   }
 }
 

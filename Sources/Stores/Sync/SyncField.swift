@@ -44,11 +44,11 @@ public struct SyncField<Root>: Sendable {
     /// The sum of every device's changes: the field's value as a number, and set to one.
     case counter(get: @Sendable (Root) -> Int, set: @Sendable (Int, inout Root) -> Void)
     /// The elements added and not removed having seen the addition: the field's value as its
-    /// elements' JSON texts, and set to such texts; the canonical text of an element's text
-    /// (see ``MergeRule/addWins``).
+    /// elements' JSON texts, and set to such texts; the canonical text of an element's text;
+    /// whether a value's field holds the element a text holds (see ``MergeRule/addWins``).
     case elements(
       get: @Sendable (Root) -> [[UInt8]], set: @Sendable ([[UInt8]], inout Root) -> Void,
-      canonical: @Sendable ([UInt8]) -> [UInt8]?)
+      canonical: @Sendable ([UInt8]) -> [UInt8]?, holds: @Sendable (Root, [UInt8]) -> Bool)
 
     /// Whether the merge counts the changes each device made, in an item's tallies (see
     /// ``ItemStamps/counts``): a counter or a set.
@@ -92,9 +92,10 @@ public struct SyncField<Root>: Sendable {
     case .greatest(let isBelow): merge = .greatest { isBelow(get($0), get($1)) }
     case .counter(let number, let make):
       merge = .counter(get: { number(get($0)) }, set: { set(make($0), &$1) })
-    case .elements(let texts, let make, let canonical):
+    case .elements(let texts, let make, let canonical, let holds):
       merge = .elements(
-        get: { texts(get($0)) }, set: { set(make($0), &$1) }, canonical: canonical)
+        get: { texts(get($0)) }, set: { set(make($0), &$1) }, canonical: canonical,
+        holds: { holds(get($0), $1) })
     }
     self.label = label ?? name
     self.accepts = { accepts(get($0)) }
