@@ -87,7 +87,7 @@ package struct ItemStamps: Hashable, Sendable {
 
   /// Counts `change` to the counter or set `field`, made by `device`: a counter's change in
   /// its sum; a set's additions as `device`'s, its removals as removing every addition of
-  /// the element counted so far. O(tallies × elements changed).
+  /// the element counted so far. O(tallies + elements changed × log).
   package mutating func count(_ change: TallyChange, to field: Int, by device: DeviceID) {
     switch change {
     case .count(let change):
@@ -99,16 +99,18 @@ package struct ItemStamps: Hashable, Sendable {
         counts[place].subtracted &+= UInt64(change.magnitude)
       }
     case .elements(let added, let removed):
-      for element in added {
-        let place = tally(of: field, element: element, by: device)
-        counts[place].added &+= 1
-      }
-      for element in removed {
+      if !removed.isEmpty {
+        let removed = Set(removed)
         for place in counts.indices
-        where counts[place].field == field && counts[place].element == element {
+        where counts[place].field == field && removed.contains(counts[place].element) {
           counts[place].subtracted = counts[place].added
         }
       }
+      guard !added.isEmpty else { return }
+      let additions = added.map {
+        Tally(field: field, element: $0, device: device, added: 1, subtracted: 0)
+      }
+      joinCounts(additions.sorted { $0.precedes($1) }, adding: true)
     }
   }
 
@@ -194,18 +196,22 @@ package struct ItemStamps: Hashable, Sendable {
   }
 
   /// Whether `other` counts each change these tallies count: its tally of each field,
-  /// element and device is at least as large in both sums. O(tallies).
+  /// element and device is at least as large in both sums. O(tallies), both in order.
   func countsAreCovered(by other: ItemStamps) -> Bool {
-    counts.allSatisfy { tally in
-      other.counts.contains {
-        $0.isAlike(tally) && $0.added >= tally.added && $0.subtracted >= tally.subtracted
-      }
+    var theirs = other.counts[...]
+    for tally in counts {
+      while let first = theirs.first, first.precedes(tally) { theirs.removeFirst() }
+      guard let first = theirs.first, first.isAlike(tally), first.added >= tally.added,
+        first.subtracted >= tally.subtracted
+      else { return false }
     }
+    return true
   }
 
-  /// Joins `other`'s tallies into these: the larger of each device's sums. O(tallies).
-  package mutating func joinCounts(_ other: [Tally]) {
-    guard other != counts else { return }
+  /// Joins `other`'s tallies, in order, into these: the larger of each device's sums — or,
+  /// `adding`, their sums. O(tallies).
+  package mutating func joinCounts(_ other: [Tally], adding: Bool = false) {
+    guard adding || other != counts else { return }
     var joined: [Tally] = []
     joined.reserveCapacity(counts.count + other.count)
     var (mine, theirs) = (counts[...], other[...])
@@ -217,8 +223,13 @@ package struct ItemStamps: Hashable, Sendable {
       } else {
         var tally = mine.removeFirst()
         theirs.removeFirst()
-        tally.added = max(tally.added, second.added)
-        tally.subtracted = max(tally.subtracted, second.subtracted)
+        if adding {
+          tally.added &+= second.added
+          tally.subtracted &+= second.subtracted
+        } else {
+          tally.added = max(tally.added, second.added)
+          tally.subtracted = max(tally.subtracted, second.subtracted)
+        }
         joined.append(tally)
       }
     }
@@ -542,8 +553,11 @@ package struct ListSync<State: SyncedList>: StateSync {
   }
 
   /// See ``StateSync/reconcile(with:)``. When the stamps no longer follow the items one for
-  /// one (an item added or removed by hand), no item's stamps can be told: every item is
-  /// unstamped, with a new place in the list's order. An item both in the list and removed
+  /// one (an item added or removed by hand), each item takes the entry with its id's digest
+  /// back (see ``alignEntries(of:digests:writer:)``) and an item added by hand is unstamped,
+  /// with a place between its neighbours; in a file without digests (of another version),
+  /// no item's stamps can be told: every item is unstamped, with a new place in the list's
+  /// order. An item both in the list and removed
   /// was put back: its removal is dropped and it is unstamped. Items out of their places'
   /// order (moved by hand) are given places between their neighbours, stamped as moves. An
   /// item whose entry's id digest is another's was reordered by hand, its entry left in
@@ -556,7 +570,7 @@ package struct ListSync<State: SyncedList>: StateSync {
     if !readConflicts.isEmpty { readValues(of: list) }
     // Records of what changes saw, once the entries are back in their places.
     defer { if !readSeen.isEmpty { attachSeen(to: list) } }
-    let digests = readDigests
+    var digests = readDigests
     readDigests = []
     var writer = JSONWriter(capacity: 256)
     for (field, digest) in readStateDigests
@@ -564,6 +578,13 @@ package struct ListSync<State: SyncedList>: StateSync {
       editedStateFields.insert(field)
     }
     readStateDigests = [:]
+    // Items added by hand, given entries of their own by `alignEntries`.
+    var handAdded: Set<Int> = []
+    if items.count != list.count,
+      let added = alignEntries(of: list, digests: &digests, writer: &writer)
+    {
+      handAdded = added
+    }
     guard items.count == list.count else {
       let fields = FieldStamps(repeating: .origin, count: State.itemFields.count)
       items = Position.keys(list.count, between: nil, and: nil).map {
@@ -583,10 +604,10 @@ package struct ListSync<State: SyncedList>: StateSync {
       unstamped.insert(offset)
       handEdited[offset] = item.id
     }
+    unstamped.formUnion(handAdded)
     let fields = State.itemFields
     let stride = Self.digestsPerItem
     if digests.count == list.count * stride {
-      var digests = digests
       restoreEntries(of: list, digests: &digests, writer: &writer)
       for (offset, item) in list.enumerated() where !unstamped.contains(offset) {
         for field in fields.indices {
@@ -599,13 +620,67 @@ package struct ListSync<State: SyncedList>: StateSync {
         }
       }
     }
-    let keys = zip(items, list).map { ($0.position, $1.id) }
-    if !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
-      let kept = longestAscendingOffsets(keys, by: Self.precedes)
+    // An item added by hand takes a place between its neighbours, as one moved there.
+    let placed = list.indices.filter { !handAdded.contains($0) }
+    let keys = placed.map { (items[$0].position, list[$0].id) }
+    if !handAdded.isEmpty || !zip(keys, keys.dropFirst()).allSatisfy({ Self.precedes($0, $1) }) {
+      let kept = longestAscendingOffsets(keys, by: Self.precedes).map { placed[$0] }
       placeMoved(keeping: kept, stamp: .origin)
-      movedByHand.formUnion(Set(items.indices).subtracting(kept))
+      movedByHand.formUnion(Set(placed).subtracting(kept))
     }
     noteUncountedChanges(of: list)
+  }
+
+  /// Gives each item of `list`, whose items were added or removed by hand (the entries of
+  /// stamps no longer follow the items one for one), the entry with its id's digest — of two
+  /// alike, the one whose fields' digests match more — and an item with none (added by hand)
+  /// an entry stamped ``Stamp/origin``, to be stamped anew; the entries of items removed by
+  /// hand go. Returns the offsets of the items added by hand, or `nil`, having changed
+  /// nothing, when the entries have no digests (a file of another version): no item's
+  /// entry can be told. O(*n*) in the size of the state.
+  private mutating func alignEntries(
+    of list: [State.Item], digests: inout [ContentDigest?], writer: inout JSONWriter
+  ) -> Set<Int>? {
+    let stride = Self.digestsPerItem
+    guard digests.count == items.count * stride,
+      items.indices.allSatisfy({ digests[$0 * stride] != nil })
+    else { return nil }
+    var entries: [ContentDigest: [Int]] = [:]
+    for entry in items.indices { entries[digests[entry * stride]!, default: []].append(entry) }
+    let (entryStamps, entryDigests) = (items, digests)
+    let fields = State.itemFields
+    let unstampedEntry = ItemStamps(
+      fields: FieldStamps(repeating: .origin, count: fields.count), position: "",
+      positioned: .origin)
+    (items, digests) = ([], [])
+    items.reserveCapacity(list.count)
+    digests.reserveCapacity(list.count * stride)
+    var added: Set<Int> = []
+    for (offset, item) in list.enumerated() {
+      let id = ContentDigest(of: item.id)
+      let candidates = entries[id] ?? []
+      let matching = candidates.map { entry in
+        fields.indices.count { field in
+          entryDigests[entry * stride + 1 + field] == fields[field].digest(item, &writer)
+        }
+      }
+      guard let best = matching.indices.max(by: { matching[$0] < matching[$1] }) else {
+        items.append(unstampedEntry)
+        digests += repeatElement(nil, count: stride)
+        added.insert(offset)
+        handEdited[offset] = item.id
+        continue
+      }
+      let entry = candidates[best]
+      entries[id]!.remove(at: best)
+      items.append(entryStamps[entry])
+      digests += entryDigests[entry * stride..<(entry + 1) * stride]
+    }
+    // Stamped anew, as taking nothing it saw: no record of an item added by hand holds.
+    let new = Set(added.lazy.map { list[$0].id })
+    readSeen = readSeen.filter { !new.contains($0.key.item) }
+    seen = seen.filter { !new.contains($0.key.item) }
+    return added
   }
 
   /// Notes, for ``stampUnstamped(_:)``, each counter and set of `list` whose value is not
@@ -1452,7 +1527,10 @@ extension ListSync {
     switch State.itemFields[field].merge {
     case .counter where name.endIndex == at: break
     case .elements(_, _, let canonical, _) where name.endIndex < at:
-      guard let text = ItemStamps.unescaped(escapedElement.utf8), let text = canonical(text)
+      // A removal removes additions made: never more than them, nor a sum no addition can
+      // follow (`added` is a count of additions, which 2⁶⁴ of them never reach).
+      guard subtracted <= added, added < UInt64.max,
+        let text = ItemStamps.unescaped(escapedElement.utf8), let text = canonical(text)
       else { return .some(nil) }
       element = text
     default: return .some(nil)

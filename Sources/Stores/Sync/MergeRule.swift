@@ -85,9 +85,12 @@ extension MergeRule where Value: SetAlgebra & Sequence, Value.Element: JSONCodab
   /// element removed for good still takes a word in its item's stamps. Elements are told
   /// apart by their JSON text, and a value's elements by `==` (two texts of elements equal
   /// but written otherwise — a `String` in two Unicode normalizations — are one element,
-  /// removed together); a value an editor set in the file counts as one change,
-  /// whichever devices read it. A set field of a ``SyncedList``'s state (not an item's) is
-  /// merged as the later change.
+  /// removed together). A value an editor set in the file counts as one change, whichever
+  /// devices read it — and so does the same edit made by hand in two devices' files holding
+  /// the same tallies: a removal of the element on one removes it on both. A tally an editor
+  /// broke (removing more than was added, an element no value holds) is dropped, and the
+  /// value counted again. A set field of a ``SyncedList``'s state (not an item's) is merged
+  /// as the later change.
   public static var addWins: Self {
     Self(
       kind: .elements(

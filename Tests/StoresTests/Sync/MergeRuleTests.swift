@@ -322,6 +322,25 @@ struct MergeRuleTests {
     #expect(read.bytes == replica.bytes)
   }
 
+  @Test("a set of 10,000 elements on two devices merges and reads back, each counted once")
+  func largeSet() throws {
+    var r = Self.replicas(["a", "b"])
+    r[0].apply {
+      $0.cards[0].tags = Set((0..<10_000).map { "tag \($0)" })
+      return true
+    }
+    r[1] = r[1].merged(with: r[0])
+    // b removes "tag 7"; a removes it and adds it again: an addition b's removal did not see.
+    Self.send(.untag(Self.card.id, "tag 7"), to: &r[1])
+    Self.send(.untag(Self.card.id, "tag 7"), to: &r[0])
+    Self.send(.tag(Self.card.id, "tag 7"), to: &r[0])
+    let merged = r[0].merged(with: r[1])
+    #expect(merged.state.cards[0].tags.count == 10_000, "a's addition of tag 7 b did not see")
+    #expect(merged.sync.items[0].counts.count == 10_000, "one tally per element and device")
+    #expect(try Self.reread(merged).state.cards[0].tags == merged.state.cards[0].tags)
+    #expect(merged.bytes == r[1].merged(with: r[0]).bytes)
+  }
+
   @Test("a tally an editor broke is dropped, and the set counts its value again; the file reads")
   func brokenSetTally() throws {
     var replica = Self.replicas(["a"])[0]
@@ -572,6 +591,23 @@ struct MergeRuleReviewTests {
     let merged = r[0].merged(with: r[1])
     #expect(merged.state.cards.map(\.views) == [1], "the later view brings the card back")
     #expect(merged.sync.openConflicts(in: merged.state).map(\.field) == [nil])
+  }
+
+  @Test("an item added by hand keeps the other items' stamps: their older values win nothing")
+  func handAddedItemKeepsOtherStamps() throws {
+    var r = MergeRuleTests.replicas(["a", "b"], devices: Devices(steps: 1...1))
+    let id = MergeRuleTests.card.id
+    MergeRuleTests.send(.rename(id, "from b"), to: &r[1])
+    // An editor adds a card to a's file, after b's rename: the card it adds is the newest
+    // change, the title a's file holds is not.
+    var a = r[0]
+    a.state.cards.append(Card(title: "by hand"))
+    var edited = try MergeRuleTests.reread(a)
+    #expect(edited.sync.hasUnstamped)
+    edited.sync.stampUnstamped(edited.clock.stamp())
+    for merged in [edited.merged(with: r[1]), r[1].merged(with: edited)] {
+      #expect(merged.state.cards.map(\.title) == ["from b", "by hand"])
+    }
   }
 
   @Test("a field's key is letters, digits and _, neither id nor position")
