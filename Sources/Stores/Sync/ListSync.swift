@@ -631,6 +631,22 @@ package struct ListSync<State: SyncedList>: StateSync {
     noteUncountedChanges(of: list)
   }
 
+  /// The offset in `candidates` (entries of stamps with `item`'s id digest) of the entry
+  /// whose fields' digests in `digests` match `item`'s most, or `nil` when there is none.
+  /// O(candidates × fields).
+  private static func best(
+    of candidates: [Int], for item: State.Item, digests: [ContentDigest?],
+    writer: inout JSONWriter
+  ) -> Int? {
+    let (fields, stride) = (State.itemFields, digestsPerItem)
+    let matching = candidates.map { entry in
+      fields.indices.count { field in
+        digests[entry * stride + 1 + field] == fields[field].digest(item, &writer)
+      }
+    }
+    return matching.indices.max { matching[$0] < matching[$1] }
+  }
+
   /// Gives each item of `list`, whose items were added or removed by hand (the entries of
   /// stamps no longer follow the items one for one), the entry with its id's digest — of two
   /// alike, the one whose fields' digests match more — and an item with none (added by hand)
@@ -659,12 +675,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     for (offset, item) in list.enumerated() {
       let id = ContentDigest(of: item.id)
       let candidates = entries[id] ?? []
-      let matching = candidates.map { entry in
-        fields.indices.count { field in
-          entryDigests[entry * stride + 1 + field] == fields[field].digest(item, &writer)
-        }
-      }
-      guard let best = matching.indices.max(by: { matching[$0] < matching[$1] }) else {
+      guard let best = Self.best(of: candidates, for: item, digests: entryDigests, writer: &writer)
+      else {
         items.append(unstampedEntry)
         digests += repeatElement(nil, count: stride)
         added.insert(offset)
@@ -728,12 +740,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     for offset in misplaced {
       let candidates = entries[ids[offset]] ?? []
       let item = list[offset]
-      let matching = candidates.map { entry in
-        fields.indices.count { field in
-          entryDigests[entry * stride + 1 + field] == fields[field].digest(item, &writer)
-        }
-      }
-      guard let best = matching.indices.max(by: { matching[$0] < matching[$1] }) else {
+      guard let best = Self.best(of: candidates, for: item, digests: entryDigests, writer: &writer)
+      else {
         items[offset].fields = FieldStamps(repeating: .origin, count: fields.count)
         items[offset].positioned = .origin
         unstamped.insert(offset)
