@@ -32,6 +32,9 @@ struct DevicesPropertyTests {
     /// the laptop's app sees the edit, or (`byNewProcess`) a new process that never read the
     /// file before adds a todo to it.
     case handEdit(offset: Int, byNewProcess: Bool)
+    /// A program that does not stamp adds a todo to the laptop's file, at `offset % (count +
+    /// 1)`, beside the stamps of the others; the laptop's app sees the edit.
+    case handAdd(offset: Int)
 
     var description: String {
       switch self {
@@ -43,6 +46,7 @@ struct DevicesPropertyTests {
         "replace(\(toPhone ? "phone" : "laptop"), age \(age))"
       case .handEdit(let offset, let byNewProcess):
         "handEdit(\(offset)\(byNewProcess ? ", then a new process" : ""))"
+      case .handAdd(let offset): "handAdd(\(offset))"
       }
     }
   }
@@ -62,10 +66,12 @@ struct DevicesPropertyTests {
     Gen.zip(.bool, Gen<Int>.integer(in: 0...3)).map { Step.replace(toPhone: $0, age: $1) },
     Gen.zip(Gen<Int>.integer(in: 0...9), .bool).map {
       Step.handEdit(offset: $0, byNewProcess: $1)
-    }
+    },
+    Gen<Int>.integer(in: 0...9).map { Step.handAdd(offset: $0) }
   ).array(maxCount: 30)
 
-  @Test("no acknowledged add lost, no removal back, hand edits kept, every file readable")
+  @Test(
+    "no acknowledged add lost, no removal back, hand edits and additions kept, every file readable")
   func histories() throws {
     var round = 0
     check(Self.steps, iterations: 80) { steps in
@@ -171,6 +177,21 @@ struct DevicesPropertyTests {
             try store(false).trySend(.addTodo(todo))
             added.insert(todo.id)
           }
+          try stores[0].refresh()
+        case .handAdd(let offset):
+          let url = laptopFolder.appendingPathComponent("todos.json")
+          guard let data = try? Data(contentsOf: url),
+            var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            var todos = object["todos"] as? [[String: Any]], var todo = todos.first
+          else { continue }
+          let id = UUID()
+          todo["id"] = id.uuidString
+          todo["title"] = "handAdd\(number)"
+          todos.insert(todo, at: offset % (todos.count + 1))
+          object["todos"] = todos
+          try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            .write(to: url)
+          added.insert(id)
           try stores[0].refresh()
         }
       }
