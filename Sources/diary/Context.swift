@@ -46,11 +46,16 @@ struct Context {
 
   func todos() throws -> TodosStore {
     try download(paths.todos)
-    return try merged(Self.openTodos(paths.todos), paths.todos)
+    let store = try merged(Self.openTodos(paths.todos), paths.todos)
+    recorder.follow("todos", order: { ListedOrder(of: store.todos.lazy.map(\.id)) }, self)
+    return store
   }
   func workouts() throws -> WorkoutsStore {
     try download(paths.workouts)
-    return try merged(Self.openWorkouts(paths.workouts), paths.workouts)
+    let store = try merged(Self.openWorkouts(paths.workouts), paths.workouts)
+    recorder.follow(
+      "workouts", order: { ListedOrder(of: store.state.workouts.lazy.map(\.id)) }, self)
+    return store
   }
 
   /// The todos in the file at `url`, as ``TodosStore/init(contentsOf:lockTimeout:)`` opens

@@ -54,7 +54,10 @@ enum Diary {
           environment: environment, downloads: downloads)
         // What the command changed is recorded for `diary undo` even when it then fails to
         // print: the change was made.
-        defer { UndoCommands.record(arguments, context) }
+        defer {
+          UndoCommands.record(arguments, context)
+          context.recorder.recordListings()
+        }
         try command.run(context)
       }
       try output.flush()

@@ -57,10 +57,10 @@ struct DiaryDataFileTests: DiaryFolderSuite {
     object["sync"] = sync
     try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       .write(to: url)
-    let before = folder.snapshot()
     let list = diary.run("todos", "list")
     #expect(list.exitCode == 0, "\(list.errorOutput)")
     #expect(list.output.contains("Buy milk"))
+    let before = folder.snapshot()
     expectFailure(
       ["todos", "add", "x"], exitCode: 65,
       message: "todos.json at sync.items[0]: expected a position and a stamp")

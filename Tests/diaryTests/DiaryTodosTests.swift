@@ -50,6 +50,47 @@ struct DiaryTodosTests: DiaryFolderSuite {
     #expect(titles(diary.run("todos", "list", "--json")).prefix(2) == ["Stretch", "Pay rent"])
   }
 
+  @Test(
+    "numbers name what the list showed: a todo added on another device since makes them refuse")
+  func numbersOfAnOldList() throws {
+    install(["todos.json": "todos/sample.json"])
+    #expect(diary.run("todos", "done", "1").exitCode == 0, "the undo history's folder made")
+    #expect(diary.run("todos", "list").output.contains("2  [x]          1  28 Nov 2026  Call"))
+    // Another device (its own state folder) adds a todo at the top: "Call the plumber" is 3
+    // now, and 2 names "Buy milk".
+    var phone = diary
+    phone.environment["STORES_STATE_HOME"] = folder.file("home/phone").path
+    #expect(phone.run("todos", "add", "From the phone").exitCode == 0)
+    for command in [
+      ["remove", "2"], ["done", "2"], ["undone", "2"], ["move", "2", "--to", "1"],
+    ] {
+      expectFailure(
+        ["todos"] + command, exitCode: 65,
+        message: "the todos changed since 'diary todos list' numbered them")
+    }
+    // The other device's numbers are its list's as it is: it never listed them.
+    #expect(phone.run("todos", "undone", "5").exitCode == 0)
+    // Listed again: the numbers are the new list's.
+    #expect(diary.run("todos", "list").output.contains("3  [x]          1  28 Nov 2026  Call"))
+    #expect(diary.run("todos", "remove", "3").output == "Removed 1 todo.\n")
+    #expect(!titles(diary.run("todos", "list", "--json")).contains("Call the plumber"))
+  }
+
+  @Test("this machine's own changes keep its numbers: each command numbers the list it leaves")
+  func numbersAfterOwnChanges() throws {
+    install(["todos.json": "todos/sample.json"])
+    #expect(diary.run("todos", "done", "2").exitCode == 0, "the undo history's folder made")
+    #expect(diary.run("todos", "list").exitCode == 0)
+    #expect(diary.run("todos", "remove", "1").exitCode == 0)
+    #expect(diary.run("todos", "add", "Stretch").exitCode == 0)
+    #expect(diary.run("todos", "move", "1", "--to", "3").exitCode == 0)
+    #expect(diary.run("undo").exitCode == 0)
+    #expect(diary.run("todos", "remove", "1").output == "Removed 1 todo.\n", "Stretch")
+    #expect(
+      titles(diary.run("todos", "list", "--json"))
+        == ["Call the plumber", "Renew passport", "Café with Zoë"])
+  }
+
   @Test("todos: done, undone, remove, move, order and remove-completed")
   func todosChanges() throws {
     install(["todos.json": "todos/sample.json"])

@@ -52,6 +52,24 @@ struct DiaryWorkoutsTests: DiaryFolderSuite {
     #expect(human.contains("2026-W48"))
   }
 
+  @Test(
+    "workouts' numbers name what the list showed: one added on another device makes them refuse")
+  func numbersOfAnOldList() throws {
+    install(["workouts.json": "workouts/sample.json"])
+    #expect(diary.run("workouts", "add", "Walk", "--distance", "2").exitCode == 0)
+    #expect(diary.run("workouts", "list").exitCode == 0)
+    var phone = diary
+    phone.environment["STORES_STATE_HOME"] = folder.file("home/phone").path
+    #expect(phone.run("workouts", "add", "Marathon", "--distance", "42.2").exitCode == 0)
+    for command in [["remove", "1"], ["edit", "1", "--name", "Long run"]] {
+      expectFailure(
+        ["workouts"] + command, exitCode: 65,
+        message: "the workouts changed since 'diary workouts list' numbered them")
+    }
+    #expect(diary.run("workouts", "list").output.contains("1  "))
+    #expect(diary.run("workouts", "remove", "1").exitCode == 0)
+  }
+
   @Test("distances are typed in the unit shown, or with a unit after them; files keep km")
   func distances() throws {
     #expect(diary.run("settings", "set", "distanceUnit", "miles").exitCode == 0)

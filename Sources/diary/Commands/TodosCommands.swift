@@ -48,6 +48,7 @@ enum TodosCommands {
         status: active ? .active : completed ? .completed : .all, text: search ?? "",
         minimumPriority: minimumPriority)
       let todos = try context.todos().todos
+      ListedOrder.record(todos.lazy.map(\.id), of: "todos", context)
       let shown = todos.indexed().lazy.filter { filter.matches($0.element) }
       if context.json {
         return try JSONOutput.writeArray(
@@ -133,7 +134,7 @@ enum TodosCommands {
         }
       }
       let store = try context.todos()
-      let picked = try pick([number], in: store)
+      let picked = try pick([number], in: store, context)
       let before = store.todos[number - 1]
       var after = before
       if let title { after.title = Todo(title: title).title }
@@ -183,7 +184,7 @@ enum TodosCommands {
   @MainActor
   private static func mark(_ numbers: [Int], done: Bool, _ context: Context) throws {
     let store = try context.todos()
-    let picked = try pick(numbers, in: store)
+    let picked = try pick(numbers, in: store, context)
     let pickedIDs = Set(picked.map(\.id))
     var unchanged: Set<UUID> = []
     try store.trySend(.markTodos(ids: pickedIDs, done: done)) { state in
@@ -217,7 +218,7 @@ enum TodosCommands {
 
     func run(_ context: Context) throws {
       let store = try context.todos()
-      let picked = try pick(numbers, in: store)
+      let picked = try pick(numbers, in: store, context)
       try store.trySend(.removeTodos(ids: Set(picked.map(\.id)))) { state in
         try Values.requireStillThere(picked, in: state.todos.map(\.id), of: "todos")
       }
@@ -247,7 +248,7 @@ enum TodosCommands {
 
     func run(_ context: Context) throws {
       let store = try context.todos()
-      let picked = try pick(numbers, in: store)
+      let picked = try pick(numbers, in: store, context)
       let last = store.todos.count - picked.count + 1
       guard (1...last).contains(position) else {
         throw DiaryError(
@@ -340,12 +341,15 @@ enum TodosCommands {
     }
   }
 
-  /// The todos numbered `numbers`, in the order typed, as the numbers and the ids they name.
+  /// The todos numbered `numbers`, in the order typed, as the numbers and the ids they name
+  /// — refused when the list changed since `diary todos list` numbered it (see
+  /// ``ListedOrder``).
   @MainActor
-  private static func pick(_ numbers: [Int], in store: TodosStore) throws(DiaryError)
+  private static func pick(_ numbers: [Int], in store: TodosStore, _ context: Context) throws
     -> [(number: Int, id: UUID)]
   {
     let todos = store.todos
+    try ListedOrder.requireUnchanged(todos.lazy.map(\.id), of: "todos", context)
     return try Values.offsets(numbers, count: todos.count, of: "todos").map {
       ($0 + 1, todos[$0].id)
     }
@@ -357,6 +361,8 @@ enum TodosCommands {
     throws
   {
     guard context.json else { return try context.output.line(message()) }
+    // The list as numbered now: the numbers a script goes on with.
+    ListedOrder.record(store.todos.lazy.map(\.id), of: "todos", context)
     try JSONOutput.writeArray(store.todos.numbered, to: context.output)
   }
 }

@@ -22,6 +22,7 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let store = try context.workouts()
       let workouts = store.state.workouts
+      ListedOrder.record(workouts.lazy.map(\.id), of: "workouts", context)
       if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
       guard !workouts.isEmpty else {
         return try context.output.line(
@@ -153,6 +154,7 @@ enum WorkoutsCommands {
       let unit = try distanceUnit(context)
       let store = try context.workouts()
       let workouts = store.state.workouts
+      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: "workouts", context)
       let offset = try Values.offsets([number], count: workouts.count, of: "workouts")[0]
       let before = workouts[offset]
       let after = try Workout(
@@ -200,6 +202,7 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let store = try context.workouts()
       let workouts = store.state.workouts
+      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: "workouts", context)
       let picked = try Values.offsets(numbers, count: workouts.count, of: "workouts").map {
         (number: $0 + 1, id: workouts[$0].id)
       }

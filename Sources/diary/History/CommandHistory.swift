@@ -300,6 +300,9 @@ extension CommandHistory {
 @MainActor
 final class StoreRecorder {
   private var steps: [() -> [RecordedAction]] = []
+  /// For each list opened whose order was the one recorded (see ``ListedOrder``): records
+  /// the order the command leaves.
+  private var listings: [() -> Void] = []
 
   /// Keeps `store` to read its undo steps after the command.
   func opened<S: Store>(_ store: S) {
@@ -308,4 +311,21 @@ final class StoreRecorder {
 
   /// The actions that undo what the stores did, in the order to apply them: the last first.
   var inverses: [RecordedAction] { steps.flatMap { $0() }.reversed() }
+
+  /// Follows the list `name`, whose order `order` gives, just opened: when its order is the
+  /// one recorded, ``recordListings()`` records the order the command leaves.
+  @MainActor
+  func follow(_ name: String, order: @escaping () -> ListedOrder, _ context: Context) {
+    let opened = order()
+    guard ListedOrder.recorded(name, context) == opened else { return }
+    listings.append {
+      let now = order()
+      if now != opened { ListedOrder.record(now, of: name, context) }
+    }
+  }
+
+  /// Records the order of each list followed that the command changed.
+  func recordListings() {
+    for record in listings { record() }
+  }
 }
