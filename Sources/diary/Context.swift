@@ -47,15 +47,24 @@ struct Context {
   func todos() throws -> TodosStore {
     try download(paths.todos)
     let store = try merged(Self.openTodos(paths.todos), paths.todos)
-    recorder.follow("todos", order: { ListedOrder(of: store.todos.lazy.map(\.id)) }, self)
+    recorder.follow(.todos, in: store, order: Self.order, self)
     return store
   }
   func workouts() throws -> WorkoutsStore {
     try download(paths.workouts)
     let store = try merged(Self.openWorkouts(paths.workouts), paths.workouts)
-    recorder.follow(
-      "workouts", order: { ListedOrder(of: store.state.workouts.lazy.map(\.id)) }, self)
+    recorder.follow(.workouts, in: store, order: Self.order, self)
     return store
+  }
+
+  /// The order of the todos of `store` (see ``ListedOrder``).
+  static func order(_ store: TodosStore) -> ListedOrder {
+    ListedOrder(of: store.todos.lazy.map(\.id))
+  }
+
+  /// The order of the workouts of `store` (see ``ListedOrder``).
+  static func order(_ store: WorkoutsStore) -> ListedOrder {
+    ListedOrder(of: store.state.workouts.lazy.map(\.id))
   }
 
   /// The todos in the file at `url`, as ``TodosStore/init(contentsOf:lockTimeout:)`` opens

@@ -28,7 +28,9 @@ struct DiaryDataFileTests: DiaryFolderSuite {
     // A distance typed without its unit needs the settings; showing distances does not.
     expectFailure(
       ["workouts", "add", "Run", "--distance", "5"], exitCode: 65, message: "newer version")
-    let before = folder.snapshot()
+    // The data files stay as they are (`list` records its numbering in the state folder).
+    let dataFiles = { folder.snapshot().filter { !$0.key.hasPrefix("home/") } }
+    let before = dataFiles()
     for arguments in [["workouts", "list"], ["workouts", "stats"]] {
       let result = diary.run(arguments)
       #expect(result.exitCode == 0, "\(arguments): \(result.errorOutput)")
@@ -38,7 +40,7 @@ struct DiaryDataFileTests: DiaryFolderSuite {
           && result.errorOutput.contains("newer version")
           && result.errorOutput.hasSuffix("; distances are shown in kilometers\n"))
     }
-    #expect(folder.snapshot() == before)
+    #expect(dataFiles() == before)
     let added = diary.run("workouts", "add", "Run", "--distance", "5km")
     #expect(added.exitCode == 0)
     #expect(added.output.contains("5.00 km"))

@@ -54,7 +54,7 @@ struct DiaryTodosTests: DiaryFolderSuite {
     "numbers name what the list showed: a todo added on another device since makes them refuse")
   func numbersOfAnOldList() throws {
     install(["todos.json": "todos/sample.json"])
-    #expect(diary.run("todos", "done", "1").exitCode == 0, "the undo history's folder made")
+    // A machine that never changed the todos: the list is recorded all the same.
     #expect(diary.run("todos", "list").output.contains("2  [x]          1  28 Nov 2026  Call"))
     // Another device (its own state folder) adds a todo at the top: "Call the plumber" is 3
     // now, and 2 names "Buy milk".
@@ -89,6 +89,13 @@ struct DiaryTodosTests: DiaryFolderSuite {
     #expect(
       titles(diary.run("todos", "list", "--json"))
         == ["Call the plumber", "Renew passport", "Café with Zoë"])
+    // An order the user did not see: numbers ask for a list first.
+    #expect(diary.run("todos", "order", "priority").exitCode == 0)
+    expectFailure(
+      ["todos", "done", "1"], exitCode: 65,
+      message: "the todos changed since 'diary todos list' numbered them")
+    #expect(diary.run("todos", "list").exitCode == 0)
+    #expect(diary.run("todos", "done", "1").exitCode == 0)
   }
 
   @Test("todos: done, undone, remove, move, order and remove-completed")

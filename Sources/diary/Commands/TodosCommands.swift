@@ -32,7 +32,8 @@ enum TodosCommands {
     ]
     static let discussion =
       "Numbers are those of the full list, also when filtered: use them with done, undone, "
-      + "remove and move."
+      + "edit, remove and move. They name what this list showed: when the todos changed "
+      + "elsewhere since (an app, another device), those commands ask for a new list."
 
     var active = false
     var completed = false
@@ -48,7 +49,7 @@ enum TodosCommands {
         status: active ? .active : completed ? .completed : .all, text: search ?? "",
         minimumPriority: minimumPriority)
       let todos = try context.todos().todos
-      ListedOrder.record(todos.lazy.map(\.id), of: "todos", context)
+      ListedOrder.record(todos.lazy.map(\.id), of: .todos, context)
       let shown = todos.indexed().lazy.filter { filter.matches($0.element) }
       if context.json {
         return try JSONOutput.writeArray(
@@ -318,6 +319,7 @@ enum TodosCommands {
     func run(_ context: Context) throws {
       let store = try context.todos()
       try store.trySend(ordering == .date ? .orderByDate : .orderByPriority)
+      context.recorder.forget(.todos)
       context.output.recordSaved("ordered the todos by \(ordering.name)")
       try result(store, context) { "Ordered by \(ordering.name)." }
     }
@@ -349,7 +351,7 @@ enum TodosCommands {
     -> [(number: Int, id: UUID)]
   {
     let todos = store.todos
-    try ListedOrder.requireUnchanged(todos.lazy.map(\.id), of: "todos", context)
+    try ListedOrder.requireUnchanged(todos.lazy.map(\.id), of: .todos, context)
     return try Values.offsets(numbers, count: todos.count, of: "todos").map {
       ($0 + 1, todos[$0].id)
     }
@@ -362,7 +364,7 @@ enum TodosCommands {
   {
     guard context.json else { return try context.output.line(message()) }
     // The list as numbered now: the numbers a script goes on with.
-    ListedOrder.record(store.todos.lazy.map(\.id), of: "todos", context)
+    ListedOrder.record(store.todos.lazy.map(\.id), of: .todos, context)
     try JSONOutput.writeArray(store.todos.numbered, to: context.output)
   }
 }

@@ -133,8 +133,7 @@ enum UndoCommands {
     case .todos(let action):
       try context.download(context.paths.todos)
       let store = try Context.openTodos(context.paths.todos)
-      context.recorder.follow(
-        "todos", order: { ListedOrder(of: store.todos.lazy.map(\.id)) }, context)
+      context.recorder.follow(.todos, in: store, order: Context.order, context)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.map { .todos($0.action) }, outcome)
     case .settings(let action):
@@ -146,8 +145,7 @@ enum UndoCommands {
       guard let action = action.workoutsAction else { return ([], []) }
       try context.download(context.paths.workouts)
       let store = try Context.openWorkouts(context.paths.workouts)
-      context.recorder.follow(
-        "workouts", order: { ListedOrder(of: store.state.workouts.lazy.map(\.id)) }, context)
+      context.recorder.follow(.workouts, in: store, order: Context.order, context)
       let outcome = try undo(action, in: store)
       return (store.undoHistory.redoSteps.compactMap { RecordedAction($0.action) }, outcome)
     }

@@ -9,6 +9,14 @@ enum WorkoutsCommands {
       List.self, Add.self, Edit.self, Remove.self, Sort.self, Stats.self, Import.self, Export.self,
     ])
 
+  /// Prints `workouts` numbered, as JSON, and records that order as the one numbers name
+  /// (see ``ListedOrder``).
+  @MainActor
+  static func writeNumbered(_ workouts: [Workout], _ context: Context) throws {
+    ListedOrder.record(workouts.lazy.map(\.id), of: .workouts, context)
+    try JSONOutput.writeArray(workouts.numbered, to: context.output)
+  }
+
   struct List: ParsableCommand {
     static let name = "list"
     static let typedByMistake = ["ls", "show"]
@@ -22,8 +30,8 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let store = try context.workouts()
       let workouts = store.state.workouts
-      ListedOrder.record(workouts.lazy.map(\.id), of: "workouts", context)
-      if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
+      if context.json { return try writeNumbered(workouts, context) }
+      ListedOrder.record(workouts.lazy.map(\.id), of: .workouts, context)
       guard !workouts.isEmpty else {
         return try context.output.line(
           "No workouts yet. Add one with: diary workouts add Run --distance 5")
@@ -154,7 +162,7 @@ enum WorkoutsCommands {
       let unit = try distanceUnit(context)
       let store = try context.workouts()
       let workouts = store.state.workouts
-      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: "workouts", context)
+      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: .workouts, context)
       let offset = try Values.offsets([number], count: workouts.count, of: "workouts")[0]
       let before = workouts[offset]
       let after = try Workout(
@@ -202,7 +210,7 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let store = try context.workouts()
       let workouts = store.state.workouts
-      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: "workouts", context)
+      try ListedOrder.requireUnchanged(workouts.lazy.map(\.id), of: .workouts, context)
       let picked = try Values.offsets(numbers, count: workouts.count, of: "workouts").map {
         (number: $0 + 1, id: workouts[$0].id)
       }
@@ -210,9 +218,7 @@ enum WorkoutsCommands {
         try Values.requireStillThere(picked, in: state.workouts.map(\.id), of: "workouts")
       }
       context.output.recordSaved("removed \(Values.count(picked.count, "workout"))")
-      if context.json {
-        return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
-      }
+      if context.json { return try writeNumbered(store.state.workouts, context) }
       try context.output.line("Removed \(Values.count(picked.count, "workout")).")
     }
   }
@@ -255,18 +261,15 @@ enum WorkoutsCommands {
     func run(_ context: Context) throws {
       let store = try context.workouts()
       try store.trySend(.sort(by: ordering.sortType))
+      context.recorder.forget(.workouts)
       guard let sortType = ordering.sortType else {
         context.output.recordSaved("put the workouts back in the order they were added")
-        if context.json {
-          return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
-        }
+        if context.json { return try writeNumbered(store.state.workouts, context) }
         return try context.output.line(
           "Not sorted any more: the workouts are in the order they were added.")
       }
       context.output.recordSaved("sorted the workouts by \(sortType.rawValue)")
-      if context.json {
-        return try JSONOutput.writeArray(store.state.workouts.numbered, to: context.output)
-      }
+      if context.json { return try writeNumbered(store.state.workouts, context) }
       try context.output.line(
         "Sorted by \(sortType.rawValue), \(firstOf(sortType)) first; new workouts go to their "
           + "place.")
@@ -776,7 +779,7 @@ enum WorkoutsCommands {
 
     func run(_ context: Context) throws {
       let workouts = try context.workouts().state.workouts
-      if context.json { return try JSONOutput.writeArray(workouts.numbered, to: context.output) }
+      if context.json { return try writeNumbered(workouts, context) }
       let csv = WorkoutsCSV.export(workouts)
       guard context.terminal.isTerminal else { return try context.output.write(csv) }
       // On a terminal, what a name holds is shown, never obeyed: each line escaped.

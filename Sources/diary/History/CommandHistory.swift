@@ -299,10 +299,18 @@ extension CommandHistory {
 /// The stores a command opened, so that what they changed becomes a step of the history.
 @MainActor
 final class StoreRecorder {
+  /// Whether a store took in changes from elsewhere.
+  private final class Reloads {
+    var seen = false
+  }
+
   private var steps: [() -> [RecordedAction]] = []
-  /// For each list opened whose order was the one recorded (see ``ListedOrder``): records
-  /// the order the command leaves.
-  private var listings: [() -> Void] = []
+  /// For each list followed (see ``follow(_:in:order:_:)``): records the order the command
+  /// leaves.
+  private var listings: [@MainActor () -> Void] = []
+  /// The lists whose order the command changed in a way its user cannot tell (see
+  /// ``forget(_:)``).
+  private var forgotten: Set<NumberedList> = []
 
   /// Keeps `store` to read its undo steps after the command.
   func opened<S: Store>(_ store: S) {
@@ -312,19 +320,38 @@ final class StoreRecorder {
   /// The actions that undo what the stores did, in the order to apply them: the last first.
   var inverses: [RecordedAction] { steps.flatMap { $0() }.reversed() }
 
-  /// Follows the list `name`, whose order `order` gives, just opened: when its order is the
-  /// one recorded, ``recordListings()`` records the order the command leaves.
+  /// Follows `list`, whose order in `store`, just opened, `order` gives: when it is the
+  /// order recorded (see ``ListedOrder``), ``recordListings()`` records the order the
+  /// command leaves — unless the store took in changes from elsewhere on the way (a reload:
+  /// another process's write, a conflict copy merged), which the user did not see.
   @MainActor
-  func follow(_ name: String, order: @escaping () -> ListedOrder, _ context: Context) {
-    let opened = order()
-    guard ListedOrder.recorded(name, context) == opened else { return }
-    listings.append {
-      let now = order()
-      if now != opened { ListedOrder.record(now, of: name, context) }
+  func follow<S: Store>(
+    _ list: NumberedList, in store: S, order: @escaping @MainActor (S) -> ListedOrder,
+    _ context: Context
+  ) {
+    let opened = order(store)
+    guard ListedOrder.recorded(list, context) == opened else { return }
+    let reloaded = Reloads()
+    let token = store.onChange { change, _ in
+      if change.action == nil { reloaded.seen = true }
+    }
+    listings.append { [unowned self] in
+      withExtendedLifetime(token) {}
+      let now = order(store)
+      guard !reloaded.seen, !forgotten.contains(list), now != opened else { return }
+      ListedOrder.record(now, of: list, replacing: opened, context)
     }
   }
 
+  /// Leaves the order recorded for `list` as it was: the command reordered the list in a way
+  /// its user cannot tell (`todos order`, `workouts sort`), so numbers typed next refuse
+  /// until `list` shows the new order.
+  func forget(_ list: NumberedList) {
+    forgotten.insert(list)
+  }
+
   /// Records the order of each list followed that the command changed.
+  @MainActor
   func recordListings() {
     for record in listings { record() }
   }
