@@ -320,11 +320,11 @@ final class StoreRecorder {
   /// The actions that undo what the stores did, in the order to apply them: the last first.
   var inverses: [RecordedAction] { steps.flatMap { $0() }.reversed() }
 
-  /// Follows `list`, whose order in `store`, just opened, `order` gives: when it is the
-  /// order recorded (see ``ListedOrder``), ``recordListings()`` records the order the
-  /// command leaves — unless the store took in changes from elsewhere on the way (a reload:
-  /// another process's write, a conflict copy merged), which the user did not see.
-  @MainActor
+  /// Follows `list` in `store`, just opened (`order` reads the list's order in a store):
+  /// when its order is the one recorded (see ``ListedOrder``), ``recordListings()`` records
+  /// the order the command leaves — unless the store took in changes from elsewhere on the
+  /// way (a reload: another process's write, a conflict copy merged), which the user did not
+  /// see.
   func follow<S: Store>(
     _ list: NumberedList, in store: S, order: @escaping @MainActor (S) -> ListedOrder,
     _ context: Context
@@ -351,7 +351,6 @@ final class StoreRecorder {
   }
 
   /// Records the order of each list followed that the command changed.
-  @MainActor
   func recordListings() {
     for record in listings { record() }
   }
