@@ -373,41 +373,58 @@ struct MergeRuleTests {
     var added: Set<Addition> = []
     var removed: Set<Addition> = []
     var value: Set<String> { Set(added.subtracting(removed).map(\.element)) }
+
+    /// Adds `element`, an event of its own (`number`), unless the set holds it.
+    mutating func add(_ element: String, number: Int) {
+      if !value.contains(element) { added.insert(Addition(element: element, number: number)) }
+    }
+
+    /// Removes the additions of `element` seen.
+    mutating func remove(_ element: String) {
+      removed.formUnion(added.filter { $0.element == element })
+    }
+
+    /// Joins what `other` saw.
+    mutating func merge(_ other: SetOracle) {
+      added.formUnion(other.added)
+      removed.formUnion(other.removed)
+    }
+  }
+
+  /// Runs `steps` (see ``setHistories``) on three devices, each tag taken from `tags`, and
+  /// requires each device's set, then the merge of all three, as read back too, to be the
+  /// oracle's.
+  static func checkSetHistory(_ steps: [(Int, Int, Int, Int)], tags: [String]) throws {
+    var r = replicas(["a", "b", "c"], devices: Devices())
+    var oracles = [SetOracle](repeating: SetOracle(), count: 3)
+    for (number, (device, other, kind, tag)) in steps.enumerated() {
+      let element = tags[tag % tags.count]
+      switch kind {
+      case 0, 1, 2:
+        oracles[device].add(element, number: number)
+        send(.tag(card.id, element), to: &r[device])
+      case 3, 4:
+        oracles[device].remove(element)
+        send(.untag(card.id, element), to: &r[device])
+      default:
+        r[device] = r[device].merged(with: r[other])
+        if let latest = r[device].sync.latest { r[device].clock.observe(latest) }
+        oracles[device].merge(oracles[other])
+      }
+      try requireEqual(
+        r[device].state.cards[0].tags, oracles[device].value, "device \(device)'s tags")
+    }
+    let merged = r[0].merged(with: r[1]).merged(with: r[2])
+    var all = oracles[0]
+    for oracle in oracles.dropFirst() { all.merge(oracle) }
+    try requireEqual(merged.state.cards[0].tags, all.value, "the merge's tags")
+    try requireEqual(try reread(merged).state.cards[0].tags, all.value, "as read back")
   }
 
   @Test("an add-wins set holds what its definition holds, on three devices, in any history")
   func setMatchesItsDefinition() {
     check(Self.setHistories, iterations: 300) { steps in
-      var r = Self.replicas(["a", "b", "c"], devices: Devices())
-      var oracles = [SetOracle](repeating: SetOracle(), count: 3)
-      for (number, (device, other, kind, tag)) in steps.enumerated() {
-        let element = ConvergenceTests.tags[tag]
-        switch kind {
-        case 0, 1, 2:
-          if !oracles[device].value.contains(element) {
-            oracles[device].added.insert(SetOracle.Addition(element: element, number: number))
-          }
-          Self.send(.tag(Self.card.id, element), to: &r[device])
-        case 3, 4:
-          oracles[device].removed.formUnion(oracles[device].added.filter { $0.element == element })
-          Self.send(.untag(Self.card.id, element), to: &r[device])
-        default:
-          r[device] = r[device].merged(with: r[other])
-          if let latest = r[device].sync.latest { r[device].clock.observe(latest) }
-          oracles[device].added.formUnion(oracles[other].added)
-          oracles[device].removed.formUnion(oracles[other].removed)
-        }
-        try requireEqual(
-          r[device].state.cards[0].tags, oracles[device].value, "device \(device)'s tags")
-      }
-      let merged = r[0].merged(with: r[1]).merged(with: r[2])
-      var all = oracles[0]
-      for oracle in oracles.dropFirst() {
-        all.added.formUnion(oracle.added)
-        all.removed.formUnion(oracle.removed)
-      }
-      try requireEqual(merged.state.cards[0].tags, all.value, "the merge's tags")
-      try requireEqual(try Self.reread(merged).state.cards[0].tags, all.value, "as read back")
+      try Self.checkSetHistory(steps, tags: ConvergenceTests.tags)
     }
   }
 
