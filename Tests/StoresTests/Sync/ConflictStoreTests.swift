@@ -32,6 +32,9 @@ struct ConflictStoreTests {
     renamed.title = "Buy soy milk"
     try laptop.trySend(.updateTodo(renamed))
     try laptop.trySend(.removeTodos(ids: [todos[1].id]))
+    // The phone's tick a millisecond later at least: in the millisecond of the laptop's
+    // rename and removal, the removal's stamp (that millisecond's second) would be the later.
+    Thread.sleep(forTimeInterval: 0.005)
     try phone.trySend(.toggleTodo(id: todos[1].id))
     _ = laptopFolder.write(
       try Data(contentsOf: phoneFolder.file("todos.json")), to: copy)
