@@ -185,15 +185,25 @@ enum StepName<Action: Sendable>: Sendable {
 }
 
 /// A store's ``Store/actionName(of:)``, which is `nonisolated` and pure, so any thread may
-/// call it.
+/// call it. It holds the store's type, not a closure: a step copies it with no reference to
+/// count.
 @usableFromInline
 struct ActionNamer<Action>: @unchecked Sendable {
-  let name: (Action) -> String
+  let owner: any Store.Type
 
   /// `Owner`'s action names.
   @usableFromInline
   nonisolated init<Owner: Store>(of owner: Owner.Type) where Owner.Action == Action {
-    name = { Owner.actionName(of: $0) }
+    self.owner = owner
+  }
+
+  /// The name of `action` in the store's menus (see ``Store/actionName(of:)``).
+  func name(_ action: Action) -> String {
+    func named<Owner: Store>(by owner: Owner.Type) -> String {
+      // `Action` is `Owner.Action` (see `init`): the cast always succeeds.
+      Owner.actionName(of: action as! Owner.Action)
+    }
+    return named(by: owner)
   }
 }
 
