@@ -182,12 +182,8 @@ extension ListSync {
 
   /// The conflicts of `version` kept from `candidates`, and what the winning change of each
   /// field with candidates saw, by field: see ``settleConflicts(_:_:versions:)``; `seenOf`
-  /// gives what a field's change saw.
-  ///
-  /// What a change saw is closed under what the changes it saw had seen: a change that lost
-  /// to the winner and is not kept still tells what the winner had seen through it, for the
-  /// merges to come (where that change is gone) — so the merge keeps the same conflicts in
-  /// whatever order versions meet.
+  /// gives what a field's change saw. Each field's changes are settled by
+  /// ``FieldChange/settle(winner:changes:)``.
   private static func settle(
     _ candidates: [Conflict], of version: Version, isLive: Bool,
     seenOf: (Int, Stamp) -> SeenStamps
@@ -208,47 +204,24 @@ extension ListSync {
         changes.append(candidate)
       }
     }
-    // Per field: the winner's record and each earlier change's, each grown by the records of
-    // the changes it covers, until none grows.
+    // Per field (its changes are adjacent): the winner's record and each earlier change's,
+    // grown, and the changes kept.
     var winners: [Int: SeenStamps] = [:]
-    for (offset, change) in changes.enumerated() {
-      guard let field = change.field, winners[field] == nil else { continue }
+    var kept: [Conflict] = []
+    var start = changes.startIndex
+    while start < changes.endIndex {
+      let field = changes[start].field
+      let end = changes[start...].firstIndex { $0.field != field } ?? changes.endIndex
+      defer { start = end }
+      guard let field else { continue }
       let stamp = version.stamps.fields[field]
-      var records = [(stamp: stamp, seen: seenOf(field, stamp))]
-      records += changes[offset...].filter { $0.field == field && $0.stamp < stamp }.map {
-        ($0.stamp, $0.seen)
-      }
-      var grew = true
-      while grew {
-        grew = false
-        for index in records.indices {
-          for other in records
-          where other.stamp != records[index].stamp
-            && records[index].seen.covers(other.stamp)
-          {
-            let grown = records[index].seen.union(other.seen)
-            if grown != records[index].seen {
-              records[index].seen = grown
-              grew = true
-            }
-          }
-        }
-      }
-      winners[field] = records[0].seen
-      for record in records.dropFirst() {
-        if let index = changes.firstIndex(where: { $0.field == field && $0.stamp == record.stamp })
-        {
-          changes[index].seen = record.seen
-        }
-      }
-    }
-    var kept = changes.filter { change in
-      guard let field = change.field, let winner = winners[field] else { return false }
-      guard change.stamp < version.stamps.fields[field], !winner.covers(change.stamp) else {
-        return false
-      }
-      return !changes.contains {
-        $0.field == field && $0.stamp != change.stamp && $0.seen.covers(change.stamp)
+      var records = changes[start..<end].map { FieldChange(stamp: $0.stamp, seen: $0.seen) }
+      let settled = FieldChange.settle(
+        winner: FieldChange(stamp: stamp, seen: seenOf(field, stamp)), changes: &records)
+      winners[field] = settled.winner
+      for (index, record) in zip(start..<end, records) { changes[index].seen = record.seen }
+      for (index, isKept) in zip(start..<end, settled.kept) where isKept {
+        kept.append(changes[index])
       }
     }
     // The latest removal an edit undid, kept whether or not a change of the item saw it (the

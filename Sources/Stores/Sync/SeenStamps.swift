@@ -81,3 +81,45 @@ package struct SeenStamps: Hashable, Sendable {
     }
   }
 }
+
+extension FieldChange {
+  /// Settles the changes of one field — or settings key — that met in a merge: the winner,
+  /// the change of the field's current stamp, and `changes`, the others kept or lost (one per
+  /// stamp, in order of stamps). Returns what the winner saw, and whether each of `changes`
+  /// stays a conflict: stamped before the winner, and seen neither by it nor by another of
+  /// `changes`.
+  ///
+  /// What a change saw is closed under what the changes it saw had seen: a change that lost
+  /// to the winner and is not kept still tells what the winner had seen through it, for the
+  /// merges to come (where that change is gone) — so a merge keeps the same conflicts in
+  /// whatever order versions meet. `changes` take their records so grown.
+  ///
+  /// - Complexity: O(*k*³ *d*) for *k* changes of *d* devices — a few.
+  static func settle(winner: FieldChange, changes: inout [FieldChange]) -> (
+    winner: SeenStamps, kept: [Bool]
+  ) {
+    let earlier = changes.indices.filter { changes[$0].stamp < winner.stamp }
+    var records = [winner] + earlier.map { changes[$0] }
+    var grew = true
+    while grew {
+      grew = false
+      for index in records.indices {
+        for other in records
+        where other.stamp != records[index].stamp && records[index].seen.covers(other.stamp) {
+          let grown = records[index].seen.union(other.seen)
+          if grown != records[index].seen {
+            records[index].seen = grown
+            grew = true
+          }
+        }
+      }
+    }
+    for (index, record) in zip(earlier, records.dropFirst()) { changes[index] = record }
+    let winnerSeen = records[0].seen
+    let kept = changes.map { change in
+      change.stamp < winner.stamp && !winnerSeen.covers(change.stamp)
+        && !changes.contains { $0.stamp != change.stamp && $0.seen.covers(change.stamp) }
+    }
+    return (winnerSeen, kept)
+  }
+}
