@@ -183,6 +183,69 @@ struct DiaryDevicesTests {
   }
 
   @Test(
+    "sync conflicts lists a setting that lost to a concurrent change, and a reset; resolve settles them on both devices"
+  )
+  func settingConflicts() throws {
+    var onPhone = DiaryProcess(folder: phone.url)
+    var onLaptop = DiaryProcess(folder: laptop.url)
+    let (phoneState, laptopState) = (TemporaryFolder(), TemporaryFolder())
+    onPhone.environment["STORES_STATE_HOME"] = phoneState.url.path
+    onLaptop.environment["STORES_STATE_HOME"] = laptopState.url.path
+    #expect(onPhone.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+    #expect(onPhone.run("settings", "set", "distanceUnit", "miles").exitCode == 0)
+    laptop.copy(phone.file("settings.json"), as: "settings.json")
+    #expect(onPhone.run("settings", "set", "sleepGoal", "9").exitCode == 0)
+    #expect(onPhone.run("settings", "set", "distanceUnit", "meters").exitCode == 0)
+    // The laptop's changes a millisecond later at least: they win.
+    Thread.sleep(forTimeInterval: 0.005)
+    #expect(onLaptop.run("settings", "set", "sleepGoal", "6").exitCode == 0)
+    #expect(onLaptop.run("settings", "reset", "distanceUnit").exitCode == 0)
+    let copy = "settings.sync-conflict-20261204-101500-E7BDN4G.json"
+    laptop.copy(phone.file("settings.json"), as: copy)
+    let listed = onLaptop.run("sync", "conflicts")
+    #expect(listed.exitCode == 0)
+    let lines = listed.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(listed.output)")
+    #expect(lines.first?.hasPrefix("ID      FILE      ITEM          FIELD  KEPT      NOW") ?? false)
+    let rows = lines.dropFirst().prefix(2).map { $0.dropFirst(8).description }
+    #expect(
+      rows.first?.hasPrefix("settings  distanceUnit  value  \"meters\"  default  ") ?? false,
+      "\(listed.output)")
+    #expect(
+      rows.last?.hasPrefix("settings  sleepGoal     value  9         6        ") ?? false,
+      "\(listed.output)")
+    let json = onLaptop.run("--json", "sync", "conflicts")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let conflicts = try #require(report["conflicts"] as? [[String: Any]])
+    #expect(conflicts.count == 2)
+    #expect(
+      conflicts.first?["itemID"] is NSNull && conflicts.first?["field"] as? String == "distanceUnit"
+    )
+    #expect(conflicts.last?["value"] as? Int == 9 && conflicts.last?["current"] as? Int == 6)
+    let ids = lines.dropFirst().prefix(2).map { String($0.prefix(6)) }
+    let unit = onLaptop.run("sync", "resolve", ids[0])
+    #expect(unit.output == "Resolved conflict \(ids[0]) (distanceUnit): set it to \"meters\".\n")
+    let goal = onLaptop.run("sync", "resolve", ids[1], "--current")
+    #expect(goal.output == "Resolved conflict \(ids[1]) (sleepGoal): kept the current value.\n")
+    #expect(
+      onLaptop.run("sync", "conflicts").output
+        == "No conflicts: no change was lost to another device's.\n")
+    // The phone reads the laptop's version (its engine left it as a copy).
+    phone.copy(laptop.file("settings.json"), as: copy)
+    let values = onPhone.run("settings", "list").output
+    #expect(
+      values.contains("distanceUnit            meters")
+        && values.contains("sleepGoal               6"), "\(values)")
+    #expect(
+      onPhone.run("sync", "conflicts").output
+        == "No conflicts: no change was lost to another device's.\n")
+    #expect(
+      try Data(contentsOf: phone.file("settings.json"))
+        == Data(contentsOf: laptop.file("settings.json")))
+  }
+
+  @Test(
     "sync conflicts lists the title that lost to a concurrent edit; sync resolve makes it win on both devices"
   )
   func conflictsAndResolve() throws {

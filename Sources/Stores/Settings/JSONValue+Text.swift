@@ -37,6 +37,11 @@ extension JSONValue {
     return writer.finish()
   }
 
+  /// The value as JSON text, as the files write it (`"dark"`, `7`, `true`).
+  package var jsonText: String {
+    data.map { String(decoding: $0, as: UTF8.self) } ?? description
+  }
+
   /// The value as compact JSON for a message: at most `limit` characters, cut with "…".
   func shortDescription(_ limit: Int = 60) -> String {
     let text = description

@@ -7,7 +7,8 @@ import Foundation
 /// `"sync" : { "removed" : { "theme" : "…" }, "set" : { "sleepGoal" : "mip1k3c0.0.k3j5q8x1z0 #1z" } }`:
 /// a key set is stamped, then `#` and the digest of its value (see ``ContentDigest``), which
 /// shows a value edited under its old stamp. The merge takes, key by key, the value or the
-/// removal of the later stamp.
+/// removal of the later stamp, and keeps the change that lost to a concurrent one as a
+/// conflict (`"conflicts"`, with what each change saw: `"seen"`, see ``SeenStamps``).
 package struct KeyValuesSync: StateSync {
   package typealias State = KeyValues
   typealias Name = KeyValues.Name
@@ -16,6 +17,12 @@ package struct KeyValuesSync: StateSync {
   var set: [Name: Stamp]
   /// The stamp of each key removed.
   var removed: [Name: Stamp]
+  /// The changes that lost to a concurrent one, kept, by key, in order of stamp (see
+  /// ``Conflict``).
+  var conflicts: [Name: [Conflict]] = [:]
+  /// What the latest change of a key had seen, where it recorded it (see ``SeenStamps``). An
+  /// entry whose stamp is no longer the key's says nothing.
+  var seen: [Name: FieldChange] = [:]
   /// The wall clock of each device at its latest write of the file.
   package var writers = WriterClocks()
   /// The keys set or removed without a stamp (see ``StateSync/reconcile(with:)``); never
@@ -80,8 +87,16 @@ package struct KeyValuesSync: StateSync {
 
   package var hasUnstamped: Bool { !unstamped.isEmpty }
 
+  /// A value edited by hand under its stamp saw the value it replaced, and what that one
+  /// saw; a key set or reset by hand records nothing (it is taken as having seen every change
+  /// before it).
   package mutating func stampUnstamped(_ stamp: Stamp) {
     for name in unstamped {
+      if let old = set[name], old > .origin {
+        noteChange(of: name, replacing: old, stamp: stamp, isHandEdit: true)
+      } else {
+        seen[name] = nil
+      }
       if set[name] != nil { set[name] = stamp } else { removed[name] = stamp }
     }
     unstamped = []
@@ -97,6 +112,7 @@ package struct KeyValuesSync: StateSync {
     }
     return known.1.set.allSatisfy { isSeen($1, $0) }
       && known.1.removed.allSatisfy { isSeen($1, $0) }
+      && conflicts(of: known.1, areKeptBy: version.1)
   }
 
   /// See ``StateSync/isCovered(_:by:)``. O(*n*) in the number of keys.
@@ -113,6 +129,7 @@ package struct KeyValuesSync: StateSync {
       && version.1.removed.keys.allSatisfy(version.1.unstamped.contains)
     if isWhollyUnstamped { return true }
     return version.1.writers.isUnchanged(since: known.1.writers)
+      && conflicts(of: version.1, areKeptBy: known.1)
       && version.1.set.allSatisfy { isKnown($1, $0) }
       && version.1.removed.allSatisfy { isKnown($1, $0) }
   }
@@ -133,17 +150,24 @@ package struct KeyValuesSync: StateSync {
 
   package mutating func prune(before milliseconds: Int64) {
     removed = removed.filter { $0.value.milliseconds >= milliseconds }
+    pruneConflicts(before: milliseconds)
   }
 
+  /// See ``StateSync/stamped(before:after:stamp:)``: each key changed records what its change
+  /// saw (see ``noteChange(of:replacing:stamp:)``).
   package func stamped(before: KeyValues, after: KeyValues, stamp: Stamp) -> Self {
     var result = self
     for (key, value) in after.values where before.values[key] != value {
-      result.set[Name(key)] = stamp
-      result.removed[Name(key)] = nil
+      let name = Name(key)
+      result.noteChange(of: name, replacing: result.stamp(of: name), stamp: stamp)
+      result.set[name] = stamp
+      result.removed[name] = nil
     }
     for (key, _) in before.values where after.values[key] == nil {
-      result.set[Name(key)] = nil
-      result.removed[Name(key)] = stamp
+      let name = Name(key)
+      result.noteChange(of: name, replacing: result.stamp(of: name), stamp: stamp)
+      result.set[name] = nil
+      result.removed[name] = stamp
     }
     return result
   }
@@ -183,6 +207,7 @@ package struct KeyValuesSync: StateSync {
         sync.removed[name] = max(sync.removed[name] ?? theirs, theirs)
       }
     }
+    settleConflicts(a, b, in: &sync)
     return (state, sync)
   }
 }
@@ -208,9 +233,19 @@ extension KeyValuesSync {
     var removed: [Name: Stamp] = [:]
     var digests: [Name: ContentDigest] = [:]
     var writers = WriterClocks()
+    var conflicts: [Name: [Conflict]] = [:]
+    var seen: [Name: SeenStamps] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
       case "writers": writers = try WriterClocks(from: &reader)
+      case "conflicts" where reader.kind == .object:
+        conflicts = try Self.readConflicts(from: &reader)
+      case "seen" where reader.kind == .object:
+        // A record that is not one (edited by hand) is dropped, as a conflict is.
+        try reader.readMembers { name, reader throws(JSONCodingError) in
+          guard reader.kind == .string else { return reader.skipValue() }
+          seen[Name(name)] = SeenStamps(Substring(try reader.readString()))
+        }
       case "set", "removed":
         try reader.readMembers { name, reader throws(JSONCodingError) in
           let text = try reader.readString()
@@ -233,6 +268,11 @@ extension KeyValuesSync {
     self.init(set: set, removed: removed)
     self.writers = writers
     self.readDigests = digests
+    // A conflict or record of a key the file does not stamp belongs to nothing.
+    self.conflicts = conflicts.filter { stamp(of: $0.key) != nil }
+    for (name, record) in seen {
+      if let stamp = stamp(of: name) { self.seen[name] = FieldChange(stamp: stamp, seen: record) }
+    }
   }
 
   /// Writes the section without the digests of the values, which it does not hold (see
@@ -256,7 +296,22 @@ extension KeyValuesSync {
     digestsOf state: KeyValues?, to writer: inout JSONWriter
   ) throws(JSONCodingError) {
     writer.beginObject()
+    if !conflicts.isEmpty {
+      writer.member("conflicts")
+      try writeConflicts(to: &writer)
+    }
     for (key, stamps) in [("removed", removed), ("set", set)] {
+      if key == "set", !seen.isEmpty {
+        writer.member("seen")
+        writer.beginObject()
+        for (name, change) in seen.sorted(by: {
+          $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
+        }) {
+          writer.member(name.string)
+          writer.writeString(change.seen.text)
+        }
+        writer.endObject()
+      }
       writer.member(key)
       writer.beginObject()
       for (name, stamp) in stamps.sorted(by: {

@@ -51,15 +51,20 @@ extension ListSync {
   }
 
   /// Records that the field `key`, stamped `old`, is changed by this device at `stamp`: the
-  /// change saw what the change it replaces saw, and that change — not the conflicts kept
-  /// beside it, which only a resolution sees.
+  /// change saw what the change it replaces saw, that change and — unless it is a hand edit
+  /// this device stamps — every earlier change of its own device; not the other conflicts
+  /// kept beside it, which only a resolution sees.
   ///
   /// A conflict of the field that the change covers — a value its own device changed again
-  /// since, which this device saw — goes, as the next merge would drop it: a file as written
+  /// since, or this device's own — goes, as the next merge would drop it: a file as written
   /// is one a merge leaves as it is.
-  mutating func noteChange(of key: FieldKey, replacing old: Stamp, stamp: Stamp) {
+  mutating func noteChange(
+    of key: FieldKey, replacing old: Stamp, stamp: Stamp, isHandEdit: Bool = false
+  ) {
     var seen = seen(of: key, at: old)
     seen.insert(old)
+    // A device saw its own earlier changes; a hand edit it stamps saw only what it replaced.
+    if !isHandEdit { seen.insert(stamp) }
     self.seen[key] = FieldChange(stamp: stamp, seen: seen)
     dropConflicts(of: key, coveredBy: seen)
   }
@@ -524,8 +529,8 @@ extension ListSync {
     stamp: Stamp
   ) -> Self? {
     var list = state.syncedItems
-    guard let offset = list.firstIndex(where: { $0.id == conflict.item }),
-      let kept = openConflicts(of: conflict.item, at: offset, in: list).first(where: {
+    guard let id = conflict.item, let offset = list.firstIndex(where: { $0.id == id }),
+      let kept = openConflicts(of: id, at: offset, in: list).first(where: {
         $0.stamp.description == conflict.stamp
           && $0.field.map { State.itemFields[$0].name } == conflict.field
       })
@@ -540,9 +545,9 @@ extension ListSync {
       State.itemFields[field].copy(kept.value, &list[offset])
       state = state.replacingItems(list)
       return stamped(before: before, after: state, stamp: stamp)
-        .resolving(item: conflict.item, at: offset, field: field, stamp: stamp)
+        .resolving(item: id, at: offset, field: field, stamp: stamp)
     case (.current, let field):
-      return resolving(item: conflict.item, at: offset, field: field, stamp: stamp)
+      return resolving(item: id, at: offset, field: field, stamp: stamp)
     }
   }
 }

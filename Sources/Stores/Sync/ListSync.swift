@@ -814,7 +814,7 @@ package struct ListSync<State: SyncedList>: StateSync {
         if let id = handEdited[offset] {
           noteChange(
             of: FieldKey(item: id, field: field), replacing: items[offset].fields[field],
-            stamp: stamp)
+            stamp: stamp, isHandEdit: true)
         }
         items[offset].fields[field] = stamp
       }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A change made on one device that lost to a change another device made at the same time
 /// — without seeing it — kept so that nobody's value disappears silently: a field's value
-/// that lost to a later stamp, or an item's removal that a later edit undid.
+/// or a setting's that lost to a later stamp (a setting's reset too), or an item's removal
+/// that a later edit undid.
 ///
 /// A synced store lists those still open in ``SyncStatus/conflicts``; ``Store/resolve(_:choosing:)``
 /// settles one, choosing its value or the current one. A resolution is an ordinary change:
@@ -12,11 +13,13 @@ import Foundation
 /// days after every device that wrote the file has written it again. A value that equals the
 /// field's current value, or a later value kept, is not listed.
 public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConvertible {
-  /// The item whose field or removal lost.
-  public var item: UUID
-  /// The field's key in the file (`"title"`), or `nil` for the item's removal.
+  /// The item whose field or removal lost; `nil` for a setting.
+  public var item: UUID?
+  /// The field's key in the file (`"title"`), or the setting's (`"sleepGoal"`); `nil` for the
+  /// item's removal.
   public var field: String?
-  /// The value that lost, as JSON text (`"Buy oat milk"`, `true`); `nil` for a removal.
+  /// The value that lost, as JSON text (`"Buy oat milk"`, `true`); `nil` for a removal — of
+  /// the item, or of the setting (reset to its default).
   public var value: String?
   /// The device that made the change (its id, as stamps write it).
   public var device: String
@@ -25,12 +28,12 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
   /// The change's stamp, which names it among every device's changes.
   public var stamp: String
 
-  /// The conflict's identity: its item, field and change.
-  public var id: String { "\(item) \(field ?? "-") \(stamp)" }
+  /// The conflict's identity: its item (or `settings`), field and change.
+  public var id: String { "\(item?.uuidString ?? "settings") \(field ?? "-") \(stamp)" }
 
   /// A conflict with these fields (for a preview or a test).
   public init(
-    item: UUID, field: String?, value: String?, device: String, date: Date, stamp: String
+    item: UUID?, field: String?, value: String?, device: String, date: Date, stamp: String
   ) {
     self.item = item
     self.field = field
@@ -41,12 +44,18 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
   }
 
   public var description: String {
-    "\(item): " + (field.map { "\($0) = \(value ?? "")" } ?? "removed") + " on \(device)"
+    let change =
+      switch (field, value) {
+      case (let field?, let value?): "\(field) = \(value)"
+      case (let field?, nil): "\(field) reset"
+      case (nil, _): "removed"
+      }
+    return (item.map { "\($0): " } ?? "") + change + " on \(device)"
   }
 
   /// The value to keep when resolving a conflict.
   public enum Choice: Hashable, Sendable {
-    /// The conflict's: its value is set (a removal removes the item).
+    /// The conflict's: its value is set (a removal removes the item or resets the setting).
     case conflict
     /// The current value: the field (or the item) stays as it is.
     case current

@@ -56,10 +56,10 @@ public struct SyncStatus: Equatable, Sendable {
   /// of a field for as long as it runs ahead.
   public var largestClockSkew: Duration = .zero
   /// The changes that lost to a concurrent change on another device and are kept, in the
-  /// order of the items (see ``SyncConflict``): what each lost and to what, until someone
-  /// resolves it with ``Store/resolve(_:choosing:)``. As of the store's latest transaction or
-  /// reload, once the file's stamps are read — which opening does when the file keeps
-  /// conflicts.
+  /// order of the items or keys (see ``SyncConflict``): what each lost and to what, until
+  /// someone resolves it with ``Store/resolve(_:choosing:)``. As of the store's latest
+  /// transaction or reload, once the file's stamps are read — which opening does when the
+  /// file keeps conflicts.
   public var conflicts: [SyncConflict] = []
 
   /// The empty status: nothing merged or left, no clock ahead.

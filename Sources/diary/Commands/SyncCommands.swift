@@ -10,14 +10,21 @@ enum SyncCommands {
   /// A conflict kept in a data file, as `diary sync conflicts` lists it.
   struct ListedConflict {
     var file: String
-    /// What a person calls the item: a todo's title, a workout's name.
+    /// What a person calls the item: a todo's title, a workout's name, a setting's key.
     var item: String
     var conflict: SyncConflict
-    /// The field's current value, as JSON text (`nil` for a removal).
+    /// The field's current value, as JSON text (`nil` for a removal, or a setting at its
+    /// default).
     var current: String?
 
-    /// The field's key, or "-" for a removal.
-    var field: String { conflict.field ?? "-" }
+    /// The field's key (a setting's: `value`), or "-" for a removal.
+    var field: String { conflict.item == nil ? "value" : conflict.field ?? "-" }
+
+    /// The kept value as the table shows it.
+    var kept: String { conflict.value ?? (conflict.item == nil ? "default" : "removed") }
+
+    /// The current value as the table shows it.
+    var now: String { current ?? (conflict.item == nil ? "default" : "in the list") }
 
     /// The conflict's short name, which `diary sync resolve` takes: six base-36 digits of a
     /// hash of its identity (its item, field and change) — the same on every device and run,
@@ -37,7 +44,8 @@ enum SyncCommands {
       }
       return .object([
         "id": JSONValue(code), "file": JSONValue(file),
-        "itemID": JSONValue(conflict.item.uuidString), "item": JSONValue(item),
+        "itemID": conflict.item.map { JSONValue($0.uuidString) } ?? .null,
+        "item": JSONValue(item),
         "field": conflict.field.map { JSONValue($0) } ?? .null,
         "value": parsed(conflict.value), "current": parsed(current),
         "device": JSONValue(conflict.device),
@@ -46,22 +54,34 @@ enum SyncCommands {
     }
   }
 
-  /// The conflicts the todos and workouts keep, in that order (each in the order of its
-  /// items).
+  /// The stores whose conflicts `diary sync conflicts` lists.
+  struct Stores {
+    var settings: SettingsStore
+    var todos: TodosStore
+    var workouts: WorkoutsStore
+  }
+
+  /// The conflicts the settings, todos and workouts keep, in that order (each in the order of
+  /// its keys or items).
   @MainActor
-  static func conflicts(_ context: Context) throws -> (
-    listed: [ListedConflict], todos: TodosStore, workouts: WorkoutsStore
-  ) {
-    let todos = try context.todos()
-    let workouts = try context.workouts()
+  static func conflicts(_ context: Context) throws -> (listed: [ListedConflict], stores: Stores) {
+    let stores = Stores(
+      settings: try context.settings(), todos: try context.todos(),
+      workouts: try context.workouts())
     var listed: [ListedConflict] = []
+    for conflict in try stores.settings.core.syncStatusReadingStamps().conflicts {
+      guard let key = conflict.field else { continue }
+      let current = stores.settings.state.values[key]?.jsonText
+      listed.append(
+        ListedConflict(file: "settings", item: key, conflict: conflict, current: current))
+    }
     func add<Item: ListItem, S: Store>(
       _ file: String, _ store: S, _ items: [Item], _ name: (Item) -> String
     ) throws where S.State: PersistentState {
       let status = try store.core.syncStatusReadingStamps()
       let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       for conflict in status.conflicts {
-        guard let item = byID[conflict.item] else { continue }
+        guard let id = conflict.item, let item = byID[id] else { continue }
         var current: String?
         if let field = Item.fieldTable.fields.first(where: { $0.name == conflict.field }) {
           var writer = JSONWriter()
@@ -73,18 +93,19 @@ enum SyncCommands {
           ListedConflict(file: file, item: name(item), conflict: conflict, current: current))
       }
     }
-    try add("todos", todos, todos.todos, \.title)
-    try add("workouts", workouts, workouts.state.workouts, \.name)
-    return (listed, todos, workouts)
+    try add("todos", stores.todos, stores.todos.todos, \.title)
+    try add("workouts", stores.workouts, stores.workouts.state.workouts, \.name)
+    return (listed, stores)
   }
 
   struct Conflicts: ParsableCommand {
     static let name = "conflicts"
     static let summary = "List the values that lost to a change made at once on another device"
     static let discussion = """
-      When two devices change one field of a todo or workout before either sees the other's \
-      change, the later change wins and the other is kept, not lost: this lists each kept \
-      value beside the current one, and a removal that an edit on another device undid. \
+      When two devices change one setting, or one field of a todo or workout, before either \
+      sees the other's change, the later change wins and the other is kept, not lost: this \
+      lists each kept value beside the current one, and a removal that an edit on another \
+      device undid. \
       Resolve one by its ID with 'diary sync resolve ID' (its value wins on every device) or \
       'diary sync resolve ID --current' (the current value stays).
       """
@@ -104,7 +125,7 @@ enum SyncCommands {
       table.rows = listed.map { entry in
         [
           entry.code, entry.file, entry.item, entry.field,
-          entry.conflict.value ?? "removed", entry.current ?? "in the list",
+          entry.kept, entry.now,
           entry.conflict.device,
           HumanDate.formatWithTime(entry.conflict.date, timeZone: context.time.timeZone),
         ]
@@ -126,7 +147,8 @@ enum SyncCommands {
       .flag(\.keepsCurrent, "current", summary: "Keep the current value instead")
     ]
     static let discussion = """
-      The kept value is set (a kept removal removes the item), or with --current the current \
+      The kept value is set (a kept removal removes the item, a kept reset resets the setting \
+      to its default), or with --current the current \
       value stays: a change like any other, which syncs, and every device drops the conflict. \
       Example: diary sync resolve 4k7q2m
       """
@@ -134,7 +156,7 @@ enum SyncCommands {
     var keepsCurrent = false
 
     func run(_ context: Context) throws {
-      let (listed, todos, workouts) = try SyncCommands.conflicts(context)
+      let (listed, stores) = try SyncCommands.conflicts(context)
       let matching = listed.filter { $0.code == code.lowercased() }
       guard matching.count == 1, let entry = matching.first else {
         throw DiaryError(
@@ -147,19 +169,26 @@ enum SyncCommands {
       }
       let choice: SyncConflict.Choice = keepsCurrent ? .current : .conflict
       let resolved =
-        entry.file == "todos"
-        ? try todos.resolve(entry.conflict, choosing: choice)
-        : try workouts.resolve(entry.conflict, choosing: choice)
+        switch entry.file {
+        case "settings": try stores.settings.resolve(entry.conflict, choosing: choice)
+        case "todos": try stores.todos.resolve(entry.conflict, choosing: choice)
+        default: try stores.workouts.resolve(entry.conflict, choosing: choice)
+        }
       guard resolved else {
         throw DiaryError(
           "conflict \(code) is not open any more: another program resolved it, or the item is "
             + "gone — 'diary sync conflicts' lists those left")
       }
       let kept =
-        keepsCurrent
-        ? (entry.conflict.field == nil ? "kept it in the list" : "kept the current \(entry.field)")
-        : entry.conflict.field == nil
-          ? "removed it" : "set \(entry.field) to \(entry.conflict.value ?? "")"
+        switch (keepsCurrent, entry.conflict.item, entry.conflict.field, entry.conflict.value) {
+        case (true, nil, _, _): "kept the current value"
+        case (true, _, nil, _): "kept it in the list"
+        case (true, _, _, _): "kept the current \(entry.field)"
+        case (false, nil, _, nil): "reset it to its default"
+        case (false, nil, _, let value?): "set it to \(value)"
+        case (false, _, nil, _): "removed it"
+        case (false, _, _, let value): "set \(entry.field) to \(value ?? "")"
+        }
       context.output.recordSaved("resolved a conflict of \(entry.file)")
       try context.output.line("Resolved conflict \(entry.code) (\(entry.item)): \(kept).")
     }

@@ -351,6 +351,7 @@ struct ConflictReviewTests {
     b = ConflictTests.synced(b, with: c)
     #expect(ConflictTests.keptTitles(b, todo.id) == ["y"])
     b.apply { TodosStore.reduce(&$0, Self.retitled(todo, "y2")) }
+    #expect(ConflictTests.keptTitles(b, todo.id).isEmpty, "y2 saw b's own y")
     c = ConflictTests.synced(c, with: b)
     c.apply { TodosStore.reduce(&$0, Self.retitled(todo, "x")) }
     #expect(c.merged(with: c).bytes == c.bytes)
