@@ -18,6 +18,11 @@ import TestSupport
 // none): a change by a short-lived process that names what it changed, whatever the file
 // holds by then.
 //
+//   stores-writer set-setting FILE 1 KEY=VALUE
+//
+// sets the setting KEY of the settings FILE to the text VALUE in one transaction, and prints
+// `ack 0` once that is on disk.
+//
 //   stores-writer hold FILE SECONDS TAG
 //
 // takes the lock of the todos FILE, prints `locked`, and keeps it SECONDS before adding
@@ -35,8 +40,8 @@ import TestSupport
 // away and makes it anew, letting the watchers see each; on Linux, prints the process's
 // inotify instances and watches (`inotify I watches W`).
 //
-// With STORES_WRITER_CLOCK_AHEAD_MS set, the kinds todos, workouts, settings, remove-todo,
-// remove-workout and toggle-todo stamp their changes by the device's clock with its wall
+// With STORES_WRITER_CLOCK_AHEAD_MS set, the kinds todos, workouts, settings, set-setting,
+// remove-todo, remove-workout and toggle-todo stamp their changes by the device's clock with its wall
 // clock that many milliseconds ahead: a device whose clock runs ahead.
 
 let arguments = CommandLine.arguments
@@ -108,6 +113,11 @@ MainActor.assumeIsolated {
       let ids = Set(store.state.workouts.filter { $0.name == tag }.map(\.id))
       if !ids.isEmpty { try store.trySend(.removeWorkouts(ids: ids)) }
       print(ids.isEmpty ? "absent" : "ack 0")
+    case "set-setting":
+      let settings = try SettingsStore(contentsOf: url, clock: clock)
+      let parts = tag.split(separator: "=", maxSplits: 1).map(String.init)
+      try settings.trySend(.set(key: parts[0], value: .string(parts.last!)))
+      print("ack 0")
     case "keyvalue":
       let file = try SettingsStore(contentsOf: url)
       for index in 0..<count {

@@ -161,7 +161,7 @@ struct SyncthingTests {
   }
 
   @Test(
-    "three devices, the phone's clock an hour ahead, each cut off in turn: after reconnecting nothing is lost or revived, the folders agree byte for byte, no copy is left, within 2 minutes"
+    "three devices, the phone's clock an hour ahead, each cut off in turn: after reconnecting nothing is lost or revived, every conflict is kept, the folders agree byte for byte, no copy is left, within 2 minutes"
   )
   func threeDevices() throws {
     try rounds { seed, roundFolder in
@@ -177,8 +177,18 @@ struct SyncthingTests {
       try #require(try write("todos", on: devices[2], tag: "c start", &ledger) == 3)
       // Linked, then each device cut off in turn — the phone first — with linked spells between.
       let cutOffs = [nil, devices[2], nil, devices[0], nil, devices[1]]
+      // The settings changed on both sides of a cut, neither seeing the other's change: by
+      // key, the values each side set.
+      var contested: [String: Set<String>] = [:]
       for (phase, cutOff) in cutOffs.enumerated() {
-        if let cutOff { try nodes.cutOff(cutOff) }
+        if let cutOff {
+          try nodes.cutOff(cutOff)
+          let linked = devices.filter { $0 !== cutOff }[Int(random.next(below: 2))]
+          let key = "contested\(phase)"
+          try #require(try set(key, to: cutOff.name, on: cutOff))
+          try #require(try set(key, to: linked.name, on: linked))
+          contested[key] = [cutOff.name, linked.name]
+        }
         for step in 0..<8 {
           let device = devices[Int(random.next(below: 3))]
           try edit(
@@ -189,6 +199,7 @@ struct SyncthingTests {
       }
       try converge(nodes, seed: seed)
       try check(devices, ledger, seed: seed, tickMayOutliveRemoval: true)
+      try checkKept(contested, on: devices, seed: seed)
       // The phone's stamps, an hour ahead of the clock when it first wrote, are in the file
       // every device reads: ahead of it by an hour less the time since, at least.
       for device in devices {
@@ -304,6 +315,46 @@ struct SyncthingTests {
         try removalConflicts(device) == revived,
         "\(device.name): the removals kept as conflicts are those undone (seed \(seed))")
     }
+  }
+
+  /// Checks that every device holds one value of each `contested` setting and lists the
+  /// other as a conflict: a change made on either side of a cut, neither seeing the other,
+  /// is the setting's value or kept.
+  func checkKept(
+    _ contested: [String: Set<String>], on devices: [SyncthingNodes.Device], seed: UInt64
+  ) throws {
+    for device in devices {
+      let result = diary(device).run("--json", "sync", "conflicts")
+      try #require(result.exitCode == 0, "\(result.errorOutput)")
+      let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+      let conflicts = (report as? [String: Any])?["conflicts"] as? [[String: Any]] ?? []
+      let file = try Data(contentsOf: device.folder.appendingPathComponent("settings.json"))
+      let values =
+        (try JSONSerialization.jsonObject(with: file) as? [String: Any])?["values"]
+        as? [String: Any] ?? [:]
+      for (key, set) in contested {
+        let kept = conflicts.filter {
+          $0["file"] as? String == "settings" && $0["item"] as? String == key
+        }
+        .compactMap { $0["value"] as? String }
+        let current = values[key] as? String
+        #expect(
+          kept.count == 1 && Set(kept + [current].compactMap { $0 }) == set,
+          "\(device.name): \(key) is \(current ?? "unset"), kept \(kept), set \(set) (seed \(seed))"
+        )
+      }
+    }
+  }
+
+  /// Sets the setting `key` to `value` on `device` by a library writer; whether it is
+  /// acknowledged.
+  func set(_ key: String, to value: String, on device: SyncthingNodes.Device) throws -> Bool {
+    let file = device.folder.appendingPathComponent("settings.json")
+    let writer = try WriterProcess(
+      Self.writer, ["set-setting", file.path, "1", "\(key)=\(value)"],
+      environment: device.environment(diary(device).environment))
+    while writer.process.isRunning { usleep(5_000) }
+    return writer.kill().acknowledged == [0]
   }
 
   /// The titles of the todos whose removal `diary sync conflicts` on `device` lists as a
