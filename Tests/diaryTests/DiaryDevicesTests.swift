@@ -245,6 +245,42 @@ struct DiaryDevicesTests {
         == Data(contentsOf: laptop.file("settings.json")))
   }
 
+  @Test("sync resolve refuses a kept setting this device's keys do not allow, and changes nothing")
+  @MainActor
+  func resolveRefusesAnInvalidSetting() throws {
+    var onLaptop = DiaryProcess(folder: laptop.url)
+    onLaptop.environment["STORES_STATE_HOME"] = TemporaryFolder().url.path
+    #expect(onLaptop.run("settings", "set", "sleepGoal", "7").exitCode == 0)
+    phone.copy(laptop.file("settings.json"), as: "settings.json")
+    // The phone's app, of another version, allows a sleep goal this one does not.
+    let phoneApp = try SettingsStore(
+      contentsOf: phone.file("settings.json"),
+      clock: HybridClock(device: DeviceID("phoneapp")!) {
+        Int64(Date().timeIntervalSince1970 * 1000)
+      })
+    try phoneApp.trySend(.set(key: "sleepGoal", value: .string("long")))
+    Thread.sleep(forTimeInterval: 0.005)
+    #expect(onLaptop.run("settings", "set", "sleepGoal", "6").exitCode == 0)
+    laptop.copy(
+      phone.file("settings.json"), as: "settings.sync-conflict-20261204-101500-E7BDN4G.json")
+    let json = onLaptop.run("--json", "sync", "conflicts")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let conflict = try #require((report["conflicts"] as? [[String: Any]])?.first)
+    #expect(conflict["value"] as? String == "long" && conflict["kind"] as? String == "value")
+    let id = try #require(conflict["id"] as? String)
+    let before = try Data(contentsOf: laptop.file("settings.json"))
+    let refused = onLaptop.run("sync", "resolve", id)
+    #expect(refused.exitCode == 65)
+    #expect(
+      refused.errorOutput
+        == "diary: error: conflict \(id) keeps \"long\" for sleepGoal, which it does not allow "
+        + "(expected a number, found \"long\"): keep the current value with 'diary sync resolve \(id) --current', "
+        + "or set another with 'diary settings set sleepGoal VALUE'\n")
+    #expect(try Data(contentsOf: laptop.file("settings.json")) == before, "no file changes")
+    #expect(onLaptop.run("sync", "resolve", id, "--current").exitCode == 0)
+  }
+
   @Test(
     "sync conflicts lists the title that lost to a concurrent edit; sync resolve makes it win on both devices"
   )

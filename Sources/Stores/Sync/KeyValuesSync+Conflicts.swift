@@ -28,8 +28,8 @@ extension KeyValuesSync {
   /// Records that this device changes the key `name`, stamped `old` (`nil`: never set), at
   /// `stamp`: the change saw the change it replaces and what that one saw — of a key never
   /// set, nothing — and, unless it is a hand edit this device stamps, every earlier change of
-  /// its own device; the conflicts of the key that covers go, as the next merge would drop
-  /// them.
+  /// its own device, and what the conflicts those cover had seen; the conflicts of the key
+  /// that covers go, as the next merge would drop them.
   mutating func noteChange(
     of name: Name, replacing old: Stamp?, stamp: Stamp, isHandEdit: Bool = false
   ) {
@@ -37,6 +37,9 @@ extension KeyValuesSync {
     if let old { seen.insert(old) }
     // A device saw its own earlier changes; a hand edit it stamps saw only what it replaced.
     if !isHandEdit { seen.insert(stamp) }
+    if let kept = conflicts[name] {
+      seen.close(over: kept.map { FieldChange(stamp: $0.stamp, seen: $0.seen) })
+    }
     self.seen[name] = FieldChange(stamp: stamp, seen: seen)
     guard let kept = conflicts[name], kept.contains(where: { seen.covers($0.stamp) }) else {
       return
@@ -76,31 +79,37 @@ extension KeyValuesSync {
             Conflict(value: side.0.values[name.string], stamp: stamp, seen: seenOf(stamp)))
         }
       }
-      // One entry per change: of two with one stamp, the value as the merge picks it (a set
-      // over a reset, the later text), and all they saw.
-      var changes: [Conflict] = []
-      for candidate in candidates.sorted(by: { $0.stamp < $1.stamp }) {
-        guard let last = changes.last, last.stamp == candidate.stamp else {
-          changes.append(candidate)
-          continue
-        }
-        if let value = candidate.value, last.value.map({ $0.precedes(value) }) ?? true {
-          changes[changes.count - 1].value = value
-        }
-        changes[changes.count - 1].seen.formUnion(candidate.seen)
-      }
-      var records = changes.map { FieldChange(stamp: $0.stamp, seen: $0.seen) }
-      let settled = FieldChange.settle(
-        winner: FieldChange(stamp: winner, seen: seenOf(winner)), changes: &records)
-      var kept: [Conflict] = []
-      for ((change, record), isKept) in zip(zip(changes, records), settled.kept) where isKept {
-        kept.append(Conflict(value: change.value, stamp: change.stamp, seen: record.seen))
-      }
-      if !kept.isEmpty { merged.conflicts[name] = kept }
-      if settled.winner != SeenStamps(before: winner) {
-        merged.seen[name] = FieldChange(stamp: winner, seen: settled.winner)
-      }
+      merged.settle(name, winner: FieldChange(stamp: winner, seen: seenOf(winner)), candidates)
     }
+  }
+
+  /// Keeps of `candidates`, the changes of the key `name` that met the key's latest change
+  /// `winner`, those that stay conflicts beside it (see
+  /// ``FieldChange/settle(winner:changes:)``), and what the winner saw.
+  mutating func settle(_ name: Name, winner: FieldChange, _ candidates: [Conflict]) {
+    // One entry per change: of two with one stamp, the value as the merge picks it (a set
+    // over a reset, the later text), and all they saw.
+    var changes: [Conflict] = []
+    for candidate in candidates.sorted(by: { $0.stamp < $1.stamp }) {
+      guard let last = changes.last, last.stamp == candidate.stamp else {
+        changes.append(candidate)
+        continue
+      }
+      if let value = candidate.value, last.value.map({ $0.precedes(value) }) ?? true {
+        changes[changes.count - 1].value = value
+      }
+      changes[changes.count - 1].seen.formUnion(candidate.seen)
+    }
+    var records = changes.map { FieldChange(stamp: $0.stamp, seen: $0.seen) }
+    let settled = FieldChange.settle(winner: winner, changes: &records)
+    var kept: [Conflict] = []
+    for ((change, record), isKept) in zip(zip(changes, records), settled.kept) where isKept {
+      kept.append(Conflict(value: change.value, stamp: change.stamp, seen: record.seen))
+    }
+    conflicts[name] = kept.isEmpty ? nil : kept
+    seen[name] =
+      settled.winner == SeenStamps(before: winner.stamp)
+      ? nil : FieldChange(stamp: winner.stamp, seen: settled.winner)
   }
 
   /// Drops the conflicts and the records of what changes saw stamped before `milliseconds`,
@@ -113,11 +122,14 @@ extension KeyValuesSync {
     seen = seen.filter { $0.value.stamp.milliseconds >= milliseconds }
   }
 
-  /// Whether every conflict `version` keeps, `known` keeps too. O(*k*) in their number.
+  /// Whether every conflict `version` keeps, `known` keeps too, with the same value (one
+  /// edited by hand is another). O(*k*) in their number.
   static func conflicts(of version: Self, areKeptBy known: Self) -> Bool {
     version.conflicts.allSatisfy { name, kept in
       let mine = known.conflicts[name] ?? []
-      return kept.allSatisfy { conflict in mine.contains { $0.stamp == conflict.stamp } }
+      return kept.allSatisfy { conflict in
+        mine.contains { $0.stamp == conflict.stamp && $0.value == conflict.value }
+      }
     }
   }
 

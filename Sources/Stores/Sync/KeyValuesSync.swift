@@ -28,6 +28,10 @@ package struct KeyValuesSync: StateSync {
   /// The keys set or removed without a stamp (see ``StateSync/reconcile(with:)``); never
   /// written.
   var unstamped: Set<Name> = []
+  /// The stamps of the keys set or removed by hand where the file stamped them otherwise — a
+  /// key reset, or set again after a reset — for ``stampUnstamped(_:)`` to record what their
+  /// changes saw; never written.
+  var replacedByHand: [Name: Stamp] = [:]
   /// The digests of the values of the keys set, as the file holds them, from the file's
   /// reading until ``reconcile(with:)`` compares them with the values.
   var readDigests: [Name: ContentDigest] = [:]
@@ -55,19 +59,21 @@ package struct KeyValuesSync: StateSync {
     readDigests = [:]
     for (key, value) in state.values {
       let name = Name(key)
-      removed[name] = nil
+      let removal = removed.removeValue(forKey: name)
       if set[name] == nil {
         set[name] = .origin
         unstamped.insert(name)
+        if let removal { replacedByHand[name] = removal }
       } else if let digest = digests[name], digest != ContentDigest(of: value) {
         unstamped.insert(name)
       }
     }
     guard set.count != state.values.count else { return }
-    for name in set.keys where state.values[name.string] == nil {
+    for (name, stamp) in set where state.values[name.string] == nil {
       set[name] = nil
       removed[name] = .origin
       unstamped.insert(name)
+      replacedByHand[name] = stamp
     }
   }
 
@@ -87,19 +93,19 @@ package struct KeyValuesSync: StateSync {
 
   package var hasUnstamped: Bool { !unstamped.isEmpty }
 
-  /// A value edited by hand under its stamp saw the value it replaced, and what that one
-  /// saw; a key set or reset by hand records nothing (it is taken as having seen every change
-  /// before it).
+  /// A key set, edited or reset by hand saw the change it replaced, and what that one saw
+  /// (see ``noteChange(of:replacing:stamp:isHandEdit:)``); a key the file never stamped
+  /// records nothing (it is taken as having seen every change before it).
   package mutating func stampUnstamped(_ stamp: Stamp) {
     for name in unstamped {
-      if let old = set[name], old > .origin {
+      if let old = replacedByHand[name] ?? set[name], old > .origin {
         noteChange(of: name, replacing: old, stamp: stamp, isHandEdit: true)
       } else {
         seen[name] = nil
       }
       if set[name] != nil { set[name] = stamp } else { removed[name] = stamp }
     }
-    unstamped = []
+    (unstamped, replacedByHand) = ([], [:])
   }
 
   /// See ``StateSync/descends(_:from:)``. O(*n*) in the number of keys.
@@ -154,18 +160,32 @@ package struct KeyValuesSync: StateSync {
   }
 
   /// See ``StateSync/stamped(before:after:stamp:)``: each key changed records what its change
-  /// saw (see ``noteChange(of:replacing:stamp:)``).
+  /// saw (see ``noteChange(of:replacing:stamp:isHandEdit:)``).
   package func stamped(before: KeyValues, after: KeyValues, stamp: Stamp) -> Self {
+    stamped(before: before, after: after, stamp: stamp, isHandEdit: false)
+  }
+
+  /// See ``StateSync/stampedEdit(before:after:stamp:)``: as ``stamped(before:after:stamp:)``,
+  /// each change a hand edit that saw only what it replaced.
+  package func stampedEdit(before: KeyValues, after: KeyValues, stamp: Stamp) -> Self {
+    stamped(before: before, after: after, stamp: stamp, isHandEdit: true)
+  }
+
+  private func stamped(
+    before: KeyValues, after: KeyValues, stamp: Stamp, isHandEdit: Bool
+  ) -> Self {
     var result = self
     for (key, value) in after.values where before.values[key] != value {
       let name = Name(key)
-      result.noteChange(of: name, replacing: result.stamp(of: name), stamp: stamp)
+      result.noteChange(
+        of: name, replacing: result.stamp(of: name), stamp: stamp, isHandEdit: isHandEdit)
       result.set[name] = stamp
       result.removed[name] = nil
     }
     for (key, _) in before.values where after.values[key] == nil {
       let name = Name(key)
-      result.noteChange(of: name, replacing: result.stamp(of: name), stamp: stamp)
+      result.noteChange(
+        of: name, replacing: result.stamp(of: name), stamp: stamp, isHandEdit: isHandEdit)
       result.set[name] = nil
       result.removed[name] = stamp
     }
@@ -269,9 +289,14 @@ extension KeyValuesSync {
     self.writers = writers
     self.readDigests = digests
     // A conflict or record of a key the file does not stamp belongs to nothing.
-    self.conflicts = conflicts.filter { stamp(of: $0.key) != nil }
     for (name, record) in seen {
       if let stamp = stamp(of: name) { self.seen[name] = FieldChange(stamp: stamp, seen: record) }
+    }
+    // Conflicts as the merge keeps them: one edited by hand into one the winner saw, or
+    // stamped after it, is not listed only to vanish at the next merge.
+    for (name, kept) in conflicts {
+      guard let winner = stamp(of: name) else { continue }
+      settle(name, winner: FieldChange(stamp: winner, seen: self.seen(of: name, at: winner)), kept)
     }
   }
 

@@ -52,8 +52,9 @@ extension ListSync {
 
   /// Records that the field `key`, stamped `old`, is changed by this device at `stamp`: the
   /// change saw what the change it replaces saw, that change and — unless it is a hand edit
-  /// this device stamps — every earlier change of its own device; not the other conflicts
-  /// kept beside it, which only a resolution sees.
+  /// this device stamps — every earlier change of its own device, and what the conflicts
+  /// those cover had seen; not the other conflicts kept beside it, which only a resolution
+  /// sees.
   ///
   /// A conflict of the field that the change covers — a value its own device changed again
   /// since, or this device's own — goes, as the next merge would drop it: a file as written
@@ -65,6 +66,12 @@ extension ListSync {
     seen.insert(old)
     // A device saw its own earlier changes; a hand edit it stamps saw only what it replaced.
     if !isHandEdit { seen.insert(stamp) }
+    if let kept = conflicts[key.item] {
+      seen.close(
+        over: kept.filter { $0.field == key.field }.map {
+          FieldChange(stamp: $0.stamp, seen: $0.seen)
+        })
+    }
     self.seen[key] = FieldChange(stamp: stamp, seen: seen)
     dropConflicts(of: key, coveredBy: seen)
   }

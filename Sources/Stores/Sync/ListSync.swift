@@ -956,8 +956,8 @@ package struct ListSync<State: SyncedList>: StateSync {
   }
 
   /// The stamps after `before` changed into `after`, each change stamped `stamp`, and a
-  /// counter's change counted as `device`'s — or the edit's, when `nil` (see
-  /// ``ItemStamps/settleCounts(of:in:by:)``).
+  /// counter's change counted as `device`'s — or, when `nil`, the edit's (see
+  /// ``ItemStamps/settleCounts(of:in:by:)``), a hand edit that saw only what it replaced.
   @_specialize(exported:true,where State == TodosStore.State)
   @_specialize(exported:true,where State == WorkoutsStore.State)
   func stamped(before: State, after: State, stamp: Stamp, countingAs device: DeviceID?) -> Self {
@@ -973,7 +973,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       for field in 0..<fields.count where !fields[field].isEqual(old[offset], new[offset]) {
         result.noteChange(
           of: FieldKey(item: new[offset].id, field: field),
-          replacing: result.items[offset].fields[field], stamp: stamp)
+          replacing: result.items[offset].fields[field], stamp: stamp, isHandEdit: device == nil)
         result.items[offset].fields[field] = stamp
       }
       result.items[offset].settleCounts(of: new[offset], in: fields, by: device)
@@ -1015,7 +1015,7 @@ package struct ListSync<State: SyncedList>: StateSync {
           for field in 0..<fields.count where !fields[field].isEqual(old[previous], item) {
             noteChange(
               of: FieldKey(item: item.id, field: field), replacing: itemStamps.fields[field],
-              stamp: stamp)
+              stamp: stamp, isHandEdit: device == nil)
             itemStamps.fields[field] = stamp
           }
           itemStamps.settleCounts(of: item, in: fields, by: device)
@@ -1076,7 +1076,7 @@ package struct ListSync<State: SyncedList>: StateSync {
       where !fields[field].isEqual(old[offset], new[offset + inserted]) {
         noteChange(
           of: FieldKey(item: old[offset].id, field: field), replacing: items[offset].fields[field],
-          stamp: stamp)
+          stamp: stamp, isHandEdit: device == nil)
         items[offset].fields[field] = stamp
       }
       items[offset].settleCounts(of: new[offset + inserted], in: fields, by: device)

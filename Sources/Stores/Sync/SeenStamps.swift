@@ -82,6 +82,27 @@ package struct SeenStamps: Hashable, Sendable {
   }
 }
 
+extension SeenStamps {
+  /// Adds what each of `changes` (of one field) that this covers had seen, until none adds
+  /// more: what a change saw is closed under what the changes it saw had seen, so that a
+  /// change that replaces a kept value knowingly takes what that value's change had seen.
+  ///
+  /// - Complexity: O(*k*² *d*) for *k* changes of *d* devices — a few.
+  mutating func close(over changes: [FieldChange]) {
+    var grew = true
+    while grew {
+      grew = false
+      for change in changes where covers(change.stamp) {
+        let grown = union(change.seen)
+        if grown != self {
+          self = grown
+          grew = true
+        }
+      }
+    }
+  }
+}
+
 extension FieldChange {
   /// Settles the changes of one field — or settings key — that met in a merge: the winner,
   /// the change of the field's current stamp, and `changes`, the others kept or lost (one per

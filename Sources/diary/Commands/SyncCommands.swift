@@ -20,6 +20,12 @@ enum SyncCommands {
     /// The field's key (a setting's: `value`), or "-" for a removal.
     var field: String { conflict.item == nil ? "value" : conflict.field ?? "-" }
 
+    /// What was kept: `value`, or an item's `removal`, or a setting's `reset` (whose value is
+    /// `null` in `--json`, as a JSON `null` kept is).
+    var kind: String {
+      conflict.value != nil ? "value" : conflict.item == nil ? "reset" : "removal"
+    }
+
     /// The kept value as the table shows it.
     var kept: String { conflict.value ?? (conflict.item == nil ? "default" : "removed") }
 
@@ -47,6 +53,7 @@ enum SyncCommands {
         "itemID": conflict.item.map { JSONValue($0.uuidString) } ?? .null,
         "item": JSONValue(item),
         "field": conflict.field.map { JSONValue($0) } ?? .null,
+        "kind": JSONValue(kind),
         "value": parsed(conflict.value), "current": parsed(current),
         "device": JSONValue(conflict.device),
         "date": JSONValue(ISO8601DateFormatter().string(from: conflict.date)),
@@ -66,7 +73,7 @@ enum SyncCommands {
   @MainActor
   static func conflicts(_ context: Context) throws -> (listed: [ListedConflict], stores: Stores) {
     let stores = Stores(
-      settings: try context.settings(), todos: try context.todos(),
+      settings: try context.appSettings(), todos: try context.todos(),
       workouts: try context.workouts())
     var listed: [ListedConflict] = []
     for conflict in try stores.settings.core.syncStatusReadingStamps().conflicts {
@@ -166,6 +173,17 @@ enum SyncCommands {
               + listed.map(\.code).joined(separator: ", ")
               + " (a conflict another device resolved is no longer listed)",
           exitCode: .usage)
+      }
+      if entry.file == "settings", !keepsCurrent, let key = entry.conflict.field,
+        let text = entry.conflict.value, let value = JSONValue(parsing: text),
+        let problem = stores.settings.keys.first(where: { $0.name == key })?.problem(with: value)
+      {
+        // A value another device's app allowed that this one does not: never written.
+        throw DiaryError(
+          "conflict \(entry.code) keeps \(Terminal.escaped(text)) for \(Terminal.escapedKey(key)), "
+            + "which it does not allow (\(Terminal.escaped(problem))): keep the current value with "
+            + "'diary sync resolve \(entry.code) --current', or set another with "
+            + "'diary settings set \(Terminal.escapedKey(key)) VALUE'")
       }
       let choice: SyncConflict.Choice = keepsCurrent ? .current : .conflict
       let resolved =

@@ -360,6 +360,40 @@ struct ConflictReviewTests {
     #expect(r[0].merged(with: r[1]).state.todos.map(\.title) == ["x"])
   }
 
+  @Test(
+    "a device's own later change takes what its earlier change had seen: a title it replaced does not come back"
+  )
+  func ownLaterChangeSawWhatTheEarlierSaw() {
+    let todo = Todo(title: "Buy milk")
+    var r = Self.replicas(["desk", "phone", "laptop"], [todo])
+    r[0].apply { TodosStore.reduce(&$0, Self.retitled(todo, "five")) }
+    r[1] = ConflictTests.synced(r[1], with: r[0])
+    r[1].apply { TodosStore.reduce(&$0, Self.retitled(todo, "nine")) }
+    r[2].apply { TodosStore.reduce(&$0, Self.retitled(todo, "seven")) }
+    r[1] = ConflictTests.synced(r[1], with: r[2])
+    #expect(ConflictTests.keptTitles(r[1].merged(with: r[0]), todo.id) == ["nine"])
+    r[1].apply { TodosStore.reduce(&$0, Self.retitled(todo, "ten")) }
+    #expect(ConflictTests.keptTitles(r[1].merged(with: r[0]), todo.id).isEmpty)
+  }
+
+  @Test(
+    "an edit by hand that a store stamps as an edit of the version it knew keeps the conflicts of its field"
+  )
+  func stampedEditKeepsConflicts() {
+    let todo = Todo(title: "Buy milk")
+    var r = Self.replicas(["phone", "laptop"], [todo])
+    r[0].apply { TodosStore.reduce(&$0, Self.retitled(todo, "Buy oat milk")) }
+    r[1].apply { TodosStore.reduce(&$0, Self.retitled(todo, "Buy soy milk")) }
+    let phone = ConflictTests.synced(r[0], with: r[1])
+    #expect(ConflictTests.keptTitles(phone, todo.id) == ["Buy oat milk"])
+    var after = phone.state
+    after.todos[0].title = "Buy rice milk"
+    let edited = phone.sync.stampedEdit(
+      before: phone.state, after: after, stamp: phone.clock.stamp())
+    let byHand = TodoReplica(state: after, sync: edited, clock: phone.clock)
+    #expect(ConflictTests.keptTitles(byHand, todo.id) == ["Buy oat milk"])
+  }
+
   @Test("a value seen before it was replaced is no conflict, whatever the order of merges")
   func seenThenReplaced() {
     let todo = Todo(title: "t")

@@ -181,6 +181,107 @@ struct SettingsConflictTests {
     #expect(read.0.values["sleepGoal"] == .number(JSONNumber(7)) && read.1.conflicts.isEmpty)
   }
 
+  // MARK: Histories a review found
+
+  /// `replica`'s file edited by `edit` as a program that does not stamp would, then read as
+  /// a store reads it: what changed stamped as this device's hand edit.
+  static func editedByHand(_ replica: Settings, _ edit: (String) -> String) throws -> Settings {
+    let text = String(decoding: replica.bytes, as: UTF8.self)
+    let edited = edit(text)
+    #expect(edited != text, "the edit changes the file")
+    var (state, sync) = try StateFileCoding.decode(
+      Data(edited.utf8), path: "settings.json", sync: KeyValuesSync.self)
+    sync.reconcile(with: state)
+    sync.stampUnstamped(replica.clock.stamp())
+    return Settings(state: state, sync: sync, clock: replica.clock)
+  }
+
+  @Test(
+    "a hand reset, or a hand set of a reset key, keeps the key's conflicts in a file a merge leaves as it is"
+  )
+  func handResetAndSet() throws {
+    var (phone, laptop) = Self.concurrentGoals()
+    let merged = Self.synced(laptop, with: phone)
+    let reset = try Self.editedByHand(merged) {
+      $0.replacingOccurrences(of: "\"sleepGoal\" : 7", with: "\"other\" : 1")
+    }
+    #expect(reset.state.values["sleepGoal"] == nil)
+    #expect(Self.kept(reset, "sleepGoal") == ["9"])
+    #expect(reset.merged(with: reset).bytes == reset.bytes, "a ∪ a = a")
+    laptop.apply(Self.reset("sleepGoal"))
+    let resetFirst = Self.synced(laptop, with: phone)
+    #expect(Self.kept(resetFirst, "sleepGoal") == ["9"])
+    let set = try Self.editedByHand(resetFirst) {
+      $0.replacingOccurrences(
+        of: "\"values\" : {}", with: "\"values\" : { \"sleepGoal\" : 3 }")
+    }
+    #expect(set.state.values["sleepGoal"] == .number(JSONNumber(3)))
+    #expect(Self.kept(set, "sleepGoal") == ["9"])
+    #expect(set.merged(with: set).bytes == set.bytes, "a ∪ a = a")
+  }
+
+  @Test(
+    "a hand edit on the device whose value was kept keeps it, whichever way a store reads the edit")
+  func handEditOnTheKeptValuesDevice() throws {
+    let (phone, laptop) = Self.concurrentGoals()
+    let merged = Self.synced(phone, with: laptop)
+    #expect(Self.kept(merged, "sleepGoal") == ["9"])
+    let underItsStamp = try Self.editedByHand(merged) {
+      $0.replacingOccurrences(of: "\"sleepGoal\" : 7", with: "\"sleepGoal\" : 5")
+    }
+    #expect(Self.kept(underItsStamp, "sleepGoal") == ["9"])
+    // A store that knew the version before the edit stamps it as an edit of that version.
+    var after = merged.state
+    after.values["sleepGoal"] = .number(JSONNumber(5))
+    let edited = merged.sync.stampedEdit(
+      before: merged.state, after: after, stamp: merged.clock.stamp())
+    #expect(
+      Self.kept(Settings(state: after, sync: edited, clock: merged.clock), "sleepGoal") == ["9"])
+  }
+
+  @Test(
+    "a device's own later change takes what its earlier change had seen: a value it replaced does not come back"
+  )
+  func ownLaterChangeSawWhatTheEarlierSaw() {
+    let devices = Devices(steps: 1...1)
+    var desk = Self.replica("desk", devices)
+    desk.apply(Self.set("k", .number(JSONNumber(5))))
+    var phone = Self.synced(Self.replica("phone", devices), with: desk)
+    phone.apply(Self.set("k", .number(JSONNumber(9))))
+    var laptop = Self.replica("laptop", devices)
+    laptop.apply(Self.set("k", .number(JSONNumber(7))))
+    phone = Self.synced(phone, with: laptop)
+    #expect(Self.kept(phone, "k") == ["9"])
+    #expect(Self.kept(phone.merged(with: desk), "k") == ["9"])
+    phone.apply(Self.set("k", .number(JSONNumber(10))))
+    #expect(Self.kept(phone.merged(with: desk), "k").isEmpty, "the phone had seen 5 and 7")
+  }
+
+  @Test(
+    "conflicts edited by hand: one past the key's stamp is dropped on reading, one of another value is a change"
+  )
+  func conflictsEditedByHand() throws {
+    let (phone, laptop) = Self.concurrentGoals()
+    let merged = laptop.merged(with: phone)
+    let kept = try #require(merged.sync.conflicts[.init("sleepGoal")]?.first)
+    let winner = try #require(merged.sync.stamp(of: .init("sleepGoal")))
+    let later = Stamp(milliseconds: winner.milliseconds + 1000, device: kept.stamp.device)
+    let text = String(decoding: merged.bytes, as: UTF8.self)
+    let past = text.replacingOccurrences(
+      of: "\"stamp\" : \"\(kept.stamp)\"", with: "\"stamp\" : \"\(later)\"")
+    #expect(past != text)
+    let read = try StateFileCoding.decode(
+      Data(past.utf8), path: "settings.json", sync: KeyValuesSync.self)
+    #expect(read.1.conflicts.isEmpty, "not listed only to vanish at the next merge")
+    let otherValue = text.replacingOccurrences(of: "\"value\" : 9", with: "\"value\" : 4")
+    #expect(otherValue != text)
+    let edited = try StateFileCoding.decode(
+      Data(otherValue.utf8), path: "settings.json", sync: KeyValuesSync.self)
+    #expect(
+      !KeyValuesSync.isCovered(edited, by: (merged.state, merged.sync)),
+      "a store merges the edit rather than keep the value it knew")
+  }
+
   // MARK: Random histories
 
   enum Step {
