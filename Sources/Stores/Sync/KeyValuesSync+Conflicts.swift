@@ -217,16 +217,16 @@ extension KeyValuesSync {
       guard reader.kind == .array else { return reader.skipValue() }
       try reader.readArray { reader throws(JSONCodingError) in
         guard reader.kind == .object else { return reader.skipValue() }
-        var (stamp, seen, value): (Stamp?, SeenStamps?, JSONValue?)
+        var (stamp, seen, value): (Stamp?, Substring?, JSONValue?)
         try reader.readMembers { member, reader throws(JSONCodingError) in
           switch (member, reader.kind) {
-          case ("seen", .string): seen = SeenStamps(Substring(try reader.readString()))
+          case ("seen", .string): seen = Substring(try reader.readString())
           case ("stamp", .string): stamp = Stamp(Substring(try reader.readString()))
           case ("value", _): value = try JSONValue(from: &reader)
           default: reader.skipValue()
           }
         }
-        guard let stamp, let seen,
+        guard let stamp, let seen = seen.flatMap({ SeenStamps($0, of: stamp) }),
           !(conflicts[Name(key)] ?? []).contains(where: { $0.stamp == stamp })
         else { return }
         conflicts[Name(key), default: []].append(Conflict(value: value, stamp: stamp, seen: seen))
@@ -248,7 +248,7 @@ extension KeyValuesSync {
         writer.element()
         writer.beginObject()
         writer.member("seen")
-        writer.writeString(conflict.seen.text)
+        writer.writeString(conflict.seen.text(of: conflict.stamp))
         writer.member("stamp")
         writer.writeString(conflict.stamp.description)
         if let value = conflict.value {

@@ -109,12 +109,18 @@ package struct KeyValuesSync: StateSync {
   }
 
   /// See ``StateSync/descends(_:from:)``. O(*n*) in the number of keys.
+  ///
+  /// A change of `known` that a later one of `version` replaced without seeing it — made
+  /// concurrently, on another device — is not held: merging `known` keeps it as a conflict.
   package static func descends(
     _ version: (KeyValues, Self), from known: (KeyValues, Self)
   ) -> Bool {
     func isSeen(_ stamp: Stamp, _ name: Name) -> Bool {
-      stamp <= max(version.1.set[name] ?? .origin, version.1.removed[name] ?? .origin)
-        && (version.1.set[name] != nil || version.1.removed[name] != nil)
+      guard let latest = version.1.stamp(of: name), stamp <= latest else { return false }
+      return stamp == latest || version.1.seen(of: name, at: latest).covers(stamp)
+        || (version.1.conflicts[name] ?? []).contains {
+          $0.stamp == stamp || $0.seen.covers(stamp)
+        }
     }
     return known.1.set.allSatisfy { isSeen($1, $0) }
       && known.1.removed.allSatisfy { isSeen($1, $0) }
@@ -254,7 +260,7 @@ extension KeyValuesSync {
     var digests: [Name: ContentDigest] = [:]
     var writers = WriterClocks()
     var conflicts: [Name: [Conflict]] = [:]
-    var seen: [Name: SeenStamps] = [:]
+    var seen: [Name: Substring] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
       case "writers": writers = try WriterClocks(from: &reader)
@@ -264,7 +270,7 @@ extension KeyValuesSync {
         // A record that is not one (edited by hand) is dropped, as a conflict is.
         try reader.readMembers { name, reader throws(JSONCodingError) in
           guard reader.kind == .string else { return reader.skipValue() }
-          seen[Name(name)] = SeenStamps(Substring(try reader.readString()))
+          seen[Name(name)] = Substring(try reader.readString())
         }
       case "set", "removed":
         try reader.readMembers { name, reader throws(JSONCodingError) in
@@ -289,8 +295,9 @@ extension KeyValuesSync {
     self.writers = writers
     self.readDigests = digests
     // A conflict or record of a key the file does not stamp belongs to nothing.
-    for (name, record) in seen {
-      if let stamp = stamp(of: name) { self.seen[name] = FieldChange(stamp: stamp, seen: record) }
+    for (name, text) in seen {
+      guard let stamp = stamp(of: name), let record = SeenStamps(text, of: stamp) else { continue }
+      self.seen[name] = FieldChange(stamp: stamp, seen: record)
     }
     // Conflicts as the merge keeps them: one edited by hand into one the winner saw, or
     // stamped after it, is not listed only to vanish at the next merge.
@@ -333,7 +340,7 @@ extension KeyValuesSync {
           $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
         }) {
           writer.member(name.string)
-          writer.writeString(change.seen.text)
+          writer.writeString(change.seen.text(of: change.stamp))
         }
         writer.endObject()
       }

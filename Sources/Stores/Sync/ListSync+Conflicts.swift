@@ -360,7 +360,7 @@ extension ListSync {
     /// of a field this build does not know, or edited by hand — which is dropped: a conflict
     /// is not worth refusing the file for. Throws only for text that is not JSON's.
     static func read(from reader: inout JSONReader) throws(JSONCodingError) -> ReadConflict? {
-      var (item, field, stamp, seen, value): (UUID?, Int?, Stamp?, SeenStamps?, JSONValue?)
+      var (item, field, stamp, seenText, value): (UUID?, Int?, Stamp?, Substring?, JSONValue?)
       var isValid = true
       guard reader.kind == .object else {
         reader.skipValue()
@@ -373,15 +373,16 @@ extension ListSync {
           field = State.itemFields.firstIndex { $0.name == name }
           if field == nil { isValid = false }
         case ("item", .string): item = UUID(uuidString: try reader.readString())
-        case ("seen", .string): seen = SeenStamps(Substring(try reader.readString()))
+        case ("seen", .string): seenText = Substring(try reader.readString())
         case ("stamp", .string): stamp = Stamp(Substring(try reader.readString()))
         case ("value", _): value = try JSONValue(from: &reader)
         default: reader.skipValue()
         }
       }
-      guard isValid, let item, let stamp, let seen, (field == nil) == (value == nil) else {
-        return nil
-      }
+      guard isValid, let item, let stamp,
+        let seen = seenText.flatMap({ SeenStamps($0, of: stamp) }),
+        (field == nil) == (value == nil)
+      else { return nil }
       return ReadConflict(item: item, field: field, stamp: stamp, seen: seen, value: value)
     }
   }
@@ -418,8 +419,9 @@ extension ListSync {
     for id in conflicts.keys { conflicts[id]!.sort { $0.precedes($1) } }
   }
 
-  /// Gives each record read (see ``readSeen``) the stamp of the change it is of: its field's
-  /// in `list`, or in the tombstone. A record of an item the file does not hold is dropped.
+  /// Reads each record read (see ``readSeen``) as the record of the change it is of: its
+  /// field's in `list`, or in the tombstone. A record of an item the file does not hold, or
+  /// that is not one (edited by hand), is dropped.
   /// O(*n* + *k*) for *n* items and *k* records.
   mutating func attachSeen(to list: [State.Item]) {
     let ids = Set(readSeen.keys.lazy.map(\.item))
@@ -428,8 +430,10 @@ extension ListSync {
       stamps[item.id] = itemStamps
     }
     for (id, removal) in removed where ids.contains(id) { stamps[id] = removal.stamps }
-    for (key, seen) in readSeen {
-      guard let itemStamps = stamps[key.item] else { continue }
+    for (key, text) in readSeen {
+      guard let itemStamps = stamps[key.item],
+        let seen = SeenStamps(text, of: itemStamps.fields[key.field])
+      else { continue }
       self.seen[key] = FieldChange(stamp: itemStamps.fields[key.field], seen: seen)
     }
     readSeen = [:]
@@ -449,7 +453,7 @@ extension ListSync {
         writer.member("item")
         id.write(to: &writer)
         writer.member("seen")
-        writer.writeString(conflict.seen.text)
+        writer.writeString(conflict.seen.text(of: conflict.stamp))
         writer.member("stamp")
         writer.writeString(conflict.stamp.description)
         if let field = conflict.field {
@@ -476,20 +480,20 @@ extension ListSync {
     for (key, change) in sorted {
       writer.element()
       writer.writeString(
-        "\(key.item) \(State.itemFields[key.field].name) \(change.seen.text)")
+        "\(key.item) \(State.itemFields[key.field].name) \(change.seen.text(of: change.stamp))")
     }
     writer.endArray()
   }
 
-  /// The record written as `text` (see ``writeSeen(to:)``); `nil` when it is not one — of a
+  /// The field and the text of the record written as `text` (see ``writeSeen(to:)``), read
+  /// once its change's stamp is (see ``attachSeen(to:)``); `nil` when it is not one — of a
   /// field this build does not know, or edited by hand — and is dropped.
-  static func readSeen(_ text: String) -> (FieldKey, SeenStamps)? {
+  static func readSeen(_ text: String) -> (FieldKey, Substring)? {
     let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
     guard words.count == 3, let id = UUID(uuidString: String(words[0])),
-      let field = State.itemFields.firstIndex(where: { $0.name == words[1] }),
-      let seen = SeenStamps(words[2])
+      let field = State.itemFields.firstIndex(where: { $0.name == words[1] })
     else { return nil }
-    return (FieldKey(item: id, field: field), seen)
+    return (FieldKey(item: id, field: field), words[2])
   }
 }
 

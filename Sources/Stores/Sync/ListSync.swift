@@ -519,7 +519,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   var readConflicts: [ReadConflict] = []
   /// The records of what changes saw as the file holds them, from the file's reading until
   /// ``reconcile(with:)`` gives each the stamp of its change (see ``attachSeen(to:)``).
-  var readSeen: [FieldKey: SeenStamps] = [:]
+  var readSeen: [FieldKey: Substring] = [:]
 
   package init(items: [ItemStamps], removed: [UUID: Removed], state: [Stamp]) {
     self.items = items
@@ -857,10 +857,13 @@ package struct ListSync<State: SyncedList>: StateSync {
     stamps(of: known, areCoveredBy: version, leniently: false, joiningValues: false)
   }
 
-  /// See ``StateSync/descends(_:from:)``. O(*n*) in the sizes of both.
+  /// See ``StateSync/descends(_:from:)``: a change of a field of `known` that a later one of
+  /// `version` replaced without seeing it — made concurrently, on another device — is not
+  /// held, where the field keeps conflicts: merging `known` keeps it as one. O(*n*) in the
+  /// sizes of both.
   package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
     conflicts(of: known.1, areKeptBy: version.1)
-      && stamps(of: known, areCoveredBy: version, leniently: false)
+      && stamps(of: known, areCoveredBy: version, leniently: false, seeing: true)
   }
 
   /// Whether each stamp of `version` is at most `known`'s for the same item and field (or
@@ -868,10 +871,12 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// stamp made: items stamped ``Stamp/origin`` or unstamped count as covered, and so do an
   /// item's stamps that `known` holds for another item (a list reordered by hand, its stamps
   /// left in their places). Each counter's tallies are at most `known`'s too, and, when
-  /// `joiningValues`, each value of a field that keeps the greatest.
+  /// `joiningValues`, each value of a field that keeps the greatest. `seeing`, a field's
+  /// change that `known` replaced must be one its change saw, or a conflict it keeps, where
+  /// the field keeps conflicts.
   private static func stamps(
     of version: (State, Self), areCoveredBy known: (State, Self), leniently: Bool,
-    joiningValues: Bool = true
+    joiningValues: Bool = true, seeing: Bool = false
   ) -> Bool {
     var knownItems: [UUID: (item: State.Item, stamps: ItemStamps, removedAt: Stamp?)] = [:]
     knownItems.reserveCapacity(known.1.items.count + known.1.removed.count)
@@ -891,12 +896,28 @@ package struct ListSync<State: SyncedList>: StateSync {
     func covers(_ mine: State.Item, _ theirs: State.Item) -> Bool {
       greatest.allSatisfy { !fields[$0].precedesInMerge(mine, theirs) }
     }
+    let keepingConflicts = fields.indices.filter {
+      if case .latest(let keeps) = fields[$0].merge { seeing && keeps } else { false }
+    }
+    // Whether `known` saw each change of `stamps`, of the item `id`, that it replaced: its
+    // field's latest change saw it, or it keeps it, or a change it keeps saw it.
+    func sees(_ stamps: ItemStamps, of id: UUID, in mine: ItemStamps) -> Bool {
+      keepingConflicts.allSatisfy { field in
+        let (theirs, latest) = (stamps.fields[field], mine.fields[field])
+        return theirs == latest
+          || known.1.seen(of: FieldKey(item: id, field: field), at: latest).covers(theirs)
+          || (known.1.conflicts[id] ?? []).contains {
+            $0.field == field && ($0.stamp == theirs || $0.seen.covers(theirs))
+          }
+      }
+    }
     var knownStamps: Set<ItemStamps>?
     for (offset, (item, stamps)) in zip(version.0.syncedItems, version.1.items).enumerated()
     where !leniently || (!version.1.unstamped.contains(offset) && stamps.latest > .origin) {
       if let mine = knownItems[item.id], stamps.positioned <= mine.stamps.positioned,
         zip(stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
-        stamps.countsAreCovered(by: mine.stamps), covers(mine.item, item)
+        stamps.countsAreCovered(by: mine.stamps), covers(mine.item, item),
+        sees(stamps, of: item.id, in: mine.stamps)
       {
         continue
       }
@@ -1288,7 +1309,7 @@ extension ListSync {
     var state = Array(repeating: Stamp.origin, count: State.stateFields.count)
     var writers = WriterClocks()
     var conflicts: [ReadConflict] = []
-    var seen: [FieldKey: SeenStamps] = [:]
+    var seen: [FieldKey: Substring] = [:]
     try reader.readMembers { key, reader throws(JSONCodingError) in
       switch key {
       case "writers": writers = try WriterClocks(from: &reader)

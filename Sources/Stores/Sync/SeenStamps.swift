@@ -10,8 +10,9 @@ import Foundation
 /// edit — is taken as having seen every change stamped before it: as before conflicts were
 /// kept, the later stamp simply wins.
 ///
-/// In the file, a space-separated list: the stamp up to which every change was seen, then
-/// the latest stamp seen of each device past it, in order of the devices.
+/// In the file, beside the change's stamp, a space-separated list: the stamp up to which every
+/// change was seen, then the latest stamp seen of each device past it, in order of the
+/// devices — but the change's own stamp, implied (see ``text(of:)``).
 package struct SeenStamps: Hashable, Sendable {
   /// Every change stamped up to it was seen.
   private(set) var before: Stamp
@@ -59,26 +60,35 @@ package struct SeenStamps: Hashable, Sendable {
     return result
   }
 
-  /// The text written in the file.
-  package var text: String {
+  /// The text written in the file for the record of the change stamped `stamp`: a change
+  /// saw its own device's earlier changes — the record holds its own stamp — so the stamp is
+  /// left out, implied; a record without it (a hand edit's, which saw only what it replaced)
+  /// ends with `-` instead.
+  package func text(of stamp: Stamp) -> String {
     var text: [UInt8] = []
     before.append(to: &text)
-    for stamp in latest {
+    for seen in latest where seen != stamp {
       text.append(UInt8(ascii: " "))
-      stamp.append(to: &text)
+      seen.append(to: &text)
     }
+    if !latest.contains(stamp) { text.append(contentsOf: " -".utf8) }
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// What `text` (see ``text``) records, or `nil` when it is not such a text.
-  package init?(_ text: Substring) {
-    let words = text.split(separator: " ", omittingEmptySubsequences: false)
+  /// What `text` (see ``text(of:)``) records of the change stamped `stamp`, or `nil` when it
+  /// is not such a text. A record written before changes implied their own stamp, without
+  /// `-`, is read as one that saw its own device's earlier changes.
+  package init?(_ text: Substring, of stamp: Stamp) {
+    var words = text.split(separator: " ", omittingEmptySubsequences: false)
+    let isHandEdit = words.last == "-"
+    if isHandEdit { words.removeLast() }
     guard let first = words.first, let before = Stamp(first) else { return nil }
     self.init(before: before)
     for word in words.dropFirst() {
-      guard let stamp = Stamp(word) else { return nil }
-      insert(stamp)
+      guard let seen = Stamp(word) else { return nil }
+      insert(seen)
     }
+    if !isHandEdit { insert(stamp) }
   }
 }
 

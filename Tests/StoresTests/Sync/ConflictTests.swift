@@ -377,6 +377,23 @@ struct ConflictReviewTests {
   }
 
   @Test(
+    "a version whose later title did not see another's does not descend from it: merging it keeps the other"
+  )
+  func descendsOnlyFromWhatItSaw() {
+    let todo = Todo(title: "Buy milk")
+    var r = Self.replicas(["phone", "laptop"], [todo])
+    r[0].apply { TodosStore.reduce(&$0, Self.retitled(todo, "Buy oat milk")) }
+    r[1].apply { TodosStore.reduce(&$0, Self.retitled(todo, "Buy soy milk")) }
+    func descends(_ version: TodoReplica, from known: TodoReplica) -> Bool {
+      Sync.descends((version.state, version.sync), from: (known.state, known.sync))
+    }
+    #expect(!descends(r[1], from: r[0]), "the laptop's title did not see the phone's")
+    let merged = ConflictTests.synced(r[0], with: r[1])
+    #expect(descends(merged, from: r[0]) && descends(merged, from: r[1]))
+    #expect(Sync.holdsChanges(of: (r[0].state, r[0].sync), in: (r[1].state, r[1].sync)))
+  }
+
+  @Test(
     "an edit by hand that a store stamps as an edit of the version it knew keeps the conflicts of its field"
   )
   func stampedEditKeepsConflicts() {

@@ -181,6 +181,47 @@ struct SettingsConflictTests {
     #expect(read.0.values["sleepGoal"] == .number(JSONNumber(7)) && read.1.conflicts.isEmpty)
   }
 
+  @Test(
+    "a record leaves out its change's own stamp, implied; a hand edit's, which saw only what it replaced, ends with -"
+  )
+  func recordText() throws {
+    let phone = try #require(DeviceID("phone"))
+    let laptop = try #require(DeviceID("laptop"))
+    let earlier = Stamp(milliseconds: 1_000, device: laptop)
+    let stamp = Stamp(milliseconds: 2_000, device: phone)
+    var record = SeenStamps(before: .origin)
+    record.insert(earlier)
+    let handEdit = record
+    record.insert(stamp)
+    #expect(record.text(of: stamp) == "0.0.0 \(earlier)")
+    #expect(handEdit.text(of: stamp) == "0.0.0 \(earlier) -")
+    #expect(SeenStamps(Substring(record.text(of: stamp)), of: stamp) == record)
+    #expect(SeenStamps(Substring(handEdit.text(of: stamp)), of: stamp) == handEdit)
+    #expect(!handEdit.covers(Stamp(milliseconds: 1_500, device: phone)))
+    #expect(record.covers(Stamp(milliseconds: 1_500, device: phone)), "its own device's earlier")
+    #expect(SeenStamps("0.0.0 -x", of: stamp) == nil, "not a record: dropped")
+  }
+
+  /// The hole the three-device Syncthing test found: `diary` on the laptop set a value, the
+  /// engine renamed the phone's concurrent, later-stamped version over the file, and the
+  /// laptop's next store weighed its outbox against the file — taking the later stamp for a
+  /// change that had seen the laptop's, so that the laptop's value was neither there nor kept.
+  @Test(
+    "a version whose later change did not see another's does not descend from it: merging it keeps the other"
+  )
+  func descendsOnlyFromWhatItSaw() {
+    let (phone, laptop) = Self.concurrentGoals()
+    func descends(_ version: Settings, from known: Settings) -> Bool {
+      KeyValuesSync.descends((version.state, version.sync), from: (known.state, known.sync))
+    }
+    #expect(!descends(laptop, from: phone), "the laptop's 7 did not see the phone's 9")
+    var merged = Self.synced(phone, with: laptop)
+    #expect(descends(merged, from: phone), "9 is kept")
+    #expect(descends(merged, from: laptop))
+    merged.apply(Self.set("sleepGoal", .number(JSONNumber(10))))
+    #expect(descends(merged, from: phone), "10 saw 9, its own device's")
+  }
+
   // MARK: Histories a review found
 
   /// `replica`'s file edited by `edit` as a program that does not stamp would, then read as
