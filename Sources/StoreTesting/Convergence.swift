@@ -2,8 +2,8 @@ import Foundation
 import Stores
 import Synchronization
 
-/// One step of a history of devices that share a synced list (see
-/// ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)``).
+/// One step of a history of devices that share a synced store's file (see
+/// ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)->CheckResult<DeviceHistory<Owner.State,Owner.Action>>``).
 public enum DeviceStep<Action: Sendable>: Sendable, CustomStringConvertible {
   /// Device `device` sends `action` to its store, which stamps what it changed.
   case act(device: Int, Action)
@@ -19,12 +19,14 @@ public enum DeviceStep<Action: Sendable>: Sendable, CustomStringConvertible {
   }
 }
 
-/// A history of devices on a synced list, as it was run: its steps, each device's version of
-/// the file at the end, and every version a device acknowledged (after each action that
-/// changed its list). What ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)``
+/// A history of devices on a synced store's file, as it was run: its steps, each device's
+/// version of the file at the end, and every version a device acknowledged (after each action
+/// that changed its state). What ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)->CheckResult<DeviceHistory<Owner.State,Owner.Action>>``
 /// generates, shrinks and checks.
-public struct DeviceHistory<State: SyncedList, Action: Sendable>: CustomStringConvertible {
-  typealias Version = (state: State, sync: ListSync<State>)
+public struct DeviceHistory<State: PersistentState, Action: Sendable>: CustomStringConvertible {
+  /// A device's version of the file: its state, and its stamps (of the state's sync type,
+  /// see ``requireConvergence(_:sync:)``).
+  typealias Version = (state: State, sync: any StateSync<State>)
 
   /// The steps, in order.
   public let steps: [DeviceStep<Action>]
@@ -46,9 +48,10 @@ public struct DeviceHistory<State: SyncedList, Action: Sendable>: CustomStringCo
 
   /// The history of `devices` devices starting from `initial`, with clocks `skews` apart: each
   /// step drawn from `source` — which device, whether it acts or merges another's version, and
-  /// its action from `actions` given the device's list as it is then.
-  static func run(
-    devices: Int, from initial: State, steps: Int, skews: [Int64],
+  /// its action from `actions` given the device's state as it is then — the files stamped
+  /// and merged as `Sync` does.
+  static func run<Sync: StateSync<State>>(
+    devices: Int, from initial: State, steps: Int, skews: [Int64], sync: Sync.Type,
     reduce: Reducer<State, Action>, actions: (State) -> Gen<Action>,
     source: inout ChoiceSource
   ) throws -> DeviceHistory {
@@ -59,7 +62,8 @@ public struct DeviceHistory<State: SyncedList, Action: Sendable>: CustomStringCo
         wall.add(1, ordering: .relaxed).newValue + skews[device]
       }
     }
-    var versions = [Version](repeating: (initial, ListSync(unstamped: initial)), count: devices)
+    var versions = [(state: State, sync: Sync)](
+      repeating: (initial, Sync(unstamped: initial)), count: devices)
     var acknowledged: [Version] = []
     var done: [DeviceStep<Action>] = []
     let count = try Gen<Int>.integer(in: 0...steps).run(&source)
@@ -68,7 +72,7 @@ public struct DeviceHistory<State: SyncedList, Action: Sendable>: CustomStringCo
       if devices > 1, try Gen<Int>.integer(in: 0...2).run(&source) == 0 {
         let other = try Gen<Int>.integer(in: 0...devices - 2).run(&source)
         let from = other < device ? other : other + 1
-        versions[device] = ListSync.merge(versions[device], versions[from])
+        versions[device] = Sync.merge(versions[device], versions[from])
         if let latest = versions[device].sync.latest { clocks[device].observe(latest) }
         done.append(.sync(device: device, from: from))
       } else {
@@ -78,13 +82,14 @@ public struct DeviceHistory<State: SyncedList, Action: Sendable>: CustomStringCo
           let sync = versions[device].sync.stamped(
             before: versions[device].state, after: state, stamp: clocks[device].stamp())
           versions[device] = (state, sync)
-          acknowledged.append(versions[device])
+          acknowledged.append((state, sync))
         }
         done.append(.act(device: device, action))
       }
     }
     return DeviceHistory(
-      steps: done, clockSkews: skews, versions: versions, acknowledged: acknowledged)
+      steps: done, clockSkews: skews, versions: versions.map { ($0.state, $0.sync) },
+      acknowledged: acknowledged)
   }
 }
 
@@ -97,7 +102,8 @@ struct Reducer<State, Action>: @unchecked Sendable {
 /// Checks that a store's synced list converges, however its devices' versions meet: runs
 /// random histories of `devices` devices — each sending actions drawn from `actions` (given
 /// the device's list as it is then) or merging another device's version, as a store merges a
-/// sync engine's conflict copy, their clocks up to an hour apart — and requires of each:
+/// sync engine's conflict copy, their clocks up to an hour apart (the settings have an
+/// overload of their own, `checkConvergence(of: SettingsStore.self)`) — and requires of each:
 ///
 /// - **the merge laws, to the byte**: `a ∪ b` and `b ∪ a` write the same file, `(a ∪ b) ∪ c`
 ///   and `a ∪ (b ∪ c)` too, and `a ∪ a` is `a`;
@@ -144,6 +150,43 @@ public func checkConvergence<Owner: Store>(
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column, actions: @escaping @Sendable (Owner.State) -> Gen<Owner.Action>
 ) -> CheckResult<DeviceHistory<Owner.State, Owner.Action>> where Owner.State: SyncedList {
+  checkConvergence(
+    Owner.self, sync: ListSync<Owner.State>.self, devices: devices, from: initial, steps: steps,
+    iterations: iterations, seed: seed, fileID: fileID, filePath: filePath, line: line,
+    column: column, actions: actions)
+}
+
+/// Checks that the settings converge, however devices' versions of the settings file meet:
+/// as ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)->CheckResult<DeviceHistory<Owner.State,Owner.Action>>``
+/// does for a synced list — the merge laws to the byte, the same file on every device, every
+/// change a device acknowledged held by the result or overridden by a later change of the
+/// same key (the value that lost kept as a conflict), files read back as written.
+///
+/// ```swift
+/// @Test func settingsConverge() {
+///   checkConvergence(of: SettingsStore.self) { _ in .settingsAction(keys: ["sleepGoal"]) }
+/// }
+/// ```
+@discardableResult
+public func checkConvergence(
+  of store: SettingsStore.Type, devices: Int = 3,
+  from initial: SettingsStore.State = SettingsStore.State(), steps: Int = 30,
+  iterations: Int? = nil, seed: UInt64? = nil, fileID: String = #fileID,
+  filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+  actions: @escaping @Sendable (SettingsStore.State) -> Gen<SettingsStore.Action>
+) -> CheckResult<DeviceHistory<SettingsStore.State, SettingsStore.Action>> {
+  checkConvergence(
+    SettingsStore.self, sync: KeyValuesSync.self, devices: devices, from: initial, steps: steps,
+    iterations: iterations, seed: seed, fileID: fileID, filePath: filePath, line: line,
+    column: column, actions: actions)
+}
+
+/// The check of both `checkConvergence`s, the files stamped and merged as `Sync` does.
+func checkConvergence<Owner: Store, Sync: StateSync<Owner.State>>(
+  _ store: Owner.Type, sync: Sync.Type, devices: Int, from initial: Owner.State, steps: Int,
+  iterations: Int?, seed: UInt64?, fileID: String, filePath: StaticString, line: UInt,
+  column: UInt, actions: @escaping @Sendable (Owner.State) -> Gen<Owner.Action>
+) -> CheckResult<DeviceHistory<Owner.State, Owner.Action>> {
   precondition(devices >= 1, "checkConvergence needs a device")
   let reducer = Reducer(reduce: Owner.reduce)
   let skews = Gen<Int64>.element(of: [0, 0, 0, 3_600_000, -3_600_000]).array(
@@ -151,25 +194,26 @@ public func checkConvergence<Owner: Store>(
   let histories = Gen<DeviceHistory<Owner.State, Owner.Action>> { source in
     let skews = try skews.run(&source)
     return try DeviceHistory.run(
-      devices: devices, from: initial, steps: steps, skews: skews, reduce: reducer,
+      devices: devices, from: initial, steps: steps, skews: skews, sync: Sync.self,
+      reduce: reducer,
       actions: actions, source: &source)
   }
   return check(
     histories, iterations: iterations, seed: seed, fileID: fileID, filePath: filePath,
     line: line, column: column
   ) { history in
-    try requireConvergence(history)
+    try requireConvergence(history, sync: Sync.self)
   }
 }
 
-/// Requires what ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)``
+/// Requires what ``checkConvergence(of:devices:from:steps:iterations:seed:fileID:filePath:line:column:actions:)->CheckResult<DeviceHistory<Owner.State,Owner.Action>>``
 /// checks of one history.
-func requireConvergence<State: SyncedList, Action>(_ history: DeviceHistory<State, Action>)
-  throws
-{
-  typealias Sync = ListSync<State>
-  typealias Version = DeviceHistory<State, Action>.Version
-  let versions = history.versions
+func requireConvergence<State, Action, Sync: StateSync<State>>(
+  _ history: DeviceHistory<State, Action>, sync: Sync.Type
+) throws {
+  typealias Version = (state: State, sync: Sync)
+  let versions = history.versions.map { ($0.state, $0.sync as! Sync) }
+  let acknowledged = history.acknowledged.map { ($0.state, $0.sync as! Sync) }
   func merged(_ a: Version, _ b: Version) -> Version { Sync.merge(a, b) }
   // The file's text: a failure shows the lines that differ.
   func bytes(_ version: Version) throws -> String {
@@ -195,7 +239,7 @@ func requireConvergence<State: SyncedList, Action>(_ history: DeviceHistory<Stat
       result = merged(result, other)
     }
     if let first = others.first { result = merged(result, first) }
-    for known in history.acknowledged {
+    for known in acknowledged {
       try require(
         Sync.holdsChanges(of: known, in: result),
         "device \(device)'s merge of every version lost a change a device acknowledged")

@@ -127,6 +127,16 @@ package struct KeyValuesSync: StateSync {
       && conflicts(of: known.1, areKeptBy: version.1)
   }
 
+  /// See ``StateSync/holdsChanges(of:in:)``. O(*n*) in the number of keys.
+  package static func holdsChanges(
+    of known: (KeyValues, Self), in version: (KeyValues, Self)
+  ) -> Bool {
+    func isHeld(_ name: Name, _ stamp: Stamp) -> Bool {
+      version.1.stamp(of: name).map { stamp <= $0 } ?? false
+    }
+    return known.1.set.allSatisfy(isHeld) && known.1.removed.allSatisfy(isHeld)
+  }
+
   /// See ``StateSync/isCovered(_:by:)``. O(*n*) in the number of keys.
   package static func isCovered(
     _ version: (KeyValues, Self), by known: (KeyValues, Self)

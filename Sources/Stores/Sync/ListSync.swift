@@ -849,10 +849,8 @@ package struct ListSync<State: SyncedList>: StateSync {
     return stamps(of: version, areCoveredBy: known, leniently: true)
   }
 
-  /// Whether `version` holds every change of `known`, or a later change of the same part
-  /// that overrode it: each stamp and counter tally of `known` is at most `version`'s for the
-  /// same part (``descends(_:from:)`` without its conflicts, which a resolution drops).
-  /// O(*n*) in the sizes of both.
+  /// See ``StateSync/holdsChanges(of:in:)``: each stamp and counter tally of `known` is at
+  /// most `version`'s for the same part. O(*n*) in the sizes of both.
   package static func holdsChanges(of known: (State, Self), in version: (State, Self)) -> Bool {
     stamps(of: known, areCoveredBy: version, leniently: false, joiningValues: false)
   }
@@ -934,6 +932,13 @@ package struct ListSync<State: SyncedList>: StateSync {
         zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
         removal.stamps.countsAreCovered(by: mine.stamps), covers(mine.item, removal.item)
       else { return false }
+      // `seeing`: a removal that a later edit undid is one `known` keeps (the merge keeps
+      // the latest such removal, seen or not).
+      if seeing, mine.removedAt == nil,
+        !(known.1.conflicts[id] ?? []).contains(where: { $0.field == nil && $0.stamp >= removal.at })
+      {
+        return false
+      }
     }
     return zip(version.1.state, known.1.state).allSatisfy { $0 <= $1 }
   }

@@ -50,6 +50,12 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// a file another writer made from it.
   static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool
 
+  /// Whether `version` holds every change of `known`, or a later change of the same part that
+  /// overrode it: each stamp of `known` is at most `version`'s for the same part
+  /// (``descends(_:from:)`` without what the changes saw and without the conflicts, which a
+  /// resolution drops) — what StoreTesting's convergence checker requires of a merge.
+  static func holdsChanges(of known: (State, Self), in version: (State, Self)) -> Bool
+
   /// How many parts of `a` a merge with `b` brings back that `b` removed and forgot, plus
   /// the same of `b` in `a`: parts live in one, neither there nor removed in the other, which
   /// the other must have held — the device of their latest change wrote the other after that
@@ -195,6 +201,9 @@ package struct NoSync<State: PersistentState>: StateSync {
     true
   }
   package static func forgottenRemovals(_ a: (State, Self), _ b: (State, Self)) -> Int { 0 }
+  package static func holdsChanges(of known: (State, Self), in version: (State, Self)) -> Bool {
+    true
+  }
   package func stamped(before: State, after: State, stamp: Stamp) -> Self { self }
   package mutating func prune(before milliseconds: Int64) {}
   package var writers: WriterClocks {

@@ -391,6 +391,13 @@ struct ConflictReviewTests {
     let merged = ConflictTests.synced(r[0], with: r[1])
     #expect(descends(merged, from: r[0]) && descends(merged, from: r[1]))
     #expect(Sync.holdsChanges(of: (r[0].state, r[0].sync), in: (r[1].state, r[1].sync)))
+    // A removal the laptop's later edit did not see: not held until kept.
+    var phone = r[0]
+    phone.apply { TodosStore.reduce(&$0, .removeTodos(ids: [todo.id])) }
+    var laptop = r[1]
+    laptop.apply { TodosStore.reduce(&$0, .toggleTodo(id: todo.id)) }
+    #expect(!descends(laptop, from: phone), "the tick did not see the removal")
+    #expect(descends(ConflictTests.synced(laptop, with: phone), from: phone), "kept")
   }
 
   @Test(

@@ -5,9 +5,9 @@ import Testing
 
 @testable import Stores
 
-/// `checkConvergence`: random histories of devices on a synced list, for the package's lists
-/// and an app's own, and a list it must refuse.
-@Suite("The convergence checker, on the package's lists and an app's own")
+/// `checkConvergence`: random histories of devices on a synced list, for the package's lists,
+/// settings and an app's own list, and a list it must refuse.
+@Suite("The convergence checker, on the package's lists, settings and an app's own")
 struct ConvergenceTests {
   @Test("todos converge on three devices, their clocks up to an hour apart")
   func todos() {
@@ -21,6 +21,13 @@ struct ConvergenceTests {
     // The replay seed runs the failing history first; a few more around it.
     checkConvergence(of: WorkoutsStore.self, iterations: 5, seed: seed) { _ in
       .workoutAction(maxCount: 4)
+    }
+  }
+
+  @Test("settings converge on three devices: values, resets and restores of a few keys")
+  func settings() {
+    checkConvergence(of: SettingsStore.self, iterations: 300) { _ in
+      .settingsAction(keys: ["sleepGoal", "theme"])
     }
   }
 
