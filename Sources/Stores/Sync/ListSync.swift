@@ -935,7 +935,8 @@ package struct ListSync<State: SyncedList>: StateSync {
       // `seeing`: a removal that a later edit undid is one `known` keeps (the merge keeps
       // the latest such removal, seen or not).
       if seeing, mine.removedAt == nil,
-        !(known.1.conflicts[id] ?? []).contains(where: { $0.field == nil && $0.stamp >= removal.at })
+        !(known.1.conflicts[id] ?? []).contains(where: { $0.field == nil && $0.stamp >= removal.at }
+        )
       {
         return false
       }
