@@ -930,7 +930,8 @@ package struct ListSync<State: SyncedList>: StateSync {
         removal.at <= mine.removedAt ?? mine.stamps.latestEdit,
         removal.stamps.positioned <= mine.stamps.positioned,
         zip(removal.stamps.fields, mine.stamps.fields).allSatisfy({ $0 <= $1 }),
-        removal.stamps.countsAreCovered(by: mine.stamps), covers(mine.item, removal.item)
+        removal.stamps.countsAreCovered(by: mine.stamps), covers(mine.item, removal.item),
+        sees(removal.stamps, of: id, in: mine.stamps)
       else { return false }
       // `seeing`: a removal that a later edit undid is one `known` keeps (the merge keeps
       // the latest such removal, seen or not).

@@ -295,6 +295,18 @@ struct ConflictTests {
   }
 
   @Test(
+    "a version that descends from another is one the merge with it leaves as it is, to the byte")
+  func descendsIsSound() {
+    check(Self.histories, iterations: 2_000) { base, steps in
+      let (a, b, c) = Self.run(base, steps).replicas.triple
+      for (version, known) in [(a, b), (b, a), (a, c), (a.merged(with: b), c)]
+      where Sync.descends((version.state, version.sync), from: (known.state, known.sync)) {
+        try requireEqual(version.merged(with: known).bytes, version.bytes, "merged as it is")
+      }
+    }
+  }
+
+  @Test(
     "every title a device set is the merge's, or kept as a conflict, or known to a change that replaced it"
   )
   func noSilentLoser() {

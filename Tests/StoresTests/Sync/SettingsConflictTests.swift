@@ -403,6 +403,18 @@ struct SettingsConflictTests {
   }
 
   @Test(
+    "a version that descends from another is one the merge with it leaves as it is, to the byte")
+  func descendsIsSound() {
+    check(Self.histories, iterations: 2_000) { steps in
+      let (a, b, c) = Self.run(steps).replicas.triple
+      for (version, known) in [(a, b), (b, a), (a, c), (a.merged(with: b), c)]
+      where KeyValuesSync.descends((version.state, version.sync), from: (known.state, known.sync)) {
+        try requireEqual(version.merged(with: known).bytes, version.bytes, "merged as it is")
+      }
+    }
+  }
+
+  @Test(
     "every value a device set or reset is the merge's, or kept as a conflict, or known to a change that replaced it"
   )
   func noSilentLoser() {
