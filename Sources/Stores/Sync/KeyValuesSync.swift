@@ -122,9 +122,19 @@ package struct KeyValuesSync: StateSync {
           $0.stamp == stamp || $0.seen.covers(stamp)
         }
     }
+    // A conflict of `known` is held when `version` keeps it, or the merge would drop it: its
+    // key's latest change, or a conflict kept, saw it.
+    func isHeld(_ conflict: Conflict, _ name: Name) -> Bool {
+      let kept = version.1.conflicts[name] ?? []
+      if let same = kept.first(where: { $0.stamp == conflict.stamp }) {
+        return same.value == conflict.value
+      }
+      guard let latest = version.1.stamp(of: name) else { return false }
+      return conflict.stamp >= latest || isSeen(conflict.stamp, name)
+    }
     return known.1.set.allSatisfy { isSeen($1, $0) }
       && known.1.removed.allSatisfy { isSeen($1, $0) }
-      && conflicts(of: known.1, areKeptBy: version.1)
+      && known.1.conflicts.allSatisfy { name, kept in kept.allSatisfy { isHeld($0, name) } }
   }
 
   /// See ``StateSync/holdsChanges(of:in:)``. O(*n*) in the number of keys.

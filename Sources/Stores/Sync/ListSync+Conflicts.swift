@@ -321,6 +321,41 @@ extension ListSync {
 }
 
 extension ListSync {
+  /// Whether merging the conflicts `known` keeps into `version` leaves them as they are:
+  /// `version` keeps each (the same change, the same value), or the merge would drop it — a
+  /// field's change that the field's latest change in `version`, or a conflict kept there,
+  /// saw; a removal of an item `version` holds removed, or beside a later removal kept (the
+  /// merge keeps the latest). O(*n*) in the size of `version` when `known` keeps conflicts.
+  static func conflicts(of known: Self, areHeldBy version: (State, Self)) -> Bool {
+    guard !known.conflicts.isEmpty else { return true }
+    var stamps: [UUID: (stamps: ItemStamps, isRemoved: Bool)] = [:]
+    for (item, itemStamps) in zip(version.0.syncedItems, version.1.items)
+    where known.conflicts[item.id] != nil {
+      stamps[item.id] = (itemStamps, false)
+    }
+    for (id, removal) in version.1.removed where known.conflicts[id] != nil {
+      stamps[id] = (removal.stamps, true)
+    }
+    let fields = State.itemFields
+    return known.conflicts.allSatisfy { id, conflicts in
+      guard let (itemStamps, isRemoved) = stamps[id] else { return false }
+      let kept = version.1.conflicts[id] ?? []
+      return conflicts.allSatisfy { conflict in
+        if let same = kept.first(where: { $0.field == conflict.field && $0.stamp == conflict.stamp }
+        ) {
+          return conflict.field.map { fields[$0].isIdentical(same.value, conflict.value) } ?? true
+        }
+        guard let field = conflict.field else {
+          return isRemoved || kept.contains { $0.field == nil && $0.stamp > conflict.stamp }
+        }
+        let latest = itemStamps.fields[field]
+        return conflict.stamp >= latest
+          || version.1.seen(of: FieldKey(item: id, field: field), at: latest).covers(conflict.stamp)
+          || kept.contains { $0.field == field && $0.seen.covers(conflict.stamp) }
+      }
+    }
+  }
+
   /// Whether every conflict `version` keeps, `known` keeps too (the same change of the same
   /// field of the same item). O(*k*) for the *k* items with conflicts.
   static func conflicts(of version: Self, areKeptBy known: Self) -> Bool {

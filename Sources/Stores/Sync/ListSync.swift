@@ -860,7 +860,7 @@ package struct ListSync<State: SyncedList>: StateSync {
   /// held, where the field keeps conflicts: merging `known` keeps it as one. O(*n*) in the
   /// sizes of both.
   package static func descends(_ version: (State, Self), from known: (State, Self)) -> Bool {
-    conflicts(of: known.1, areKeptBy: version.1)
+    conflicts(of: known.1, areHeldBy: version)
       && stamps(of: known, areCoveredBy: version, leniently: false, seeing: true)
   }
 

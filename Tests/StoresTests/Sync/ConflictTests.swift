@@ -303,6 +303,10 @@ struct ConflictTests {
       where Sync.descends((version.state, version.sync), from: (known.state, known.sync)) {
         try requireEqual(version.merged(with: known).bytes, version.bytes, "merged as it is")
       }
+      let ab = a.merged(with: b)
+      try requireEqual(
+        Sync.descends((ab.state, ab.sync), from: (b.state, b.sync)), true,
+        "a ∪ b descends from b: a store does not write it again")
     }
   }
 

@@ -411,6 +411,10 @@ struct SettingsConflictTests {
       where KeyValuesSync.descends((version.state, version.sync), from: (known.state, known.sync)) {
         try requireEqual(version.merged(with: known).bytes, version.bytes, "merged as it is")
       }
+      let ab = a.merged(with: b)
+      try requireEqual(
+        KeyValuesSync.descends((ab.state, ab.sync), from: (b.state, b.sync)), true,
+        "a ∪ b descends from b: a store does not write it again")
     }
   }
 
