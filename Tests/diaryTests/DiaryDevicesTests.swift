@@ -278,7 +278,12 @@ struct DiaryDevicesTests {
         + "(expected a number, found \"long\"): keep the current value with 'diary sync resolve \(id) --current', "
         + "or set another with 'diary settings set sleepGoal VALUE'\n")
     #expect(try Data(contentsOf: laptop.file("settings.json")) == before, "no file changes")
-    #expect(onLaptop.run("sync", "resolve", id, "--current").exitCode == 0)
+    let kept = onLaptop.run("--json", "sync", "resolve", id, "--current")
+    #expect(kept.exitCode == 0)
+    let resolved = try #require(
+      try JSONSerialization.jsonObject(with: Data(kept.output.utf8)) as? [String: Any])
+    #expect(resolved["choice"] as? String == "current")
+    #expect((resolved["resolved"] as? [String: Any])?["id"] as? String == id)
   }
 
   @Test(

@@ -208,6 +208,12 @@ enum SyncCommands {
         case (false, _, _, let value): "set \(entry.field) to \(value ?? "")"
         }
       context.output.recordSaved("resolved a conflict of \(entry.file)")
+      if context.json {
+        return try JSONOutput.write(
+          JSONValue.object([
+            "resolved": entry.json, "choice": JSONValue(keepsCurrent ? "current" : "conflict"),
+          ]), to: context.output)
+      }
       try context.output.line("Resolved conflict \(entry.code) (\(entry.item)): \(kept).")
     }
   }
