@@ -352,11 +352,13 @@ extension KeyValuesSync {
       writer.member("conflicts")
       try writeConflicts(to: &writer)
     }
+    // A record whose change is no longer the key's latest says nothing.
+    let records = seen.filter { $0.value.stamp == stamp(of: $0.key) }
     for (key, stamps) in [("removed", removed), ("set", set)] {
-      if key == "set", !seen.isEmpty {
+      if key == "set", !records.isEmpty {
         writer.member("seen")
         writer.beginObject()
-        for (name, change) in seen.sorted(by: {
+        for (name, change) in records.sorted(by: {
           $0.key.string.utf8.lexicographicallyPrecedes($1.key.string.utf8)
         }) {
           writer.member(name.string)
