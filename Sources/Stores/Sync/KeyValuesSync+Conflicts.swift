@@ -162,9 +162,7 @@ extension KeyValuesSync {
         openConflicts(of: name, in: state).map { conflict in
           SyncConflict(
             item: nil, field: name.string, value: conflict.value.map(\.jsonText),
-            device: conflict.stamp.device.text,
-            date: Date(timeIntervalSince1970: Double(conflict.stamp.milliseconds) / 1000),
-            stamp: conflict.stamp.description)
+            stamp: conflict.stamp)
         }
       }
   }

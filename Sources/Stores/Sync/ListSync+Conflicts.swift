@@ -561,9 +561,7 @@ extension ListSync {
     }
     return SyncConflict(
       item: id, field: conflict.field.map { State.itemFields[$0].name }, value: value,
-      device: conflict.stamp.device.text,
-      date: Date(timeIntervalSince1970: Double(conflict.stamp.milliseconds) / 1000),
-      stamp: conflict.stamp.description)
+      stamp: conflict.stamp)
   }
 
   /// See ``StateSync/resolving(_:choosing:in:stamp:)``: choosing a field's conflict sets its

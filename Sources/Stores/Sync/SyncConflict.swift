@@ -43,6 +43,14 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, CustomStringConver
     self.stamp = stamp
   }
 
+  /// The conflict of the change stamped `stamp`: its device, time and stamp from the stamp.
+  package init(item: UUID?, field: String?, value: String?, stamp: Stamp) {
+    self.init(
+      item: item, field: field, value: value, device: stamp.device.text,
+      date: Date(timeIntervalSince1970: Double(stamp.milliseconds) / 1000),
+      stamp: stamp.description)
+  }
+
   public var description: String {
     let change =
       switch (field, value) {
