@@ -106,6 +106,14 @@ public protocol Store: AnyObject, Observable {
   /// Todo". The default is empty (the menu then says "Undo").
   nonisolated static func actionName(of action: Action) -> String
 
+  /// Whether ``actionName(of:)`` gives the inverse of `action` the name it gives `action`
+  /// ("Change sleepGoal" for a setting's change and for the change that undoes it). The undo
+  /// step of such an action is named by its inverse and keeps no copy of `action`, so
+  /// recording it copies and frees less. The default is `false`: a step keeps the action it
+  /// reverses, to name it when its name is read. Debug builds check the names alike on every
+  /// step recorded this way.
+  nonisolated static func isNamedByItsInverse(_ action: Action) -> Bool
+
   /// The machinery that holds the state and notifies observers.
   var core: StoreCore<Self> { get }
 
@@ -163,6 +171,9 @@ extension Store {
   }
 
   public nonisolated static func actionName(of action: Action) -> String { "" }
+
+  @inlinable
+  public nonisolated static func isNamedByItsInverse(_ action: Action) -> Bool { false }
 
   @inlinable
   public nonisolated static func failedSave(of action: Action, error: StoreFileError) -> Action? {

@@ -248,10 +248,18 @@ public final class StoreCore<Owner: Store>: Observable {
 
   /// Records `inverse`, the inverse of `action`, as `recording` says.
   @inlinable
-  func record(_ inverse: consuming Action, of action: borrowing Action, _ recording: Recording) {
+  func record(_ inverse: consuming Action, of action: Action, _ recording: Recording) {
     switch recording {
     case .action:
-      history.record(UndoHistory.Step(action: inverse, reversing: copy action, namer: actionNamer))
+      if Owner.isNamedByItsInverse(action) {
+        assert(
+          Owner.actionName(of: inverse) == Owner.actionName(of: action),
+          "isNamedByItsInverse(_:) is true, but \(Owner.self) names the inverse otherwise")
+        history.record(UndoHistory.Step(action: inverse, namedByItself: actionNamer))
+      } else {
+        history.record(
+          UndoHistory.Step(action: inverse, reversing: action, namer: actionNamer))
+      }
       if hasUndoRegistrar { registerUndo(named: Owner.actionName(of: action)) }
     case .undo(let name):
       history.pushRedo(UndoHistory.Step(action: inverse, name: name))

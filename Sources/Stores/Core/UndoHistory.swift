@@ -19,7 +19,7 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     /// - Complexity: A step a store recorded names its action when the name is first read
     ///   (not when the step is recorded, so recording never builds a string).
     public var name: String {
-      get { naming.name }
+      get { naming.name(reversedBy: action) }
       set { naming = .given(newValue) }
     }
     @usableFromInline var naming: StepName<Action>
@@ -39,6 +39,14 @@ public struct UndoHistory<Action: Sendable>: Sendable {
     ) {
       self.action = action
       naming = .action(recorded, namer)
+    }
+
+    /// A step that sends `action`, shown as `namer` names `action` itself: the name of the
+    /// action it reverses (see ``Store/isNamedByItsInverse(_:)``).
+    @inlinable
+    init(action: consuming Action, namedByItself namer: ActionNamer<Action>) {
+      self.action = action
+      naming = .inverse(namer)
     }
   }
 
@@ -170,16 +178,20 @@ public struct UndoOutcome: Equatable, Sendable {
 extension BoundedSteps: Sendable where Element: Sendable {}
 
 /// The name of an undo step: given, or the name of the action the step reverses, asked of the
-/// store's namer only when read.
+/// store's namer only when read — of that action, or of the step's own action when the store
+/// names both alike (see ``Store/isNamedByItsInverse(_:)``).
 @usableFromInline
 enum StepName<Action: Sendable>: Sendable {
   case given(String)
   case action(Action, ActionNamer<Action>)
+  case inverse(ActionNamer<Action>)
 
-  var name: String {
+  /// The name of a step whose action is `inverse`.
+  func name(reversedBy inverse: Action) -> String {
     switch self {
     case .given(let name): name
     case .action(let action, let namer): namer.name(action)
+    case .inverse(let namer): namer.name(inverse)
     }
   }
 }

@@ -52,14 +52,16 @@ extension SettingsStore {
   public nonisolated static func reduce(
     _ state: inout State, _ action: Action, inverse: inout Action?
   ) -> Bool {
-    guard case .set(let key, let value) = action else {
+    switch action {
+    case .set(let key, let value):
+      let old = state.values.updateValue(value, forKey: key)
+      if let old, old == value { return false }
+      inverse = .restore(ValueChanges(ValueChange(key: key, from: value, to: old)))
+      return true
+    case .remove, .restore:
       inverse = Self.inverse(of: action, in: state)
       return reduce(&state, action)
     }
-    let old = state.values.updateValue(value, forKey: key)
-    guard old != value else { return false }
-    inverse = .restore(ValueChanges(ValueChange(key: key, from: value, to: old)))
-    return true
   }
 
   /// The keys an undo could not put back in `state` because they were changed meanwhile:
@@ -76,6 +78,17 @@ extension SettingsStore {
       }
     }
     return skipped
+  }
+
+  /// Whether the undo step of `action` is named by its inverse: a change of one key is
+  /// ("Change sleepGoal", undone by a change of that key), a reset is not ("Reset Settings").
+  @inlinable
+  public nonisolated static func isNamedByItsInverse(_ action: Action) -> Bool {
+    switch action {
+    case .set: true
+    case .restore(let changes): changes.count == 1
+    case .remove: false
+    }
   }
 
   /// The action's name for an Undo menu: "Change sleepGoal", "Reset Settings", ….

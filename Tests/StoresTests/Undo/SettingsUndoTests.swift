@@ -133,12 +133,21 @@ struct SettingsUndoTests {
       settings.sleepGoal = 7.5
       try settings.set(\.distanceUnit, to: .miles)
       try settings.reset()
+      settings.send(.restore([.init(key: "theme", from: nil, to: "dark".json)]))
+      settings.send(
+        .restore([
+          .init(key: "theme", from: "dark".json, to: nil),
+          .init(key: "sleepGoal", from: nil, to: 6.0.json),
+        ]))
       history = settings.undoHistory
     }
     #expect(
       history.undoSteps.map(\.name) == [
-        "Change sleepGoal", "Change distanceUnit", "Reset Settings",
+        "Change sleepGoal", "Change distanceUnit", "Reset Settings", "Change theme",
+        "Change Settings",
       ])
+    #expect(SettingsStore.isNamedByItsInverse(.set(key: "theme", value: "dark".json)))
+    #expect(!SettingsStore.isNamedByItsInverse(.remove(keys: ["theme"])))
     history.limit = 5
     var renamed = history.undoSteps[0]
     renamed.name = "Sleep"

@@ -56,7 +56,8 @@ func undoAfterOtherWriter<S: Store>(
 /// What a store records while reducing (``Store/reduce(_:_:inverse:)``) is what it would
 /// record otherwise: from `state`, each action in turn changes the state as
 /// ``Store/reduce(_:_:)`` does and, when it changes it, gives the inverse
-/// ``Store/inverse(of:in:)`` gives against the state before.
+/// ``Store/inverse(of:in:)`` gives against the state before — and an action whose step is
+/// named by its inverse (``Store/isNamedByItsInverse(_:)``) is named as that inverse is.
 func requireInverseWhileReducing<S: Store>(
   _ store: S.Type, from state: S.State, after actions: [S.Action]
 ) throws where S.Action: Equatable {
@@ -70,6 +71,10 @@ func requireInverseWhileReducing<S: Store>(
     try requireEqual(changed, S.reduce(&plain, action), "whether \(action) changes the state")
     try requireEqual(reduced, plain, "the state after \(action)")
     if changed { try requireEqual(inverse, expected, "the inverse of \(action)") }
+    if changed, let inverse, S.isNamedByItsInverse(action) {
+      try requireEqual(
+        S.actionName(of: inverse), S.actionName(of: action), "the name of \(action)'s step")
+    }
     state = reduced
   }
 }
