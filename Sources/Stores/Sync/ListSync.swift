@@ -533,9 +533,12 @@ package struct ListSync<State: SyncedList>: StateSync {
       ItemStamps(fields: fields, position: $0, positioned: .origin)
     }
     // Counters count from their values, as changes of no device: every device reads the
-    // same file so, and adds nothing twice.
-    for (offset, item) in state.syncedItems.enumerated() {
-      items[offset].settleCounts(of: item, in: State.itemFields, by: Stamp.origin.device)
+    // same file so, and adds nothing twice. (A list without counters or sets skips the pass.)
+    let itemFields = State.itemFields
+    if itemFields.contains(where: { $0.merge.isTallied }) {
+      for (offset, item) in state.syncedItems.enumerated() {
+        items[offset].settleCounts(of: item, in: itemFields, by: Stamp.origin.device)
+      }
     }
     removed = [:]
     self.state = Array(repeating: .origin, count: State.stateFields.count)
