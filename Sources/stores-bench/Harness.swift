@@ -42,8 +42,13 @@ struct Comparison {
 final class Report {
   let repeats: Int
 
-  init(repeats: Int) {
+  /// A report of `repeats` pairs a line, which prints the table's header first when `header`.
+  init(repeats: Int, header: Bool = true) {
     self.repeats = repeats
+    if header { Self.printHeader() }
+  }
+
+  static func printHeader() {
     print("| benchmark | size | ours | baseline | ratio | goal |")
     print("| --- | ---: | ---: | --- | ---: | --- |")
   }

@@ -86,6 +86,32 @@ func peakMemoryMain(_ arguments: [String]) -> Never {
   exit(0)
 }
 
+/// Runs each of `sections` in a child process of this executable (`SECTION --section`, and
+/// `--quick` when `quick`), which prints its lines under one header, then exits: 1 when a
+/// section failed.
+func runSectionsApart(_ sections: [String], quick: Bool) -> Never {
+  Report.printHeader()
+  let executable = CommandLine.arguments[0]
+  let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { for string in envp { free(string) } }
+  var failed = false
+  for section in sections {
+    let arguments: [String] = [executable, section, "--section"] + (quick ? ["--quick"] : [])
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { for string in argv { free(string) } }
+    fflush(nil)
+    var pid = pid_t()
+    var status: Int32 = 0
+    if posix_spawn(&pid, executable, nil, nil, argv, envp) != 0
+      || waitpid(pid, &status, 0) != pid || status != 0
+    {
+      FileHandle.standardError.write(Data("stores-bench: section \(section) failed\n".utf8))
+      failed = true
+    }
+  }
+  exit(failed ? 1 : 0)
+}
+
 /// The peak resident memory in bytes of `executable` run with `arguments` and `environment`
 /// (its output discarded), or `nil` when it could not run or failed.
 func peakMemory(_ executable: String, _ arguments: [String], environment: [String: String])
