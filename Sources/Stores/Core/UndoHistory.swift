@@ -11,13 +11,19 @@
 public struct UndoHistory<Action: Sendable>: Sendable {
   /// One step: the action that reverses it and the name of what it reverses.
   public struct Step: Sendable {
-    /// The action that reverses the step.
-    public var action: Action
+    /// The action that reverses the step. Setting it keeps the step's ``name``.
+    public var action: Action {
+      willSet {
+        // A step named by its action keeps the name of the action it had.
+        if case .inverse(let namer) = naming { naming = .action(action, namer) }
+      }
+    }
     /// What the step did, for a menu ("Remove Todo"): ``Store/actionName(of:)`` of the
     /// action recorded first; empty when the store names none.
     ///
-    /// - Complexity: A step a store recorded names its action when the name is first read
-    ///   (not when the step is recorded, so recording never builds a string).
+    /// - Complexity: A step a store recorded names its action when the name is read (not when
+    ///   the step is recorded, so recording never builds a string) — the action it reverses,
+    ///   or the step's own when the store names both alike (``Store/isNamedByItsInverse(_:)``).
     public var name: String {
       get { naming.name(reversedBy: action) }
       set { naming = .given(newValue) }

@@ -152,6 +152,10 @@ struct SettingsUndoTests {
     var renamed = history.undoSteps[0]
     renamed.name = "Sleep"
     #expect(renamed.name == "Sleep" && renamed.action == history.undoSteps[0].action)
+    // A step named by its own action keeps its name when the action is replaced.
+    var replaced = history.undoSteps[0]
+    replaced.action = .remove(keys: ["theme"])
+    #expect(replaced.name == "Change sleepGoal")
   }
 
   /// `SettingsStore.Action` as it was declared with an array of changes, to compare encodings.
