@@ -21,8 +21,64 @@ package final class EncodedList<List: SyncedList> {
   private var stamps = Texts<ItemStamps>()
   /// How many items' text, and how many items' stamps' text, the last write copied.
   package var reused: (items: Int, stamps: Int) { (items.reused, stamps.reused) }
+  /// The stamps of the last write, lent to be changed in place (see ``lendStamps(_:)``): once
+  /// their holder said what it changed, the offsets, and the buffer and count of the stamps
+  /// they are now (`nil` before). `nil` when none are lent.
+  private var lent: (changed: Set<Int>, buffer: UnsafeRawPointer?, count: Int)?
+  #if DEBUG
+    /// The stamps lent, as they were: a debug build checks that each one the next write
+    /// takes as unchanged is.
+    private var lentValues: [ItemStamps] = []
+  #endif
 
   package init() {}
+
+  /// Lets go of the stamps of the last write when `stamps` are they — the same buffer, not
+  /// only equal stamps — so that their holder can change them in place, with no copy; returns
+  /// whether it did. The holder changes them in their places and says which
+  /// (``lentStampsChanged(at:in:)``): the next write of these very stamps takes each other
+  /// one whose item is the one written before, in the same place, as it was, without
+  /// comparing it (a debug build checks). When that write fails or does not come, the holder
+  /// has this list forget their text (``forgetLentStamps()``).
+  func lendStamps(_ stamps: [ItemStamps]) -> Bool {
+    guard lent == nil, !stamps.isEmpty, Self.isBuffer(stamps, of: self.stamps.values) else {
+      return false
+    }
+    #if DEBUG
+      lentValues = self.stamps.values
+    #endif
+    self.stamps.values = []
+    lent = ([], nil, 0)
+    return true
+  }
+
+  /// Records that the stamps lent (see ``lendStamps(_:)``) are now `stamps`, changed in place
+  /// at `offsets` and nowhere else — also where an item equal to none but itself (a `nan`)
+  /// kept its bits. O(changes).
+  func lentStampsChanged(at offsets: [Int], in stamps: [ItemStamps]) {
+    guard lent != nil else { return }
+    let buffer = stamps.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    lent = (Set(offsets), buffer, stamps.count)
+  }
+
+  /// Forgets the text of the stamps lent (see ``lendStamps(_:)``) unless a write took them
+  /// back since: the next write encodes every item's stamps (also should its stamps be in a
+  /// buffer at the address the lent ones had).
+  func forgetLentStamps() {
+    guard lent != nil else { return }
+    lent = nil
+    stamps = Texts()
+    #if DEBUG
+      lentValues = []
+    #endif
+  }
+
+  /// Whether `a` and `b` are one array buffer.
+  private static func isBuffer(_ a: [ItemStamps], of b: [ItemStamps]) -> Bool {
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+    }
+  }
 
   /// For each item of `list`, the offset of the item with its id in the last write, or -1
   /// when it was not in it (or, moved, is not looked for: its text is then made anew). O(*n*): the two lists are walked together while their ids agree, an
@@ -79,7 +135,21 @@ package final class EncodedList<List: SyncedList> {
     var text: [UInt8] = []
     text.reserveCapacity(128)
     var digests = JSONWriter(capacity: 256)
-    let previous = self.stamps
+    var previous = self.stamps
+    // The stamps lent and changed in place, these very ones: those of unchanged items are
+    // taken as they were. Any others: the text of the lent ones cannot be compared with them.
+    var changedSinceLent: Set<Int>?
+    if let lent {
+      let isLent = stamps.withUnsafeBufferPointer {
+        UnsafeRawPointer($0.baseAddress) == lent.buffer && $0.count == lent.count
+      }
+      if isLent { changedSinceLent = lent.changed } else { previous = Texts() }
+      self.lent = nil
+    }
+    #if DEBUG
+      let lentValues = self.lentValues
+      self.lentValues = []
+    #endif
     let table = List.Item.fieldTable
     self.stamps = stamps.withUnsafeBufferPointer { new in
       list.withUnsafeBufferPointer { list in
@@ -88,9 +158,17 @@ package final class EncodedList<List: SyncedList> {
             previous.writing(
               stamps, matches: matches, to: &writer,
               isSame: { offset, match in
-                match < oldItems.count
-                  && hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
-                  && table.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
+                guard match < oldItems.count,
+                  table.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
+                else { return false }
+                guard let changedSinceLent else {
+                  return hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
+                }
+                let isSame = match == offset && !changedSinceLent.contains(offset)
+                #if DEBUG
+                  assert(!isSame || new[offset] == lentValues[match], "lent stamps changed unsaid")
+                #endif
+                return isSame
               }
             ) { offset, builder in
               // Letters, digits, `.`, `=`, `#` and spaces: nothing to escape.
@@ -190,7 +268,7 @@ private struct Texts<Value> {
             builder.appendBytes(
               offset == 0 ? .init(rebasing: separator.dropFirst()) : separator)
             let match = matches[offset]
-            if reusable, match >= 0, match < self.values.count, isSame(offset, match) {
+            if reusable, match >= 0, match < ends.count, isSame(offset, match) {
               let span = span(match, ends: oldEnds)
               builder.appendBytes(
                 UnsafeBufferPointer(rebasing: oldText.bindMemory(to: UInt8.self)[span]))

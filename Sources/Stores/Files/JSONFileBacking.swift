@@ -97,6 +97,8 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// What the last write keeps for the next (see ``StateSync/WriteCache``): about the file's
   /// size in memory for a list; `nil` for a backing that keeps nothing between its writes.
   private let writeCache: Sync.WriteCache?
+  /// Stamps of no state, held in place of ``stamps`` while a transaction stamps them.
+  private let noStamps = Sync(unstamped: State())
   /// This device's outbox for the file (see ``Outbox``) at ``outboxTarget``; `nil` for a
   /// state not merged across devices, and where the device has no local state folder.
   private(set) var outbox: Outbox?
@@ -286,8 +288,11 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
             do {
               stored.version = try commit(
                 encoding(applied), of: name, in: folder, replacing: file)
-            } catch is FileSystem.Raced {
-              continue  // another writer or a sync engine replaced the file: start again
+            } catch {
+              putBack(applied)
+              // Another writer or a sync engine replaced the file: start again.
+              if error is FileSystem.Raced { continue }
+              throw error
             }
             leftovers.removeMerged(in: folder, target: target, versions: conflictVersions)
           } else if let weighed = stored.weighedOutbox {
@@ -316,6 +321,10 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   private struct Applied {
     var state: State
     var stamps: Sync
+    /// What stamping the action replaced (see ``StateSync/stamp(before:after:stamp:cache:)``),
+    /// and whether the stamps were the backing's own ``stamps``, handed over to be stamped in
+    /// place: both to put back when the write fails (see ``putBack(_:)``).
+    var prior: (replaced: Sync.Prior, isOwn: Bool)?
     /// Whether the action changed the state.
     var changed: Bool
     /// Whether the file must be written: the action changed the state, or the stored state
@@ -341,8 +350,16 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
       changed = try update(&state)
     }
     var stamps = stored.stamps
+    var prior: (replaced: Sync.Prior, isOwn: Bool)?
     if changed {
-      stamps = stamps.stamped(before: stored.state, after: state, stamp: clock.stamp())
+      // The stamps the store knew, when the file still holds them, are handed over, so that
+      // no other reference to their buffers makes stamping copy them.
+      let isOwn = !stored.isReloaded
+      stored.stamps = noStamps
+      if isOwn { self.stamps = noStamps }
+      let replaced = stamps.stamp(
+        before: stored.state, after: state, stamp: clock.stamp(), cache: writeCache)
+      prior = (replaced, isOwn)
     } else if let (conflict, choice) = resolution,
       let resolved = stamps.resolving(conflict, choosing: choice, in: &state, stamp: clock.stamp())
     {
@@ -350,8 +367,17 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     }
     if changed || stored.stampedEdits { stamps.noteWrite(by: clock.device, at: clock.now) }
     return Applied(
-      state: state, stamps: stamps, changed: changed,
+      state: state, stamps: stamps, prior: prior, changed: changed,
       mustWrite: changed || stored.mustWrite || !leftovers.isEmpty)
+  }
+
+  /// Puts back what `applied`, whose write failed, stamped: the stamps this store knew, when
+  /// they were handed over to it, and what the write cache was told.
+  private func putBack(_ applied: Applied) {
+    guard let (replaced, isOwn) = applied.prior else { return }
+    var stamps = applied.stamps
+    stamps.restore(replaced, cache: writeCache)
+    if isOwn { self.stamps = stamps }
   }
 
   /// Step 4: what writes `applied` to a file — its envelope and stamps — streamed as it is

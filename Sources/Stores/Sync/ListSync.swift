@@ -976,51 +976,118 @@ package struct ListSync<State: SyncedList>: StateSync {
 
   // MARK: Stamping a change
 
-  // Specialised for the package's lists: generic, each item would be copied through its
-  // type's metadata, many times slower.
   package func stamped(before: State, after: State, stamp: Stamp) -> Self {
-    stamped(before: before, after: after, stamp: stamp, countingAs: stamp.device)
+    var result = self
+    _ = result.stamp(
+      before: before, after: after, stamp: stamp, countingAs: stamp.device, cache: nil)
+    return result
   }
 
   package func stampedEdit(before: State, after: State, stamp: Stamp) -> Self {
-    stamped(before: before, after: after, stamp: stamp, countingAs: nil)
+    var result = self
+    _ = result.stamp(before: before, after: after, stamp: stamp, countingAs: nil, cache: nil)
+    return result
   }
 
-  /// The stamps after `before` changed into `after`, each change stamped `stamp`, and a
+  package mutating func stamp(
+    before: State, after: State, stamp: Stamp, cache: EncodedList<State>?
+  ) -> Prior {
+    self.stamp(before: before, after: after, stamp: stamp, countingAs: stamp.device, cache: cache)
+  }
+
+  /// What ``stamp(before:after:stamp:cache:)`` replaced: the items' stamps it changed where
+  /// they are, with the rest of the stamps as they were (their buffers shared, not copied) —
+  /// or, when the list's order or length changed, the whole stamps as they were.
+  package struct Prior {
+    fileprivate enum Replaced {
+      case all(ListSync)
+      case items(rest: ListSync, [(offset: Int, stamps: ItemStamps)])
+    }
+
+    fileprivate let replaced: Replaced
+    #if DEBUG
+      /// The stamps as they were, which ``restore(_:cache:)`` checks it put back.
+      fileprivate let original: ListSync
+    #endif
+
+    fileprivate init(_ replaced: Replaced, original: ListSync) {
+      self.replaced = replaced
+      #if DEBUG
+        self.original = original
+      #endif
+    }
+  }
+
+  package mutating func restore(_ prior: Prior, cache: EncodedList<State>?) {
+    cache?.forgetLentStamps()
+    switch prior.replaced {
+    case .all(let stamps):
+      self = stamps
+    case .items(let rest, let replaced):
+      var items = self.items
+      self.items = []
+      for (offset, stamps) in replaced { items[offset] = stamps }
+      self = rest
+      self.items = items
+    }
+    #if DEBUG
+      assert(self == prior.original, "the stamps put back are not those the stamping replaced")
+    #endif
+  }
+
+  /// Stamps in place the changes from `before` into `after`, each stamped `stamp`, and a
   /// counter's change counted as `device`'s — or, when `nil`, the edit's (see
-  /// ``ItemStamps/settleCounts(of:in:by:)``), a hand edit that saw only what it replaced.
+  /// ``ItemStamps/settleCounts(of:in:by:)``), a hand edit that saw only what it replaced —
+  /// and returns what they replaced (see ``restore(_:cache:)``).
+  // Specialised for the package's lists: generic, each item would be copied through its
+  // type's metadata, many times slower.
   @_specialize(exported:true,where State == TodosStore.State)
   @_specialize(exported:true,where State == WorkoutsStore.State)
-  func stamped(before: State, after: State, stamp: Stamp, countingAs device: DeviceID?) -> Self {
+  mutating func stamp(
+    before: State, after: State, stamp: Stamp, countingAs device: DeviceID?,
+    cache: EncodedList<State>?
+  ) -> Prior {
     let fields = State.itemFields
     let old = before.syncedItems
     let new = after.syncedItems
-    var result = self
     // While the lists hold the same ids in the same places (a toggle, an edit), each item is
     // compared with the one in its place: no lookup, no move, and only a changed item's
-    // stamps are touched.
+    // stamps are touched — in place, and only they are kept to be put back.
     let (inPlace, changed) = State.itemsInPlace(old, new)
+    let isInPlace = inPlace == old.count && inPlace == new.count && items.count == old.count
+    let prior: Prior
+    var lent = false
+    if isInPlace {
+      var rest = self
+      rest.items = []
+      prior = Prior(.items(rest: rest, changed.map { ($0, items[$0]) }), original: self)
+      lent = cache?.lendStamps(items) ?? false
+    } else {
+      prior = Prior(.all(self), original: self)
+    }
     for offset in changed {
       for field in 0..<fields.count where !fields[field].isEqual(old[offset], new[offset]) {
-        result.noteChange(
+        noteChange(
           of: FieldKey(item: new[offset].id, field: field),
-          replacing: result.items[offset].fields[field], stamp: stamp, isHandEdit: device == nil)
-        result.items[offset].fields[field] = stamp
+          replacing: items[offset].fields[field], stamp: stamp, isHandEdit: device == nil)
+        items[offset].fields[field] = stamp
       }
-      result.items[offset].settleCounts(of: new[offset], in: fields, by: device)
+      items[offset].settleCounts(of: new[offset], in: fields, by: device)
     }
-    if inPlace < old.count || inPlace < new.count,
-      !result.stampInsertion(from: old, to: new, at: inPlace, stamp: stamp, countingAs: device)
+    if lent { cache?.lentStampsChanged(at: changed, in: items) }
+    if !isInPlace, inPlace < old.count || inPlace < new.count,
+      !stampInsertion(from: old, to: new, at: inPlace, stamp: stamp, countingAs: device)
     {
-      if inPlace < result.items.count { result.items.removeSubrange(inPlace...) }
-      result.stampChanges(
-        from: old, to: new, after: inPlace, stamps: items, stamp: stamp, countingAs: device)
+      let stamps = items
+      if inPlace < items.count { items.removeSubrange(inPlace...) }
+      stampChanges(
+        from: old, to: new, after: inPlace, stamps: stamps, stamp: stamp, countingAs: device)
     }
     for field in 0..<State.stateFields.count
     where !State.stateFields[field].isEqual(before, after) {
-      result.state[field] = stamp
+      state[field] = stamp
     }
-    return result
+    return prior
   }
 
   /// Stamps the items of `new` from offset `start` on — added, changed, moved — and the

@@ -72,6 +72,24 @@ package protocol StateSync<State>: JSONCodable, Equatable, Sendable {
   /// `stamp`: O(*n*) in the size of the state, plus O(*n* log *n*) for a list's order.
   func stamped(before: State, after: State, stamp: Stamp) -> Self
 
+  /// What ``stamp(before:after:stamp:cache:)`` replaced, for ``restore(_:cache:)``: by default
+  /// the stamps as they were.
+  associatedtype Prior = Self
+
+  /// Stamps, in place, what this device changed from `before` into `after` — as
+  /// ``stamped(before:after:stamp:)`` returns it — and returns what ``restore(_:cache:)``
+  /// needs to put these stamps back: a transaction's write that fails or races must leave
+  /// the stamps its store knew as they were. A list changes its items' stamps where they
+  /// are when the lists hold the same ids in the same places (a toggle, an edit), with no
+  /// copy while nothing else holds them — `cache`, the write cache that last wrote them,
+  /// lets go of them and is told what changed. O(*n*) as ``stamped(before:after:stamp:)``.
+  mutating func stamp(before: State, after: State, stamp: Stamp, cache: WriteCache?) -> Prior
+
+  /// Puts back the stamps as they were before the ``stamp(before:after:stamp:cache:)`` that
+  /// returned `prior` (and the changes made since, such as ``noteWrite(by:at:)``'s), and
+  /// has `cache` forget what that stamping told it, if nothing wrote it since.
+  mutating func restore(_ prior: Prior, cache: WriteCache?)
+
   /// The stamps after a program that does not stamp (an editor, a script) changed `before`,
   /// this device's known version, into `after`, each change stamped `stamp`: as
   /// ``stamped(before:after:stamp:)``, but a counter's change is counted as the edit's, the
@@ -139,6 +157,18 @@ extension StateSync {
     _ conflict: SyncConflict, choosing choice: SyncConflict.Choice, in state: inout State,
     stamp: Stamp
   ) -> Self? { nil }
+}
+
+extension StateSync where Prior == Self {
+  package mutating func stamp(
+    before: State, after: State, stamp: Stamp, cache: WriteCache?
+  ) -> Self {
+    let prior = self
+    self = stamped(before: before, after: after, stamp: stamp)
+    return prior
+  }
+
+  package mutating func restore(_ prior: Self, cache: WriteCache?) { self = prior }
 }
 
 extension StateSync where WriteCache == NoWriteCache {

@@ -5,9 +5,10 @@ import Testing
 @testable import Stores
 
 /// A store opened to keep no write cache (as `diary` opens its files) writes what one that
-/// keeps it writes.
+/// keeps it writes — also after a write that failed or raced, whose stamps, changed in place,
+/// were put back.
 @MainActor
-@Suite("Stores without a write cache")
+@Suite("Stores with and without a write cache")
 struct WriteCacheTests {
   let folder = TemporaryFolder()
 
@@ -38,5 +39,55 @@ struct WriteCacheTests {
       #expect(written == contents(folder.file("cached.json")), "step \(step)")
       #expect(written?.isEmpty == false)
     }
+  }
+
+  @Test("a write that fails leaves no trace, though it stamped the stamps in place")
+  func failedWrite() throws {
+    // Flushed, so that a flush can be made to fail through the writes' seam.
+    let durable = TemporaryFolder(durability: .flushed)
+    func store(_ name: String, keepsWriteCache: Bool) throws -> (TodosStore, HybridClock) {
+      let clock = HybridClock(device: DeviceID("d")!) { 1_000 }
+      let store = TodosStore(
+        core: try TodosStore.fileCore(
+          contentsOf: durable.file(name), clock: clock, keepsWriteCache: keepsWriteCache))
+      return (store, clock)
+    }
+    // Two stores try every action, and one makes only those that succeed — its clock moved on
+    // by the stamp each failed action took, so that its stamps are theirs.
+    let (cached, _) = try store("cached.json", keepsWriteCache: true)
+    let (uncached, _) = try store("uncached.json", keepsWriteCache: false)
+    let (unfailed, clock) = try store("unfailed.json", keepsWriteCache: true)
+    let todos = (0..<4).map { Todo(title: "Todo \($0)", date: Date(timeIntervalSince1970: 0)) }
+    let failing = FileSystem.Flushes(beforeRename: { _ in EIO }, afterRename: { _, _ in })
+    let steps: [(action: TodosStore.Action, fails: Bool)] =
+      todos.map { (.addTodo($0), false) } + [
+        (.toggleTodo(id: todos[1].id), false),
+        // In place: the stamps the cache wrote are lent to the stamping, then put back.
+        (.toggleTodo(id: todos[2].id), true),
+        (.toggleTodo(id: todos[3].id), false),
+        (.updateTodo(Todo(id: todos[2].id, title: "Edited", date: .now)), true),
+        (.toggleTodo(id: todos[3].id), true),
+        (.removeTodos(ids: [todos[0].id]), true),
+        (.toggleTodo(id: todos[2].id), false),
+        (.removeTodos(ids: [todos[0].id]), false),
+      ]
+    for (step, (action, fails)) in steps.enumerated() {
+      for store in [cached, uncached] {
+        let before = store.todos
+        if fails {
+          #expect(throws: StoreFileError.self, "step \(step)") {
+            try FileSystem.Flushes.$durable.withValue(failing) { try store.trySend(action) }
+          }
+          #expect(store.todos == before, "step \(step)")
+        } else {
+          try store.trySend(action)
+        }
+      }
+      if fails { _ = clock.stamp() } else { try unfailed.trySend(action) }
+      let written = contents(durable.file("unfailed.json"))
+      #expect(written == contents(durable.file("cached.json")), "step \(step)")
+      #expect(written == contents(durable.file("uncached.json")), "step \(step)")
+    }
+    #expect(cached.todos.map(\.isDone) == [true, true, true])
   }
 }

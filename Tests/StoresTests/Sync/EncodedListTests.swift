@@ -6,26 +6,47 @@ import Testing
 
 @Suite("A list file written from the text of its last write")
 struct EncodedListTests {
-  /// Writes each version that `actions` make of `base` through one cache, as a backing
-  /// does, and requires the bytes a fresh encoding writes; after the steps marked, the file
-  /// is read back and the history goes on from what was read (as after another process's
-  /// write: values equal to the ones written, not the same).
+  /// What follows a step of a history: its version written, maybe read back (as after
+  /// another process's write: values equal to the ones written, not the same), or its write
+  /// failing — as a transaction's does, or races, after its encoding or before it.
+  enum Then: CaseIterable, Sendable {
+    case written, reloaded, failedAfterEncoding, failedBeforeEncoding
+  }
+
+  /// Stamps each version that `steps` make of `base` in place and writes it through one
+  /// cache, as a backing does, and requires the bytes a fresh encoding writes; a step whose
+  /// write fails puts the stamps back, which must then be those before it, and the history
+  /// goes on from there.
   static func requireFreshBytes<State: SyncedList>(
-    _ base: State, _ actions: [(reduce: (inout State) -> Bool, reload: Bool)]
+    _ base: State, _ steps: [(reduce: (inout State) -> Bool, then: Then)]
   ) throws {
-    let devices = Devices()
-    var replica = Replica(state: base, sync: ListSync(unstamped: base), clock: devices.clock("d"))
+    let clock = Devices().clock("d")
+    var state = base
+    var sync = ListSync(unstamped: base)
     let cache = EncodedList<State>()
-    for (step, action) in actions.enumerated() {
-      replica.apply(action.reduce)
-      let written = try StateFileCoding.encode(
-        replica.state, sync: replica.sync, path: "f.json", cache: cache)
-      try requireEqual(
-        String(decoding: written, as: UTF8.self), String(decoding: replica.bytes, as: UTF8.self),
-        "step \(step)")
-      if action.reload {
-        (replica.state, replica.sync) = try StateFileCoding.decode(
+    func fresh() throws -> String {
+      String(decoding: try StateFileCoding.encode(state, sync: sync, path: "f.json"), as: UTF8.self)
+    }
+    for (step, (reduce, then)) in steps.enumerated() {
+      let before = state
+      let bytesBefore = then == .written || then == .reloaded ? "" : try fresh()
+      guard reduce(&state) else { continue }
+      let prior = sync.stamp(before: before, after: state, stamp: clock.stamp(), cache: cache)
+      sync.noteWrite(by: clock.device, at: clock.now)
+      var written = Data()
+      if then != .failedBeforeEncoding {
+        written = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
+        try requireEqual(String(decoding: written, as: UTF8.self), try fresh(), "step \(step)")
+      }
+      switch then {
+      case .written: continue
+      case .reloaded:
+        (state, sync) = try StateFileCoding.decode(
           written, path: "f.json", sync: ListSync<State>.self)
+      case .failedAfterEncoding, .failedBeforeEncoding:
+        sync.restore(prior, cache: cache)
+        state = before
+        try requireEqual(try fresh(), bytesBefore, "step \(step): the stamps put back")
       }
     }
   }
@@ -34,12 +55,13 @@ struct EncodedListTests {
   func todos() {
     let history = Gen.zip(
       Gen<[Todo]>.todos(maxCount: 8),
-      Gen.zip(Gen<TodosStore.Action>.todoAction(maxCount: 8), Gen<Bool>.bool).array(maxCount: 12))
-    check(history, iterations: 300) { todos, actions in
+      Gen.zip(Gen<TodosStore.Action>.todoAction(maxCount: 8), Gen.element(of: Then.allCases))
+        .array(maxCount: 12))
+    check(history, iterations: 300) { todos, steps in
       try Self.requireFreshBytes(
         TodosStore.State(todos: todos),
-        actions.map { action, reload in
-          ({ TodosStore.reduce(&$0, TodosStore.resolve(action, in: $0)) }, reload)
+        steps.map { action, then in
+          ({ TodosStore.reduce(&$0, TodosStore.resolve(action, in: $0)) }, then)
         })
     }
   }
@@ -48,13 +70,13 @@ struct EncodedListTests {
   func workouts() {
     let history = Gen.zip(
       Gen<[Workout]>.workouts(maxCount: 8),
-      Gen.zip(Gen<WorkoutsStore.Action>.workoutAction(maxCount: 8), Gen<Bool>.bool)
+      Gen.zip(Gen<WorkoutsStore.Action>.workoutAction(maxCount: 8), Gen.element(of: Then.allCases))
         .array(maxCount: 12))
-    check(history, iterations: 300) { workouts, actions in
+    check(history, iterations: 300) { workouts, steps in
       try Self.requireFreshBytes(
         WorkoutsStore.State(workouts: workouts),
-        actions.map { action, reload in
-          ({ WorkoutsStore.reduce(&$0, WorkoutsStore.resolve(action, in: $0)) }, reload)
+        steps.map { action, then in
+          ({ WorkoutsStore.reduce(&$0, WorkoutsStore.resolve(action, in: $0)) }, then)
         })
     }
   }
@@ -86,10 +108,11 @@ struct EncodedListTests {
     var sync = ListSync(unstamped: state)
     let clock = Devices().clock("d")
     let cache = EncodedList<TodosStore.State>()
+    // Stamped in place, as a backing stamps: the stamps the cache wrote are lent to it.
     func write(_ action: TodosStore.Action) throws -> (items: Int, stamps: Int) {
       let before = state
       TodosStore.reduce(&state, action)
-      sync = sync.stamped(before: before, after: state, stamp: clock.stamp())
+      _ = sync.stamp(before: before, after: state, stamp: clock.stamp(), cache: cache)
       _ = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
       return cache.reused
     }
@@ -104,5 +127,34 @@ struct EncodedListTests {
     let sorted = try write(.orderByPriority)
     #expect(sorted.items == 98)
     #expect(sorted.stamps < 90)
+  }
+
+  @Test("stamps are lent only by the cache that wrote them, the same buffer, and only once")
+  func lending() throws {
+    let todos = (0..<3).map { Todo(id: Gen<UUID>.testID($0), title: "todo \($0)") }
+    let state = TodosStore.State(todos: todos)
+    let sync = ListSync<TodosStore.State>(unstamped: state).stamped(
+      before: TodosStore.State(), after: state, stamp: Devices().clock("d").stamp())
+    let cache = EncodedList<TodosStore.State>()
+    #expect(!cache.lendStamps(sync.items), "nothing written yet")
+    _ = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
+    let equal = sync.items.map { $0 }
+    #expect(!cache.lendStamps(equal), "equal stamps in another buffer")
+    #expect(cache.lendStamps(sync.items))
+    #expect(!cache.lendStamps(sync.items), "lent already")
+    cache.lentStampsChanged(at: [], in: sync.items)
+    // Forgotten when the write does not come: the next one encodes every item's stamps.
+    cache.forgetLentStamps()
+    _ = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
+    #expect(cache.reused == (3, 0))
+    // Lent, said changed in place, and written: taken as they were, their items unchanged.
+    #expect(cache.lendStamps(sync.items))
+    cache.lentStampsChanged(at: [], in: sync.items)
+    _ = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
+    #expect(cache.reused == (3, 3))
+    // Lent and never said changed: the next write encodes every item's stamps.
+    #expect(cache.lendStamps(sync.items))
+    _ = try StateFileCoding.encode(state, sync: sync, path: "f.json", cache: cache)
+    #expect(cache.reused == (3, 0))
   }
 }
