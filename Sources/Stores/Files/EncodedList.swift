@@ -10,7 +10,9 @@ import Foundation
 /// wrote, so that the strings and arrays they point to stay alive, unchanged: the same bits
 /// are then the same value, written the same. A value equal but not identical (read again
 /// from the file) is encoded again, never taken for another — so the bytes are always those
-/// a fresh encoding writes.
+/// a fresh encoding writes. The stamps it wrote it may lend to their holder, to be changed in
+/// place (see ``lendStamps(_:)``): it then holds them no longer, and takes those their holder
+/// did not say it changed as they were.
 ///
 /// Kept by a ``JSONFileBacking`` between its writes (about the file's size in memory), unless
 /// the backing was opened to keep none (a process that writes once, such as `diary`).
@@ -22,14 +24,21 @@ package final class EncodedList<List: SyncedList> {
   /// How many items' text, and how many items' stamps' text, the last write copied.
   package var reused: (items: Int, stamps: Int) { (items.reused, stamps.reused) }
   /// The stamps of the last write, lent to be changed in place (see ``lendStamps(_:)``): once
-  /// their holder said what it changed, the offsets, and the buffer and count of the stamps
-  /// they are now (`nil` before). `nil` when none are lent.
-  private var lent: (changed: Set<Int>, buffer: UnsafeRawPointer?, count: Int)?
+  /// their holder said what it changed, the offsets, and the stamps they are now (`nil`
+  /// before). `nil` when none are lent.
+  private var lent: (changed: Set<Int>, stamps: [ItemStamps]?)?
   #if DEBUG
     /// The stamps lent, as they were: a debug build checks that each one the next write
     /// takes as unchanged is.
     private var lentValues: [ItemStamps] = []
   #endif
+  /// Whether each item of the list a write is writing is, bit for bit, the item of the last
+  /// write its match names (see ``matches(for:)``): found by whichever of
+  /// ``writeStamps(_:of:matches:names:to:)`` and ``writeItems(_:matches:to:)`` a write calls
+  /// first (the order of the file's keys decides), for the other — which comes after the
+  /// items of the last write were replaced, or so that it does not compare them again. With
+  /// the list: for that very list only (the same buffer).
+  private var sameItems: (list: [List.Item], same: [Bool])?
 
   package init() {}
 
@@ -48,7 +57,7 @@ package final class EncodedList<List: SyncedList> {
       lentValues = self.stamps.values
     #endif
     self.stamps.values = []
-    lent = ([], nil, 0)
+    lent = ([], nil)
     return true
   }
 
@@ -57,13 +66,11 @@ package final class EncodedList<List: SyncedList> {
   /// kept its bits. O(changes).
   func lentStampsChanged(at offsets: [Int], in stamps: [ItemStamps]) {
     guard lent != nil else { return }
-    let buffer = stamps.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-    lent = (Set(offsets), buffer, stamps.count)
+    lent = (Set(offsets), stamps)
   }
 
   /// Forgets the text of the stamps lent (see ``lendStamps(_:)``) unless a write took them
-  /// back since: the next write encodes every item's stamps (also should its stamps be in a
-  /// buffer at the address the lent ones had).
+  /// back since: the next write encodes every item's stamps.
   func forgetLentStamps() {
     guard lent != nil else { return }
     lent = nil
@@ -73,8 +80,30 @@ package final class EncodedList<List: SyncedList> {
     #endif
   }
 
+  /// For each item of `list`, whether it is bit for bit the item of the last write,
+  /// `last`, that its match names — or what the other call of this write found (see
+  /// ``sameItems``), which is kept for it otherwise. O(*n*).
+  private func itemsAlike(
+    _ list: [List.Item], matches: [Int], last: UnsafeBufferPointer<List.Item>
+  ) -> [Bool] {
+    if let known = sameItems, Self.isBuffer(list, of: known.list) {
+      sameItems = nil
+      return known.same
+    }
+    let table = List.Item.fieldTable
+    let same = list.withUnsafeBufferPointer { list in
+      list.indices.map { offset in
+        let match = matches[offset]
+        return match >= 0 && match < last.count
+          && table.hasSameBits(list.baseAddress! + offset, last.baseAddress! + match)
+      }
+    }
+    sameItems = (list, same)
+    return same
+  }
+
   /// Whether `a` and `b` are one array buffer.
-  private static func isBuffer(_ a: [ItemStamps], of b: [ItemStamps]) -> Bool {
+  private static func isBuffer<Element>(_ a: [Element], of b: [Element]) -> Bool {
     a.withUnsafeBufferPointer { a in
       b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
     }
@@ -89,6 +118,7 @@ package final class EncodedList<List: SyncedList> {
   @_specialize(where List == TodosStore.State)
   @_specialize(where List == WorkoutsStore.State)
   func matches(for list: [List.Item]) -> [Int] {
+    sameItems = nil  // a write begins
     let old = items.values
     var result: [Int] = []
     result.reserveCapacity(list.count)
@@ -125,7 +155,7 @@ package final class EncodedList<List: SyncedList> {
   /// Writes `stamps`, those of the items of `list`, as the elements of the open `"items"`
   /// array, each with its item's digests — the text of the last write for those unchanged
   /// with their items (`matches` from ``matches(for:)``), the others anew — and keeps them
-  /// for the next write. Call before ``writeItems(_:matches:to:)``.
+  /// for the next write.
   @_specialize(where List == TodosStore.State)
   @_specialize(where List == WorkoutsStore.State)
   func writeStamps(
@@ -140,9 +170,7 @@ package final class EncodedList<List: SyncedList> {
     // taken as they were. Any others: the text of the lent ones cannot be compared with them.
     var changedSinceLent: Set<Int>?
     if let lent {
-      let isLent = stamps.withUnsafeBufferPointer {
-        UnsafeRawPointer($0.baseAddress) == lent.buffer && $0.count == lent.count
-      }
+      let isLent = lent.stamps.map { Self.isBuffer(stamps, of: $0) } ?? false
       if isLent { changedSinceLent = lent.changed } else { previous = Texts() }
       self.lent = nil
     }
@@ -150,35 +178,33 @@ package final class EncodedList<List: SyncedList> {
       let lentValues = self.lentValues
       self.lentValues = []
     #endif
-    let table = List.Item.fieldTable
+    let itemsAlike = items.values.withUnsafeBufferPointer {
+      self.itemsAlike(list, matches: matches, last: $0)
+    }
     self.stamps = stamps.withUnsafeBufferPointer { new in
       list.withUnsafeBufferPointer { list in
         previous.values.withUnsafeBufferPointer { old in
-          items.values.withUnsafeBufferPointer { oldItems in
-            previous.writing(
-              stamps, matches: matches, to: &writer,
-              isSame: { offset, match in
-                guard match < oldItems.count,
-                  table.hasSameBits(list.baseAddress! + offset, oldItems.baseAddress! + match)
-                else { return false }
-                guard let changedSinceLent else {
-                  return hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
-                }
-                let isSame = match == offset && !changedSinceLent.contains(offset)
-                #if DEBUG
-                  assert(!isSame || new[offset] == lentValues[match], "lent stamps changed unsaid")
-                #endif
-                return isSame
+          return previous.writing(
+            stamps, matches: matches, to: &writer,
+            isSame: { offset, match in
+              guard itemsAlike[offset] else { return false }
+              guard let changedSinceLent else {
+                return hasSameBits(new.baseAddress! + offset, old.baseAddress! + match)
               }
-            ) { offset, builder in
-              // Letters, digits, `.`, `=`, `#` and spaces: nothing to escape.
-              text.removeAll(keepingCapacity: true)
-              text.append(UInt8(ascii: "\""))
-              new[offset].append(names: names, to: &text)
-              List.appendDigests(of: list[offset], to: &text, writingWith: &digests)
-              text.append(UInt8(ascii: "\""))
-              text.withUnsafeBufferPointer { builder.appendBytes($0) }
+              let isSame = match == offset && !changedSinceLent.contains(offset)
+              #if DEBUG
+                assert(!isSame || new[offset] == lentValues[match], "lent stamps changed unsaid")
+              #endif
+              return isSame
             }
+          ) { offset, builder in
+            // Letters, digits, `.`, `=`, `#` and spaces: nothing to escape.
+            text.removeAll(keepingCapacity: true)
+            text.append(UInt8(ascii: "\""))
+            new[offset].append(names: names, to: &text)
+            List.appendDigests(of: list[offset], to: &text, writingWith: &digests)
+            text.append(UInt8(ascii: "\""))
+            text.withUnsafeBufferPointer { builder.appendBytes($0) }
           }
         }
       }
@@ -197,12 +223,11 @@ package final class EncodedList<List: SyncedList> {
     writer.beginArray()
     var failure: JSONCodingError?
     let previous = self.items
-    let table = List.Item.fieldTable
     let written = items.withUnsafeBufferPointer { new in
       previous.values.withUnsafeBufferPointer { old in
-        previous.writing(
-          items, matches: matches, to: &writer,
-          isSame: { table.hasSameBits(new.baseAddress! + $0, old.baseAddress! + $1) }
+        let itemsAlike = itemsAlike(items, matches: matches, last: old)
+        return previous.writing(
+          items, matches: matches, to: &writer, isSame: { offset, _ in itemsAlike[offset] }
         ) { offset, builder in
           guard failure == nil else { return }
           do throws(JSONCodingError) {
@@ -240,8 +265,9 @@ private struct Texts<Value> {
 
   /// Writes `values` as the elements of `writer`'s open array, which is empty, and returns
   /// them with their text: for each value that is the one `matches` names here (-1: none),
-  /// bit for bit (`isSame` of their offsets in `values` and here), the text it had; for the
-  /// others, what `encode` writes (of the value's offset). The text
+  /// bit for bit (`isSame` of their offsets in `values` and here), the text it had — a run
+  /// of them that followed each other here copied at once; for the others, what `encode`
+  /// writes (of the value's offset). The text
   /// is made in one buffer, each value encoded right into it, and handed to `writer` and kept
   /// without a copy: O(*n*) in its length, and the text is held once (a streaming `writer`
   /// sends a long text on as it is) — besides this cache's previous text, while it is copied
@@ -264,19 +290,36 @@ private struct Texts<Value> {
     ends.withUnsafeBufferPointer { oldEnds in
       text.withUnsafeBytes { oldText in
         separator.withUnsafeBufferPointer { separator in
-          for offset in values.indices {
+          func reusing(_ offset: Int) -> Bool {
+            let match = matches[offset]
+            return reusable && match >= 0 && match < oldEnds.count && isSame(offset, match)
+          }
+          var offset = 0
+          while offset < values.count {
             builder.appendBytes(
               offset == 0 ? .init(rebasing: separator.dropFirst()) : separator)
-            let match = matches[offset]
-            if reusable, match >= 0, match < ends.count, isSame(offset, match) {
-              let span = span(match, ends: oldEnds)
-              builder.appendBytes(
-                UnsafeBufferPointer(rebasing: oldText.bindMemory(to: UInt8.self)[span]))
-              result.reused += 1
-            } else {
+            guard reusing(offset) else {
               encode(offset, &builder)
+              result.ends.append(builder.byteCount)
+              offset += 1
+              continue
             }
-            result.ends.append(builder.byteCount)
+            // A run of values the same as the ones that followed each other here: their text
+            // and the separators between them, the same too, copied at once.
+            var last = offset
+            while last + 1 < values.count, matches[last + 1] == matches[last] + 1,
+              reusing(last + 1)
+            {
+              last += 1
+            }
+            let start = span(matches[offset], ends: oldEnds).lowerBound
+            let shift = builder.byteCount - start
+            builder.appendBytes(
+              UnsafeBufferPointer(
+                rebasing: oldText.bindMemory(to: UInt8.self)[start..<oldEnds[matches[last]]]))
+            for reused in offset...last { result.ends.append(oldEnds[matches[reused]] + shift) }
+            result.reused += last - offset + 1
+            offset = last + 1
           }
         }
       }

@@ -9,6 +9,9 @@ extension JSONFileBacking {
     var version: FileVersion?
     /// Whether the file no longer held the state in memory, and was read.
     var isReloaded: Bool
+    /// Whether `stamps` are the backing's ``JSONFileBacking/stamps``, as the store knew them:
+    /// the file held them, and no copy beside it was merged in since.
+    var hasKnownStamps = false
     /// Whether the state differs from the file's and must be written even if the action
     /// changes nothing: what this store knew, lost from the file, was merged back in, or
     /// edits made without stamps were stamped.
@@ -51,7 +54,8 @@ extension JSONFileBacking {
       // Not read yet when the outbox was new as the transaction began, and is gone since.
       try readStamps { true }
       return Stored(
-        state: current, stamps: stamps, version: version, isReloaded: false, mustWrite: false)
+        state: current, stamps: stamps, version: version, isReloaded: false, hasKnownStamps: true,
+        mustWrite: false)
     }
     guard let file else {
       // Removed — by a person, or by the engine as another device removed it: so is what this

@@ -49,6 +49,7 @@ extension JSONFileBacking {
           continue
         }
         if let latest = other.1.latest { observe(latest) }
+        stored.hasKnownStamps = false
         if let count = merge(other, into: &stored.state, &stored.stamps, base: base) {
           leftovers.forgottenRemovals.append((leftover.name, count))
         }

@@ -65,6 +65,7 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
   /// whose state is not this one's next version.
   var versionTarget: String?
   /// The stamps of the file as last read or written — once decoded: see ``unreadStamps``.
+  /// While a transaction stamps them in place, stamps of no state (see ``noStamps``).
   var stamps: Sync
   /// The stamps of the file as the store opened it, as the text they are, until something
   /// needs them: ``readStamps(stillHeld:)`` then decodes them into ``stamps``. `nil` once
@@ -322,8 +323,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     var state: State
     var stamps: Sync
     /// What stamping the action replaced (see ``StateSync/stamp(before:after:stamp:cache:)``),
-    /// and whether the stamps were the backing's own ``stamps``, handed over to be stamped in
-    /// place: both to put back when the write fails (see ``putBack(_:)``).
+    /// and whether the stamps were the backing's own ``stamps`` (see
+    /// ``Stored/hasKnownStamps``), handed over to be stamped in place: both to put back when
+    /// the write fails (see ``putBack(_:)``).
     var prior: (replaced: Sync.Prior, isOwn: Bool)?
     /// Whether the action changed the state.
     var changed: Bool
@@ -352,9 +354,9 @@ final class JSONFileBacking<State: PersistentState, Sync: StateSync<State>>: Sto
     var stamps = stored.stamps
     var prior: (replaced: Sync.Prior, isOwn: Bool)?
     if changed {
-      // The stamps the store knew, when the file still holds them, are handed over, so that
-      // no other reference to their buffers makes stamping copy them.
-      let isOwn = !stored.isReloaded
+      // The stamps the store knew, when the file still holds them and nothing was merged in,
+      // are handed over, so that no other reference to their buffers makes stamping copy them.
+      let isOwn = stored.hasKnownStamps
       stored.stamps = noStamps
       if isOwn { self.stamps = noStamps }
       let replaced = stamps.stamp(

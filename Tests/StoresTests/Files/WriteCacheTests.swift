@@ -90,4 +90,38 @@ struct WriteCacheTests {
     }
     #expect(cached.todos.map(\.isDone) == [true, true, true])
   }
+
+  @Test("a write that fails after a copy beside the file was merged leaves the store its stamps")
+  func failedWriteAfterMergingACopy() throws {
+    let durable = TemporaryFolder(durability: .flushed)
+    let elsewhere = TemporaryFolder()
+    func store(_ url: URL, _ device: Substring) throws -> TodosStore {
+      TodosStore(
+        core: try TodosStore.fileCore(
+          contentsOf: url, clock: HybridClock(device: DeviceID(device)!) { 1_000 }))
+    }
+    let phone = try store(durable.file("todos.json"), "phone")
+    let (a, b) = (Todo(title: "A"), Todo(title: "B"))
+    try phone.trySend(.addTodo(a))
+    try phone.trySend(.addTodo(b))
+    // The laptop adds C; its file arrives beside the phone's as a conflict copy.
+    let laptop = try store(elsewhere.copy(durable.file("todos.json")), "laptop")
+    try laptop.trySend(.addTodo(Todo(title: "C")))
+    _ = durable.copy(
+      elsewhere.file("todos.json"), as: "todos.sync-conflict-20261204-100000-ABCDEFG.json")
+    let failing = FileSystem.Flushes(beforeRename: { _ in EIO }, afterRename: { _, _ in })
+    #expect(throws: StoreFileError.self) {
+      try FileSystem.Flushes.$durable.withValue(failing) {
+        try phone.trySend(.toggleTodo(id: b.id))
+      }
+    }
+    #expect(phone.todos.map(\.title) == ["B", "A"])
+    // The copy is still there: merged again by the next action, which is written.
+    try phone.trySend(.toggleTodo(id: a.id))
+    let expected = laptop.todos.map { ($0.title, $0.id == a.id) }
+    #expect(phone.todos.map { ($0.title, $0.isDone) }.elementsEqual(expected, by: ==))
+    let reread = try TodosStore(contentsOf: durable.file("todos.json"))
+    #expect(reread.todos == phone.todos)
+    #expect(!durable.names.contains { $0.contains("sync-conflict") }, "the copy, merged, is gone")
+  }
 }
