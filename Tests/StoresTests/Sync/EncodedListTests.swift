@@ -81,6 +81,24 @@ struct EncodedListTests {
     }
   }
 
+  @Test("a list whose items come before their stamps in its file: the bytes of a fresh encoding")
+  func itemsBeforeStamps() {
+    // "cards" sorts before "sync": the items are written first, then their stamps.
+    let ids = Gen<UUID>.id(among: 6)
+    let action = Gen<CardsStore.Action>.oneOf(
+      ids.map { .add(Card(id: $0)) },
+      ids.map { .view($0) },
+      Gen.zip(ids, Gen<Int>.integer(in: -3...3)).map { .score($0, $1) },
+      Gen.zip(ids, Gen<String>.string(maxCount: 3)).map { .rename($0, $1) },
+      Gen.zip(ids, Gen<String>.string(maxCount: 2)).map { .tag($0, $1) },
+      ids.map { .remove($0) })
+    let history = Gen.zip(action, Gen.element(of: Then.allCases)).array(maxCount: 16)
+    check(history, iterations: 300) { steps in
+      try Self.requireFreshBytes(
+        Cards(cards: []), steps.map { action, then in ({ CardsStore.reduce(&$0, action) }, then) })
+    }
+  }
+
   /// The size of `value`'s fields, one after another: the size of a value without padding.
   static func sizeOfFields(_ value: Any) -> Int {
     func size<Field>(_ field: Field) -> Int { MemoryLayout<Field>.size }
